@@ -1,0 +1,1 @@
+"""Rating publication pipeline: ingest → validate → rate → publish."""

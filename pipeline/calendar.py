@@ -1,0 +1,53 @@
+"""List identities and games windows (ruling R1)."""
+from __future__ import annotations
+
+import datetime as dt
+
+import pandas as pd
+
+# Nominal windows (seed I): publication month -> (first month, last month) of
+# the games, the first month possibly in the previous year.
+NOMINAL = {
+    1: ((-1, 9), (-1, 12)),  # January list: games of 1 Sep – 31 Dec of the year before
+    5: ((0, 1), (0, 4)),  # May list: games of 1 Jan – 30 Apr
+    9: ((0, 5), (0, 8)),  # September list: games of 1 May – 31 Aug
+}
+
+
+def _month_end(year: int, month: int) -> dt.date:
+    first_next = dt.date(year + (month == 12), month % 12 + 1, 1)
+    return first_next - dt.timedelta(days=1)
+
+
+def nominal_list_for(day: dt.date) -> str:
+    """R1: the id (YYYY-MM, month of publication) of the nominal list whose window holds `day`."""
+    if day.month >= 9:
+        return f"{day.year + 1}-01"
+    return f"{day.year}-05" if day.month <= 4 else f"{day.year}-09"
+
+
+def nominal_calendar(first_day: dt.date, last_day: dt.date) -> pd.DataFrame:
+    """The nominal lists whose windows cover first_day … last_day, in order."""
+    rows = []
+    year = first_day.year
+    while True:
+        for month, ((dy0, m0), (dy1, m1)) in NOMINAL.items():
+            start = dt.date(year + dy0, m0, 1)
+            end = _month_end(year + dy1, m1)
+            if end >= first_day and start <= last_day:
+                rows.append((f"{year}-{month:02d}", start, end))
+        if dt.date(year, 1, 1) > last_day:
+            break
+        year += 1
+    frame = pd.DataFrame(rows, columns=["list_id", "window_start", "window_end"])
+    return frame.sort_values("window_start", ignore_index=True)
+
+
+def season_end_year(window_end: dt.date) -> int:
+    """R2: the year in which the season (1 Sep – 31 Aug) of a calculation ends.
+
+    A calculation belongs to the season of its games, read from the end of its
+    window: the January, May and September lists of the nominal calendar rate
+    the games of one season, so a player is a junior for all three or none.
+    """
+    return window_end.year + 1 if window_end.month >= 9 else window_end.year

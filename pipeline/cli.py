@@ -1,0 +1,163 @@
+"""The `ratings` command: one subcommand per task of a rating officer."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+import duckdb
+
+from pipeline import config
+from pipeline.ingest import Ingested, InputFileError, ingest_file
+from pipeline.publish import publish_all
+from pipeline.rate import RatedList, rate_all
+from pipeline.validate import Validated, validate_staged
+from pipeline.warehouse import connect, run_record
+
+warehouse_option = click.option(
+    "--warehouse", type=click.Path(dir_okay=False, path_type=Path), default=config.DEFAULT_WAREHOUSE,
+    show_default=True, help="DuckDB warehouse file (created if absent).")
+out_option = click.option(
+    "--out", type=click.Path(file_okay=False, path_type=Path), default=config.DEFAULT_OUT,
+    show_default=True, help="Folder for the published lists and states.")
+
+
+def input_options(f):
+    for kind, text in reversed([
+        ("players", "Player registry: player_id, name, birth_year, club (CSV or Parquet)."),
+        ("ratings", "Initial ratings, the list in force before the first window: player_id, rating, "
+                    "archive_performance, archive_games."),
+        ("calendar", "Calendar (R1): list_id, window_start, window_end. Default: the nominal windows."),
+        ("games", "Games: date, white_id, black_id, result, optional game_id, event, round."),
+    ]):
+        f = click.option(f"--{kind}", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+                         multiple=True, help=text)(f)
+    return f
+
+
+@click.group()
+def main() -> None:
+    """Compute and publish the national performance Elo lists.
+
+    Example: ratings run --players players.csv --games games.csv --ratings ratings.csv --out lists/
+    """
+
+
+def _files(players, ratings, calendar, games) -> list[tuple[str, Path]]:
+    chosen = {"players": players, "ratings": ratings, "calendar": calendar, "games": games}
+    return [(kind, Path(p)) for kind in config.KINDS for p in chosen[kind]]
+
+
+def _ingest(con: duckdb.DuckDBPyConnection, run_id: int, files: list[tuple[str, Path]]) -> list[Ingested]:
+    done = []
+    for kind, path in files:
+        try:
+            done.append(ingest_file(con, path, kind, run_id))
+        except InputFileError as err:
+            raise click.ClickException(str(err)) from err
+    click.echo("Ingest")
+    for i in done:
+        what = "already ingested: adds nothing" if i.file_id is None else f"{i.rows_read} rows staged"
+        click.echo(f"  {i.kind:<9} {i.path}  {what}")
+        if i.missing_columns:
+            click.echo(f"            missing column(s): {', '.join(i.missing_columns)}", err=True)
+    return done
+
+
+def _report_validation(con: duckdb.DuckDBPyConnection, checked: list[Validated]) -> None:
+    click.echo("Validate")
+    if not checked:
+        click.echo("  nothing staged")
+    for v in checked:
+        click.echo(f"  {v.kind:<9} {v.path}  read {v.rows_read} = accepted {v.rows_accepted}"
+                   f" + rejected {v.rows_rejected}")
+        for row_number, reason in con.execute(
+                "select row_number, reason from rejects where file_id = ? order by row_number limit 10",
+                [v.file_id]).fetchall():
+            click.echo(f"    {Path(v.path).name}, row {row_number}: {reason}", err=True)
+        if v.rows_rejected > 10:
+            click.echo(f"    ... {v.rows_rejected - 10} more in the rejects table", err=True)
+
+
+def _report_rating(rated: list[RatedList]) -> None:
+    click.echo("Rate")
+    click.echo(f"  {'list':<8} {'games':>7} {'rated':>7} {'rounds':>6} {'moving':>6}")
+    for r in rated:
+        click.echo(f"  {r.list_id:<8} {r.games:>7} {r.players_rated:>7} {r.rounds:>6} {r.still_moving:>6}")
+
+
+@main.command()
+@input_options
+@warehouse_option
+@out_option
+def run(players, ratings, calendar, games, warehouse: Path, out: Path) -> None:
+    """Ingest, validate, rate and publish in one go.
+
+    With no input files, runs on the embedded sample season in data/sample/.
+
+    Example: ratings run --players p.csv --games g.csv --ratings r.csv --warehouse w.duckdb --out lists/
+    """
+    files = _files(players, ratings, calendar, games)
+    if not files:
+        files = [(kind, path) for kind, path in config.SAMPLE_FILES.items()]
+        click.echo(f"No input files given: using the embedded sample in {config.SAMPLE_DIR}")
+    con = connect(warehouse)
+    with run_record(con, "run", {"files": files, "out": out}) as run_id:
+        _ingest(con, run_id, files)
+        _report_validation(con, validate_staged(con))
+        _report_rating(rate_all(con, run_id))
+        written = publish_all(con, out)
+    click.echo(f"Publish\n  {len(written)} lists written to {out}/lists and {out}/state")
+
+
+@main.command()
+@input_options
+@warehouse_option
+def ingest(players, ratings, calendar, games, warehouse: Path) -> None:
+    """Read input files into the warehouse's staging tables (nothing judged yet).
+
+    Example: ratings ingest --games late-games.csv --warehouse w.duckdb
+    """
+    files = _files(players, ratings, calendar, games)
+    if not files:
+        raise click.UsageError("give at least one of --players, --ratings, --calendar, --games")
+    con = connect(warehouse)
+    with run_record(con, "ingest", {"files": files}) as run_id:
+        _ingest(con, run_id, files)
+
+
+@main.command()
+@warehouse_option
+def validate(warehouse: Path) -> None:
+    """Check every staged row: accepted rows are stored, the others go to rejects with reasons.
+
+    Example: ratings validate --warehouse w.duckdb
+    """
+    con = connect(warehouse)
+    with run_record(con, "validate", {}):
+        _report_validation(con, validate_staged(con))
+
+
+@main.command()
+@warehouse_option
+def rate(warehouse: Path) -> None:
+    """Compute every list, in order, from the initial ratings.
+
+    Example: ratings rate --warehouse w.duckdb
+    """
+    con = connect(warehouse)
+    with run_record(con, "rate", {}) as run_id:
+        _report_rating(rate_all(con, run_id))
+
+
+@main.command()
+@warehouse_option
+@out_option
+def publish(warehouse: Path, out: Path) -> None:
+    """Write the computed lists (CSV, Parquet) and states (Parquet) to OUT.
+
+    Example: ratings publish --warehouse w.duckdb --out lists/
+    """
+    con = connect(warehouse)
+    with run_record(con, "publish", {"out": out}):
+        written = publish_all(con, out)
+    click.echo(f"{len(written)} lists written to {out}/lists and {out}/state")

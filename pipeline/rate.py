@@ -1,0 +1,153 @@
+"""Rate: compute every list in order, each from the previous one, and store
+the states, calculations and estimation records in the warehouse.
+
+The games and players leave DuckDB once as arrays; each list is one call of
+the rule set's array code; everything computed goes back in one insert per table.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import duckdb
+import numpy as np
+import pandas as pd
+
+from pipeline.calendar import nominal_calendar, season_end_year
+from pipeline.components import component_labels
+from pipeline.systems.performance import RULES, ListResult, PerformanceRules, bonus, rate_list
+from pipeline.warehouse import row, scalar, stage, transaction
+
+COMPUTED_TABLES = ("lists", "estimation_rounds", "unanchored_groups", "player_state", "calculations")
+
+
+@dataclass(frozen=True)
+class RatedList:
+    list_id: str
+    games: int
+    players_rated: int
+    rounds: int
+    still_moving: int
+
+
+def ensure_calendar(con: duckdb.DuckDBPyConnection) -> None:
+    """Without a calendar file, add the nominal windows that cover every game (R1)."""
+    if scalar(con, "select count(*) from calendar where file_id is not null"):
+        return
+    first, last = row(con, "select min(date), max(date) from games")
+    if first is None:
+        return
+    nominal = nominal_calendar(first, last)
+    con.register("nominal", nominal)
+    con.execute("""insert into calendar select list_id, window_start, window_end, null from nominal n
+                   where not exists (select 1 from calendar k where k.list_id = n.list_id)""")
+    con.unregister("nominal")
+
+
+def _column(table, name: str, dtype=float) -> np.ndarray:
+    return table.column(name).to_numpy(zero_copy_only=False).astype(dtype)
+
+
+def rate_all(con: duckdb.DuckDBPyConnection, run_id: int, rules: PerformanceRules = RULES,
+             progress: Callable[[str], None] | None = None) -> list[RatedList]:
+    """Recompute every list from the initial ratings; replaces earlier results."""
+    ensure_calendar(con)
+    lists = stage(con, "20_lists").df()
+    con.register("lists_to_rate", lists)
+    games = stage(con, "21_rated_games").to_arrow_table()
+    forfeits = dict(stage(con, "22_forfeits").fetchall())
+    con.unregister("lists_to_rate")
+    players = con.sql("""select p.player_id, p.birth_year, r.rating, r.archive_performance, r.archive_games
+                         from players p left join initial_ratings r using (player_id)
+                         order by p.player_id""").to_arrow_table()
+    ids = _column(players, "player_id", np.int64)
+    birth_year = _column(players, "birth_year")
+    rating = _column(players, "rating")
+    archive_performance = _column(players, "archive_performance")
+    archive_games = np.nan_to_num(_column(players, "archive_games")).astype(np.int64)
+    white = np.searchsorted(ids, _column(games, "white_id", np.int64))
+    black = np.searchsorted(ids, _column(games, "black_id", np.int64))
+    white_score = _column(games, "white_score")
+    list_of_game = games.column("list_id").to_numpy(zero_copy_only=False).astype(str)
+    bounds = np.searchsorted(list_of_game, lists["list_id"].to_numpy().astype(str), side="left")
+    ends = np.searchsorted(list_of_game, lists["list_id"].to_numpy().astype(str), side="right")
+
+    frames: dict[str, list[pd.DataFrame]] = {t: [] for t in COMPUTED_TABLES}
+    summary = []
+    for (list_id, start, end), lo, hi in zip(lists.itertuples(index=False), bounds, ends):
+        result = rate_list(white[lo:hi], black[lo:hi], white_score[lo:hi], rating,
+                           archive_performance, archive_games, birth_year,
+                           season_end_year(pd.Timestamp(end).date()), rules)
+        frames["player_state"].append(_state(list_id, ids, result))
+        frames["calculations"].append(_calculations(list_id, ids, rating, result))
+        frames["estimation_rounds"].append(pd.DataFrame({
+            "list_id": list_id, "round": np.arange(1, result.estimation.rounds + 1),
+            "players_moving": np.array(result.estimation.moving_per_round, dtype=np.int64)}))
+        frames["unanchored_groups"].append(_unanchored_groups(list_id, ids, white[lo:hi], black[lo:hi], result))
+        new = ~np.isnan(result.rating) & np.isnan(rating)
+        frames["lists"].append(pd.DataFrame([{
+            "list_id": list_id, "window_start": start, "window_end": end, "run_id": run_id,
+            "games_rated": hi - lo, "forfeits": forfeits.get(list_id, 0),
+            "players_rated": int((~np.isnan(result.rating)).sum()), "new_players": int(new.sum()),
+            "estimated_players": int((~np.isnan(result.estimation.estimate)).sum()),
+            "rounds_used": result.estimation.rounds, "players_still_moving": result.estimation.still_moving,
+            "unanchored_players": int(result.unanchored.sum()),
+            "seniors_without_birth_year": int(((result.played > 0) & np.isnan(birth_year)).sum()),
+        }]))
+        summary.append(RatedList(list_id, hi - lo, int((~np.isnan(result.rating)).sum()),
+                                 result.estimation.rounds, result.estimation.still_moving))
+        if progress:
+            progress(list_id)
+        rating, archive_performance, archive_games = (
+            result.rating, result.archive_performance, result.archive_games)
+    _store(con, frames)
+    return summary
+
+
+def _state(list_id: str, ids: np.ndarray, r: ListResult) -> pd.DataFrame:
+    keep = ~np.isnan(r.rating) | (r.archive_games > 0)
+    return pd.DataFrame({
+        "list_id": list_id, "player_id": ids[keep], "rating": r.rating[keep],
+        "archive_performance": r.archive_performance[keep],
+        "archive_games": np.where(r.archive_games[keep] > 0, r.archive_games[keep], 0).astype(np.int64),
+    })
+
+
+def _calculations(list_id: str, ids: np.ndarray, previous: np.ndarray, r: ListResult) -> pd.DataFrame:
+    keep = r.played > 0
+    t = r.totals
+    return pd.DataFrame({
+        "list_id": list_id, "player_id": ids[keep], "previous_rating": previous[keep],
+        "junior": r.junior[keep], "games_played": r.played[keep].astype(np.int64),
+        "games": t.games[keep], "score": t.score[keep], "mean_opponent": t.mean_opponent[keep],
+        "percentage": t.p[keep], "bonus": np.where(t.games[keep] > 0, bonus(np.nan_to_num(t.p[keep])), np.nan),
+        "performance": np.where(t.games[keep] > 0, r.performance[keep], np.nan),
+        "estimate": r.estimation.estimate[keep],
+        "rule": r.rule[keep].astype(str), "unrounded": r.unrounded[keep], "rating": r.rating[keep],
+    })
+
+
+def _unanchored_groups(list_id: str, ids: np.ndarray, white: np.ndarray, black: np.ndarray, r: ListResult) -> pd.DataFrame:
+    members = np.flatnonzero(r.unanchored)
+    if not len(members):
+        return pd.DataFrame({"list_id": [], "group_id": [], "size": []})
+    label = component_labels(white, black, len(ids))[members]
+    groups, size = np.unique(label, return_counts=True)
+    return pd.DataFrame({"list_id": list_id, "group_id": ids[groups], "size": size.astype(np.int64)})
+
+
+def _store(con: duckdb.DuckDBPyConnection, frames: dict[str, list[pd.DataFrame]]) -> None:
+    with transaction(con):
+        for table in COMPUTED_TABLES:
+            con.execute(f"delete from {table}")
+            parts = [f for f in frames[table] if len(f)]
+            if not parts:
+                continue
+            frame = pd.concat(parts, ignore_index=True)
+            con.register("computed", frame)
+            cols = ", ".join(frame.columns)
+            con.execute(f"insert into {table} ({cols}) select {cols} from computed")
+            con.unregister("computed")
+
+
+__all__ = ["rate_all", "ensure_calendar", "RatedList"]

@@ -1,0 +1,175 @@
+"""Pandera models of the raw inputs: one row of text per input row.
+
+Each check is named for the problem it finds, and that name becomes the
+reason written in the rejects table. Checks that need the warehouse (ids in
+the registry, duplicates, calendar windows) are SQL, in sql/validate/.
+"""
+from __future__ import annotations
+
+import datetime as dt
+
+import pandas as pd
+import pandera.pandas as pa
+from pandera.typing import Series
+
+from pipeline.config import MAX_RATING, MIN_BIRTH_YEAR, MIN_RATING
+
+# Results from White's side; forfeits are kept and never rated.
+RESULT_SCORES = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5, "½-½": 0.5,
+                 "+/-": None, "-/+": None, "-/-": None}
+PLAYED_RESULTS = ("1-0", "0-1", "1/2-1/2", "½-½")
+
+ID_PATTERN = r"[0-9]{1,15}"
+
+
+def _is_date(s: pd.Series) -> pd.Series:
+    return s.str.fullmatch(r"\d{4}-\d{2}-\d{2}") & pd.to_datetime(s, format="%Y-%m-%d", errors="coerce").notna()
+
+
+def _number(s: pd.Series) -> pd.Series:
+    return pd.to_numeric(s, errors="coerce")
+
+
+def _in_range(s: pd.Series, low: float, high: float) -> pd.Series:
+    x = _number(s)
+    return x.between(low, high)
+
+
+class PlayersInput(pa.DataFrameModel):
+    player_id: Series[str] = pa.Field(nullable=False, str_matches=ID_PATTERN)
+    name: Series[str] = pa.Field(nullable=False)
+    birth_year: Series[str] = pa.Field(nullable=True)
+    club: Series[str] = pa.Field(nullable=True)
+
+    @pa.check("birth_year", name=f"impossible birth year (not a year from {MIN_BIRTH_YEAR} to this year)")
+    def _birth_year(cls, s: Series[str]) -> Series[bool]:
+        return s.str.fullmatch(r"\d{4}") & _in_range(s, MIN_BIRTH_YEAR, dt.date.today().year)
+
+    class Config:
+        strict = False
+
+
+class RatingsInput(pa.DataFrameModel):
+    player_id: Series[str] = pa.Field(nullable=False, str_matches=ID_PATTERN)
+    rating: Series[str] = pa.Field(nullable=True)
+    archive_performance: Series[str] = pa.Field(nullable=True)
+    archive_games: Series[str] = pa.Field(nullable=True)
+
+    @pa.check("rating", name=f"negative or absurd rating (not a number from {MIN_RATING} to {MAX_RATING})")
+    def _rating(cls, s: Series[str]) -> Series[bool]:
+        return _in_range(s, MIN_RATING, MAX_RATING)
+
+    @pa.check("archive_performance",
+              name=f"absurd archived performance (not a number from {MIN_RATING} to {MAX_RATING})")
+    def _archive_performance(cls, s: Series[str]) -> Series[bool]:
+        return _in_range(s, MIN_RATING, MAX_RATING)
+
+    @pa.check("archive_games", name="archived games must be a whole number from 1 to 7")
+    def _archive_games(cls, s: Series[str]) -> Series[bool]:
+        return s.str.fullmatch(r"[1-7]")
+
+    @pa.dataframe_check(name="archive_performance and archive_games go together")
+    def _archives_paired(cls, df: pd.DataFrame) -> Series[bool]:
+        return df["archive_performance"].isna() == df["archive_games"].isna()
+
+    @pa.dataframe_check(name="a rated player has no archives (seed: Pa/Na only for unrated players)")
+    def _archives_unrated(cls, df: pd.DataFrame) -> Series[bool]:
+        return df["rating"].isna() | df["archive_games"].isna()
+
+    @pa.dataframe_check(name="neither a rating nor archives")
+    def _something(cls, df: pd.DataFrame) -> Series[bool]:
+        return df["rating"].notna() | df["archive_games"].notna()
+
+    class Config:
+        strict = False
+
+
+class CalendarInput(pa.DataFrameModel):
+    list_id: Series[str] = pa.Field(nullable=False, str_matches=r"\d{4}-(0[1-9]|1[0-2])")
+    window_start: Series[str] = pa.Field(nullable=False)
+    window_end: Series[str] = pa.Field(nullable=False)
+
+    @pa.check("window_start", "window_end", name="unparseable date (expected YYYY-MM-DD)")
+    def _dates(cls, s: Series[str]) -> Series[bool]:
+        return _is_date(s)
+
+    @pa.dataframe_check(name="window ends before it starts")
+    def _ordered(cls, df: pd.DataFrame) -> Series[bool]:
+        return ~(df["window_end"] < df["window_start"])
+
+    class Config:
+        strict = False
+
+
+class GamesInput(pa.DataFrameModel):
+    date: Series[str] = pa.Field(nullable=False)
+    white_id: Series[str] = pa.Field(nullable=False, str_matches=ID_PATTERN)
+    black_id: Series[str] = pa.Field(nullable=False, str_matches=ID_PATTERN)
+    result: Series[str] = pa.Field(nullable=False, isin=list(RESULT_SCORES))
+    game_id: Series[str] = pa.Field(nullable=True)
+    event: Series[str] = pa.Field(nullable=True)
+    round: Series[str] = pa.Field(nullable=True)
+
+    @pa.check("date", name="unparseable date (expected YYYY-MM-DD)")
+    def _date(cls, s: Series[str]) -> Series[bool]:
+        return _is_date(s)
+
+    @pa.dataframe_check(name="a player plays against themself")
+    def _two_players(cls, df: pd.DataFrame) -> Series[bool]:
+        return df["white_id"] != df["black_id"]
+
+    class Config:
+        strict = False
+
+
+SCHEMAS: dict[str, type[pa.DataFrameModel]] = {
+    "players": PlayersInput,
+    "ratings": RatingsInput,
+    "calendar": CalendarInput,
+    "games": GamesInput,
+}
+
+# Input columns per kind: required first, then optional ones.
+REQUIRED = {
+    "players": ("player_id", "name"),
+    "ratings": ("player_id", "rating"),
+    "calendar": ("list_id", "window_start", "window_end"),
+    "games": ("date", "white_id", "black_id", "result"),
+}
+OPTIONAL = {
+    "players": ("birth_year", "club"),
+    "ratings": ("archive_performance", "archive_games"),
+    "calendar": (),
+    "games": ("game_id", "event", "round"),
+}
+
+
+def columns(kind: str) -> tuple[str, ...]:
+    return REQUIRED[kind] + OPTIONAL[kind]
+
+
+def rejection_reasons(kind: str, frame: pd.DataFrame, missing: set[str]) -> pd.DataFrame:
+    """Every problem of every row at once (lazy validation): row_number, reason.
+
+    `frame` is indexed by row number; `missing` names the required columns the
+    file does not have, so that their rows say so instead of "missing value".
+    """
+    try:
+        SCHEMAS[kind].validate(frame, lazy=True)
+    except pa.errors.SchemaErrors as err:
+        fc = err.failure_cases
+    else:
+        return pd.DataFrame({"row_number": pd.Series(dtype="int64"), "reason": pd.Series(dtype="str")})
+    fc = fc[fc["index"].notna()].copy()
+    column = fc["column"].astype("str")
+    value = fc["failure_case"].astype("str")
+    check = fc["check"].astype("str")
+    reason = column + ": " + check + " (got '" + value + "')"
+    reason = reason.where(check != "not_nullable", column + ": missing value")
+    reason = reason.where(~(column.isin(missing) & (check == "not_nullable")),
+                          column + ": column missing from the file")
+    reason = reason.where(column.isin(frame.columns), check)  # frame-level checks have no column
+    reason = reason.str.replace(r"str_matches\(.*\)", "not a whole-number id", regex=True)
+    reason = reason.str.replace(r"isin\(.*\)", "unknown code", regex=True)
+    out = pd.DataFrame({"row_number": fc["index"].astype("int64"), "reason": reason})
+    return out.drop_duplicates().sort_values(["row_number", "reason"], ignore_index=True)

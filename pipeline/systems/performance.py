@@ -1,0 +1,294 @@
+"""The national performance Elo (rules: shared/rules/performance-elo.md, seed 001).
+
+| rule                                             | where                          |
+|--------------------------------------------------|--------------------------------|
+| compatible games (350 rule, draws always count)  | `compatible`                   |
+| D(P) table, interpolation, ±470 bound (R5)       | `bonus`                        |
+| Pj = Ea + D(P), floored at 1000                  | `performance`                  |
+| brake / quota / barycentre (rated players)       | `rated_players_ratings`        |
+| junior quota, R2                                 | `is_junior`                    |
+| first rating, archives, R6                       | `unrated_players_ratings`      |
+| iterative estimation, R7–R10                     | `estimates`                    |
+| anchoring of unrated groups, R11                 | `pipeline.components`          |
+| rounding of published ratings, R3                | `published`                    |
+| list identity and calendar, R1                   | `pipeline.calendar`            |
+| which opponent rating, R4                        | `pipeline.rate`                |
+
+Every function is array code: one call handles every player of a list.
+"""
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+import numpy as np
+
+from pipeline.components import anchored
+from pipeline.config import TABLES_DIR
+
+
+def _dp_table() -> tuple[tuple[float, float], ...]:
+    with open(TABLES_DIR / "performance-dp-table.csv", newline="") as fh:
+        return tuple((float(r["p"]), float(r["dp"])) for r in csv.DictReader(fh))
+
+
+@dataclass(frozen=True)
+class PerformanceRules:
+    """Parameters of the performance Elo; defaults are the seed's values."""
+
+    compatibility_gap: float = 350.0  # seed II.2: "à moins de 350 points"
+    entry_games: int = 8  # seed I: entry after 8 compatible games
+    junior_quota: int = 8  # seed I: 8 compatible games for a junior
+    senior_quota: int = 16  # seed I: 16 for a senior
+    brake_weight: int = 16  # seed V-1-a: "SEIZE fois le ELO initial"
+    performance_floor: float = 1000.0  # seed II.5
+    bonus_bound: float = 470.0  # seed II.4, ruling R5
+    junior_age: int = 20  # ruling R2: season_end_year - birth_year < 20
+    start_value: float = 1500.0  # ruling R7
+    settle_tolerance: float = 20.0  # seed: "moins de 20 points"
+    max_rounds: int = 25  # seed: up to 25 rounds; ruling R9
+    rounding_step: int = 10  # seed I: nearest ten, 5 going up; ruling R3
+    dp_table: tuple[tuple[float, float], ...] = field(default_factory=_dp_table, repr=False)
+
+
+RULES = PerformanceRules()
+
+
+class Rule(StrEnum):
+    """Which branch of the rules produced a player's new rating or archive."""
+
+    NO_GAMES = "no compatible game"
+    BRAKE = "brake"
+    QUOTA = "quota met"
+    BARYCENTRE = "barycentre"
+    FIRST_RATING = "first rating"
+    ARCHIVES_MERGED = "first rating with archives"
+    ARCHIVED = "archived"
+    UNANCHORED = "unanchored group (R11)"
+
+
+def bonus(p: np.ndarray, rules: PerformanceRules = RULES) -> np.ndarray:
+    """D(P): the table interpolated linearly between whole percentages (R5).
+
+    np.interp clamps outside the table's [0.05, 0.95] core, which is exactly the
+    ±470 bound of R5 (P ≥ 0.95 → +470, P ≤ 0.05 → −470, P = 0 and 1 included).
+    """
+    table = np.array([row for row in rules.dp_table if abs(row[1]) <= rules.bonus_bound])
+    return np.interp(np.asarray(p, dtype=float), table[:, 0], table[:, 1])
+
+
+def performance(mean_opponent: np.ndarray, p: np.ndarray, rules: PerformanceRules = RULES) -> np.ndarray:
+    """Pj = Ea + D(P), raised to the floor (seed II.5)."""
+    return np.maximum(mean_opponent + bonus(p, rules), rules.performance_floor)
+
+
+def compatible(score: np.ndarray, own: np.ndarray, opponent: np.ndarray,
+               rules: PerformanceRules = RULES) -> np.ndarray:
+    """Whether each game counts: draws always; a win if the opponent is less than
+    350 below, a loss if less than 350 above (seed II.2)."""
+    gap = rules.compatibility_gap
+    return np.where(score == 1.0, own - opponent < gap,
+                    np.where(score == 0.0, opponent - own < gap, True))
+
+
+@dataclass(frozen=True)
+class Totals:
+    """Per-player sums over the counted games: Nj, Sc, Ea, P and Pj."""
+
+    games: np.ndarray
+    score: np.ndarray
+    mean_opponent: np.ndarray
+    p: np.ndarray
+    performance: np.ndarray
+
+
+def totals(player: np.ndarray, score: np.ndarray, opponent_rating: np.ndarray,
+           counted: np.ndarray, n_players: int, rules: PerformanceRules = RULES) -> Totals:
+    """Nj, Sc, Ea, P, Pj of every player over the games flagged `counted`.
+
+    `player`, `score`, `opponent_rating` hold one row per game and side. Players
+    without a counted game get Nj = 0 and NaN for the rest.
+    """
+    w = counted.astype(float)
+    nj = np.bincount(player, weights=w, minlength=n_players)
+    sc = np.bincount(player, weights=w * score, minlength=n_players)
+    opp = np.bincount(player, weights=w * np.nan_to_num(opponent_rating), minlength=n_players)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ea = np.where(nj > 0, opp / nj, np.nan)
+        p = np.where(nj > 0, sc / nj, np.nan)
+    perf = np.where(nj > 0, performance(np.nan_to_num(ea), np.nan_to_num(p), rules), np.nan)
+    return Totals(nj.astype(np.int64), sc, ea, p, perf)
+
+
+@dataclass(frozen=True)
+class Estimation:
+    """Outcome of the iterative estimation of unrated players (R7–R10)."""
+
+    estimate: np.ndarray  # final estimate per player (NaN for players not estimated)
+    moving_per_round: tuple[int, ...]  # players still moving after each round
+    history: np.ndarray  # estimate per round: shape (rounds, n_players)
+
+    @property
+    def rounds(self) -> int:
+        return len(self.moving_per_round)
+
+    @property
+    def still_moving(self) -> int:
+        return self.moving_per_round[-1] if self.moving_per_round else 0
+
+
+def estimates(player: np.ndarray, opponent: np.ndarray, score: np.ndarray,
+              rating: np.ndarray, start: np.ndarray, estimated: np.ndarray,
+              rules: PerformanceRules = RULES) -> Estimation:
+    """Estimates of the unrated players flagged `estimated`, by Jacobi rounds (R8).
+
+    `rating` is each player's rating on the previous list (NaN when unrated),
+    `start` the start value of each unrated player (R7: Pa or 1500).
+    Round 1 is the pass without the compatibility range; rounds 2..25 use it,
+    so the whole estimation is at most `max_rounds` passes over the games.
+    """
+    n = len(rating)
+    if not estimated.any():
+        return Estimation(np.full(n, np.nan), (), np.empty((0, n)))
+    mine = estimated[player]
+    all_games = np.ones(len(player), dtype=bool)
+    current = np.where(estimated, start, rating)  # R7: unrated opponents at their start value
+    first = totals(player, score, current[opponent], all_games & mine, n, rules)
+    current = np.where(estimated, first.performance, rating)
+    moving = [int(estimated.sum())]
+    history = [current.copy()]
+    for _ in range(rules.max_rounds - 1):
+        ok = compatible(score, current[player], current[opponent], rules) & mine
+        t = totals(player, score, current[opponent], ok, n, rules)
+        # R9: no compatible game, or within 20 points of the estimate: settled.
+        settled = (t.games == 0) | (np.abs(t.performance - current) < rules.settle_tolerance)
+        move = estimated & ~settled
+        current = np.where(move, (current + t.performance) / 2.0, current)
+        moving.append(int(move.sum()))
+        history.append(current.copy())
+        if not move.any():
+            break
+    return Estimation(np.where(estimated, current, np.nan), tuple(moving), np.array(history))
+
+
+def is_junior(birth_year: np.ndarray, season_end_year: int, rules: PerformanceRules = RULES) -> np.ndarray:
+    """R2: junior for the whole season if season_end_year − birth_year < 20;
+    no birth year means senior."""
+    by = np.asarray(birth_year, dtype=float)
+    return np.where(np.isnan(by), False, season_end_year - by < rules.junior_age)
+
+
+@dataclass(frozen=True)
+class NewRatings:
+    """Unrounded new rating (NaN when none), archives after the list, rule used."""
+
+    rating: np.ndarray
+    archive_performance: np.ndarray
+    archive_games: np.ndarray
+    rule: np.ndarray
+
+
+def rated_players_ratings(previous: np.ndarray, nj: np.ndarray, pj: np.ndarray,
+                          junior: np.ndarray, rules: PerformanceRules = RULES) -> NewRatings:
+    """Ej of players rated on the previous list (seed III.1)."""
+    quota = np.where(junior, rules.junior_quota, rules.senior_quota)
+    w = rules.brake_weight
+    pj0 = np.nan_to_num(pj)
+    brake = (w * previous + nj * pj0) / (w + nj)
+    barycentre = (pj0 * nj + (w - nj) * previous) / w
+    cases = [nj == 0, pj0 < previous, nj >= quota]
+    rating = np.select(cases, [previous, brake, pj0], barycentre)
+    rule = np.select(cases, [Rule.NO_GAMES, Rule.BRAKE, Rule.QUOTA], Rule.BARYCENTRE)
+    nothing = np.full(len(previous), np.nan)
+    return NewRatings(rating, nothing, np.zeros(len(previous), dtype=np.int64), rule)
+
+
+def unrated_players_ratings(nj: np.ndarray, pj: np.ndarray, pa: np.ndarray, na: np.ndarray,
+                            rules: PerformanceRules = RULES) -> NewRatings:
+    """Ej or new archives of players without a previous rating (seed III.2–3, R6)."""
+    na = np.nan_to_num(np.asarray(na, dtype=float))
+    pa0 = np.nan_to_num(pa)
+    pj0 = np.nan_to_num(pj)
+    total = nj + na
+    with np.errstate(invalid="ignore", divide="ignore"):
+        merged = np.where(total > 0, (pj0 * nj + pa0 * na) / total, np.nan)
+    entry = rules.entry_games
+    no_games, alone = nj == 0, nj >= entry
+    enters = ~no_games & ~alone & (total >= entry)
+    archived = ~no_games & ~alone & ~enters
+    rating = np.select([alone, enters], [pj0, merged], np.nan)
+    new_pa = np.select([no_games, archived], [pa, merged], np.nan)
+    new_na = np.select([no_games, archived], [na, total], 0).astype(np.int64)
+    # Nj ≥ 8 forgets the past (seed III.2.a), so it is a first rating either way.
+    rule = np.select([no_games, alone, enters, archived],
+                     [Rule.NO_GAMES, Rule.FIRST_RATING, Rule.ARCHIVES_MERGED, Rule.ARCHIVED],
+                     Rule.NO_GAMES)
+    return NewRatings(rating, np.where(new_na > 0, new_pa, np.nan), new_na, rule)
+
+
+def published(x: np.ndarray, rules: PerformanceRules = RULES) -> np.ndarray:
+    """R3: nearest ten, 5 going up, after rounding to 3 decimals so that binary
+    noise cannot flip a half."""
+    step = rules.rounding_step
+    return np.floor(np.round(np.asarray(x, dtype=float), 3) / step + 0.5) * step
+
+
+@dataclass(frozen=True)
+class ListResult:
+    """One list computed: everyone's state after it, and each player's card."""
+
+    rating: np.ndarray  # published rating (R3), NaN while unrated
+    unrounded: np.ndarray
+    archive_performance: np.ndarray
+    archive_games: np.ndarray
+    played: np.ndarray  # games played in the window (forfeits excluded)
+    totals: Totals  # over the compatible games, opponents at the ratings used (R4)
+    performance: np.ndarray  # Pj: the period's performance, or the final estimate (R10)
+    junior: np.ndarray
+    rule: np.ndarray
+    estimation: Estimation
+    unanchored: np.ndarray  # unrated players of the window in groups without a rated player (R11)
+
+
+def rate_list(white: np.ndarray, black: np.ndarray, white_score: np.ndarray,
+              previous: np.ndarray, archive_performance: np.ndarray, archive_games: np.ndarray,
+              birth_year: np.ndarray, season_end_year: int,
+              rules: PerformanceRules = RULES) -> ListResult:
+    """Rate one list from the previous one. Players are dense indices 0..n-1;
+    `previous` is NaN for unrated players; games are the window's played games."""
+    n = len(previous)
+    player = np.concatenate([white, black])
+    opponent = np.concatenate([black, white])
+    score = np.concatenate([white_score, 1.0 - white_score])
+    rated = ~np.isnan(previous)
+    played = np.bincount(player, minlength=n)
+    na = np.nan_to_num(np.asarray(archive_games, dtype=float))
+    connected = anchored(white, black, rated)  # ruling R11
+    estimated = (played > 0) & ~rated & connected
+    start = np.where(na > 0, archive_performance, rules.start_value)  # ruling R7
+    estimation = estimates(player, opponent, score, previous, start, estimated, rules)
+    used = np.where(rated, previous, estimation.estimate)  # ruling R4
+    known = ~np.isnan(used)
+    counted = compatible(score, used[player], used[opponent], rules) & known[player] & known[opponent]
+    t = totals(player, score, used[opponent], counted, n, rules)
+    pj = np.where(rated, t.performance, estimation.estimate)  # ruling R10
+    junior = is_junior(birth_year, season_end_year, rules)
+    old = rated_players_ratings(previous, t.games, pj, junior, rules)
+    new = unrated_players_ratings(t.games, pj, archive_performance, archive_games, rules)
+    unrounded = np.where(rated, old.rating, new.rating)
+    unanchored = (played > 0) & ~rated & ~connected
+    rule = np.where(rated, old.rule, np.where(unanchored, Rule.UNANCHORED, new.rule))
+    return ListResult(
+        rating=published(unrounded, rules),
+        unrounded=unrounded,
+        archive_performance=np.where(rated, np.nan, new.archive_performance),
+        archive_games=np.where(rated, 0, new.archive_games),
+        played=played,
+        totals=t,
+        performance=pj,
+        junior=junior,
+        rule=rule,
+        estimation=estimation,
+        unanchored=unanchored,
+    )

@@ -1,0 +1,72 @@
+"""The DuckDB warehouse: connect, migrate, run sql/ stages, record runs."""
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+
+from pipeline.config import SQL_DIR
+
+
+def connect(path: Path | str, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+    """Open the warehouse, creating its tables when writable."""
+    path = Path(path)
+    if not read_only:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    con = duckdb.connect(str(path), read_only=read_only)
+    if not read_only:
+        con.execute((SQL_DIR / "schema.sql").read_text())
+    return con
+
+
+def stage_sql(name: str) -> str:
+    """The text of sql/<name>.sql (a pure SELECT, or a statement for audits)."""
+    return (SQL_DIR / f"{name}.sql").read_text()
+
+
+def stage(con: duckdb.DuckDBPyConnection, name: str, params: dict | None = None) -> duckdb.DuckDBPyRelation:
+    """Run the SELECT of sql/<name>.sql and return its rows as a relation."""
+    return con.sql(stage_sql(name), params=params)
+
+
+@contextlib.contextmanager
+def run_record(con: duckdb.DuckDBPyConnection, command: str, arguments: dict) -> Iterator[int]:
+    """Record a run in `runs`: running, then done or failed."""
+    run_id = scalar(con, "select nextval('run_ids')")
+    con.execute("insert into runs values (?, ?, ?, ?, null, 'running')",
+                [run_id, command, json.dumps(arguments, default=str, sort_keys=True), dt.datetime.now()])
+    try:
+        yield run_id
+    except BaseException:
+        con.execute("update runs set status = 'failed', finished_at = ? where run_id = ?",
+                    [dt.datetime.now(), run_id])
+        raise
+    con.execute("update runs set status = 'done', finished_at = ? where run_id = ?",
+                [dt.datetime.now(), run_id])
+
+
+@contextlib.contextmanager
+def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """All or nothing."""
+    con.execute("begin transaction")
+    try:
+        yield
+    except BaseException:
+        con.execute("rollback")
+        raise
+    con.execute("commit")
+
+
+def scalar(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None):
+    """The single value of a one-row, one-column query."""
+    return con.execute(sql, params or []).fetchall()[0][0]
+
+
+def row(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) -> tuple | None:
+    """The first row of a query, or None; reads the whole result so the connection is free."""
+    rows = con.execute(sql, params or []).fetchall()
+    return rows[0] if rows else None

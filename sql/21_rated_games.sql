@@ -1,0 +1,12 @@
+-- Played games with the list whose window holds their date (R1), in an order
+-- that does not depend on the input files, so that sums are reproducible.
+-- inputs: games, lists_to_rate (the output of 20_lists)
+-- grain: game_key
+with played as (select * from games where white_score is not null),
+lists as (select * from lists_to_rate),
+final as (
+    select l.list_id, g.white_id, g.black_id, g.white_score, g.game_key
+    from played g join lists l on g.date between l.window_start and l.window_end
+)
+select * from final
+order by list_id, white_id, black_id, white_score, game_key

@@ -1,0 +1,9 @@
+-- Typed registry rows from the accepted staged rows.
+-- inputs: accepted (staged_players rows that passed every check)
+-- grain: player_id
+with final as (
+    select player_id::bigint as player_id, name, birth_year::integer as birth_year, club, extra,
+           file_id, row_number
+    from accepted
+)
+select * from final

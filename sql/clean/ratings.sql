@@ -1,0 +1,10 @@
+-- Typed initial ratings from the accepted staged rows.
+-- inputs: accepted (staged_ratings rows that passed every check)
+-- grain: player_id
+with final as (
+    select player_id::bigint as player_id, rating::double as rating,
+           archive_performance::double as archive_performance, archive_games::integer as archive_games,
+           file_id, row_number
+    from accepted
+)
+select * from final

@@ -1,0 +1,159 @@
+-- The warehouse: every table the pipeline keeps. Idempotent (IF NOT EXISTS).
+
+create sequence if not exists run_ids start 1;
+create sequence if not exists file_ids start 1;
+
+-- One row per command run against this warehouse.
+create table if not exists runs (
+    run_id      integer primary key,
+    command     varchar not null,
+    arguments   varchar,
+    started_at  timestamp not null,
+    finished_at timestamp,
+    status      varchar not null          -- running / done / failed
+);
+
+-- One row per input file taken in; the same content (sha256) of the same kind is taken once.
+create table if not exists source_files (
+    file_id       integer primary key,
+    run_id        integer not null,
+    kind          varchar not null,        -- players / ratings / calendar / games
+    path          varchar not null,
+    sha256        varchar not null,
+    rows_read     bigint not null,
+    rows_accepted bigint,                  -- null until validated
+    rows_rejected bigint,
+    status        varchar not null,        -- staged / validated / failed
+    message       varchar,
+    unique (kind, sha256)
+);
+
+-- Raw rows as read, all text, waiting for validation (one table per kind).
+create table if not exists staged_players (
+    file_id integer not null, row_number bigint not null,
+    player_id varchar, name varchar, birth_year varchar, club varchar, extra json
+);
+create table if not exists staged_ratings (
+    file_id integer not null, row_number bigint not null,
+    player_id varchar, rating varchar, archive_performance varchar, archive_games varchar
+);
+create table if not exists staged_calendar (
+    file_id integer not null, row_number bigint not null,
+    list_id varchar, window_start varchar, window_end varchar
+);
+create table if not exists staged_games (
+    file_id integer not null, row_number bigint not null,
+    date varchar, white_id varchar, black_id varchar, result varchar,
+    game_id varchar, event varchar, round varchar
+);
+
+create table if not exists rejects (
+    file_id    integer not null,
+    row_number bigint not null,
+    reason     varchar not null,
+    record     json,
+    primary key (file_id, row_number)
+);
+
+create table if not exists players (
+    player_id  bigint primary key,
+    name       varchar not null,
+    birth_year integer,                    -- private: never in a public list
+    club       varchar,
+    extra      json,                       -- the input's other columns, kept as they came
+    file_id    integer not null,
+    row_number bigint not null
+);
+
+create table if not exists initial_ratings (
+    player_id           bigint primary key,
+    rating              double,
+    archive_performance double,
+    archive_games       integer,
+    file_id             integer not null,
+    row_number          bigint not null
+);
+
+create table if not exists calendar (
+    list_id      varchar primary key,      -- R1: YYYY-MM, the month of publication
+    window_start date not null,
+    window_end   date not null,
+    file_id      integer                   -- null: nominal window made by the pipeline
+);
+
+create table if not exists games (
+    game_key   bigint primary key,         -- file_id * 2^32 + row_number
+    game_id    varchar,
+    date       date not null,
+    white_id   bigint not null,
+    black_id   bigint not null,
+    result     varchar not null,           -- 1-0, 0-1, 1/2-1/2, +/-, -/+, -/-
+    white_score double,                    -- null for forfeits: never rated
+    event      varchar,
+    round      varchar,
+    file_id    integer not null,
+    row_number bigint not null
+);
+
+-- One row per computed list.
+create table if not exists lists (
+    list_id              varchar primary key,
+    window_start         date not null,
+    window_end           date not null,
+    run_id               integer not null,
+    games_rated          bigint not null,
+    forfeits             bigint not null,
+    players_rated        bigint not null,
+    new_players          bigint not null,
+    estimated_players    bigint not null,
+    rounds_used          integer not null,
+    players_still_moving bigint not null,
+    unanchored_players   bigint not null,
+    seniors_without_birth_year bigint not null
+);
+
+-- Players still moving after each round of the estimation (R9).
+create table if not exists estimation_rounds (
+    list_id        varchar not null,
+    round          integer not null,
+    players_moving bigint not null,
+    primary key (list_id, round)
+);
+
+-- R11: unrated groups with no rated player among them.
+create table if not exists unanchored_groups (
+    list_id  varchar not null,
+    group_id bigint not null,              -- smallest player id of the group
+    size     bigint not null,
+    primary key (list_id, group_id)
+);
+
+-- Each player's state after each list: who has a rating or archives.
+create table if not exists player_state (
+    list_id             varchar not null,
+    player_id           bigint not null,
+    rating              double,            -- published (rounded, R3); null while unrated
+    archive_performance double,            -- unrounded (R6)
+    archive_games       integer,
+    primary key (list_id, player_id)
+);
+
+-- The calculation of every player who played rated games in a list.
+create table if not exists calculations (
+    list_id         varchar not null,
+    player_id       bigint not null,
+    previous_rating double,
+    junior          boolean not null,
+    games_played    bigint not null,
+    games           bigint not null,       -- Nj, compatible games
+    score           double not null,       -- Sc
+    mean_opponent   double,                -- Ea
+    percentage      double,                -- P
+    bonus           double,                -- D(P)
+    performance     double,                -- Pj
+    estimate        double,                -- final estimate of an unrated player (R10)
+    rule            varchar not null,
+    unrounded       double,
+    rating          double,
+    primary key (list_id, player_id)
+);

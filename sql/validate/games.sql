@@ -1,0 +1,47 @@
+-- Relational checks of staged games that passed the schema.
+-- inputs: candidates (staged_games rows of one file), players, games, calendar
+-- grain: row_number, reason
+with unknown_white as (
+    select row_number, 'white_id: ' || white_id || ' is not in the player registry' as reason
+    from candidates c
+    where not exists (select 1 from players p where p.player_id = c.white_id::bigint)
+),
+unknown_black as (
+    select row_number, 'black_id: ' || black_id || ' is not in the player registry' as reason
+    from candidates c
+    where not exists (select 1 from players p where p.player_id = c.black_id::bigint)
+),
+-- the same game twice: every column equal (game_id, event and round included)
+numbered as (
+    select row_number,
+           min(row_number) over (partition by date, white_id, black_id, result, game_id, event, round) as first_row
+    from candidates
+),
+repeated_in_file as (
+    select row_number, 'duplicate game: same as row ' || first_row || ' of this file' as reason
+    from numbered where row_number > first_row
+),
+already_stored as (
+    select c.row_number,
+           'duplicate game: already in the warehouse (file ' || g.file_id || ', row ' || g.row_number || ')' as reason
+    from candidates c
+    join games g
+      on g.date = c.date::date and g.white_id = c.white_id::bigint and g.black_id = c.black_id::bigint
+     and g.result = replace(c.result, '½-½', '1/2-1/2')
+     and g.game_id is not distinct from c.game_id
+     and g.event is not distinct from c.event and g.round is not distinct from c.round
+),
+outside_calendar as (
+    select row_number, 'date: ' || date || ' is outside every calendar window' as reason
+    from candidates c
+    where exists (select 1 from calendar)
+      and not exists (select 1 from calendar k where c.date::date between k.window_start and k.window_end)
+),
+final as (
+    select * from unknown_white
+    union all select * from unknown_black
+    union all select * from repeated_in_file
+    union all select * from already_stored
+    union all select * from outside_calendar
+)
+select * from final

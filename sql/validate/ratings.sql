@@ -1,0 +1,27 @@
+-- Relational checks of staged initial ratings that passed the schema.
+-- inputs: candidates (staged_ratings rows of one file), players, initial_ratings
+-- grain: row_number, reason
+with unknown as (
+    select row_number, 'player_id: ' || player_id || ' is not in the player registry' as reason
+    from candidates c
+    where not exists (select 1 from players p where p.player_id = c.player_id::bigint)
+),
+numbered as (
+    select row_number, min(row_number) over (partition by player_id::bigint) as first_row
+    from candidates
+),
+repeated_in_file as (
+    select row_number, 'player_id: listed again (first at row ' || first_row || ')' as reason
+    from numbered where row_number > first_row
+),
+already_stored as (
+    select c.row_number,
+           'player_id: already has an initial rating (file ' || r.file_id || ', row ' || r.row_number || ')' as reason
+    from candidates c join initial_ratings r on r.player_id = c.player_id::bigint
+),
+final as (
+    select * from unknown
+    union all select * from repeated_in_file
+    union all select * from already_stored
+)
+select * from final
