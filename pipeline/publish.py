@@ -9,21 +9,19 @@ import os
 from pathlib import Path
 
 import duckdb
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from pipeline.warehouse import stage
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def spreadsheet_safe(text: pd.Series) -> pd.Series:
+def spreadsheet_safe(column: pa.ChunkedArray) -> pa.ChunkedArray:
     """Text cells a spreadsheet would run as a formula get a leading apostrophe."""
-    s = text.astype("object")
-    risky = s.map(lambda v: isinstance(v, str) and v.startswith(FORMULA_STARTS), na_action="ignore")
-    return s.where(~risky.fillna(False).astype(bool), "'" + s.astype(str))
+    risky = pc.match_substring_regex(column, "^[=+\\-@\t\r]")
+    return pc.if_else(pc.fill_null(risky, False), pc.binary_join_element_wise("'", column, ""), column)
 
 
 def _replace_atomically(path: Path, write) -> None:
@@ -32,12 +30,13 @@ def _replace_atomically(path: Path, write) -> None:
     os.replace(tmp, path)
 
 
-def write_csv(frame: pd.DataFrame, path: Path) -> None:
-    safe = frame.copy()
-    for col in safe.columns:
-        if safe[col].dtype == object or pd.api.types.is_string_dtype(safe[col]):
-            safe[col] = spreadsheet_safe(safe[col])
-    _replace_atomically(path, lambda tmp: safe.to_csv(tmp, index=False, lineterminator="\n"))
+def write_csv(table: pa.Table, path: Path) -> None:
+    """CSV with text cells made spreadsheet-safe; nulls are empty cells."""
+    for i, field in enumerate(table.schema):
+        if pa.types.is_string(field.type) or pa.types.is_large_string(field.type):
+            table = table.set_column(i, field, spreadsheet_safe(table.column(i)))
+    options = pacsv.WriteOptions(quoting_style="needed")
+    _replace_atomically(path, lambda tmp: pacsv.write_csv(table, tmp, write_options=options))
 
 
 def write_parquet(table: pa.Table, path: Path) -> None:
@@ -56,7 +55,7 @@ def publish_all(con: duckdb.DuckDBPyConnection, out: Path) -> list[str]:
     for list_id in list_ids:
         one = lists.filter(pc.equal(lists["list_id"], list_id))
         write_parquet(one, out / "lists" / f"{list_id}.parquet")
-        write_csv(one.to_pandas(), out / "lists" / f"{list_id}.csv")
+        write_csv(one, out / "lists" / f"{list_id}.csv")
         state = states.filter(pc.equal(states["list_id"], list_id)).drop_columns(["list_id"])
         write_parquet(state, out / "state" / f"{list_id}.parquet")
         written.append(list_id)

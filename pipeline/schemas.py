@@ -19,7 +19,11 @@ RESULT_SCORES = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5, "½-½": 0.5,
                  "+/-": None, "-/+": None, "-/-": None}
 PLAYED_RESULTS = ("1-0", "0-1", "1/2-1/2", "½-½")
 
-ID_PATTERN = r"[0-9]{1,15}"
+NOT_AN_ID = "not a whole-number id of at most 15 digits"
+
+
+def _is_id(s: pd.Series) -> pd.Series:
+    return s.str.fullmatch(r"[0-9]{1,15}")
 
 
 def _is_date(s: pd.Series) -> pd.Series:
@@ -36,10 +40,14 @@ def _in_range(s: pd.Series, low: float, high: float) -> pd.Series:
 
 
 class PlayersInput(pa.DataFrameModel):
-    player_id: Series[str] = pa.Field(nullable=False, str_matches=ID_PATTERN)
+    player_id: Series[str] = pa.Field(nullable=False)
     name: Series[str] = pa.Field(nullable=False)
     birth_year: Series[str] = pa.Field(nullable=True)
     club: Series[str] = pa.Field(nullable=True)
+
+    @pa.check("player_id", name=NOT_AN_ID)
+    def _id(cls, s: Series[str]) -> Series[bool]:
+        return _is_id(s)
 
     @pa.check("birth_year", name=f"impossible birth year (not a year from {MIN_BIRTH_YEAR} to this year)")
     def _birth_year(cls, s: Series[str]) -> Series[bool]:
@@ -50,10 +58,14 @@ class PlayersInput(pa.DataFrameModel):
 
 
 class RatingsInput(pa.DataFrameModel):
-    player_id: Series[str] = pa.Field(nullable=False, str_matches=ID_PATTERN)
+    player_id: Series[str] = pa.Field(nullable=False)
     rating: Series[str] = pa.Field(nullable=True)
     archive_performance: Series[str] = pa.Field(nullable=True)
     archive_games: Series[str] = pa.Field(nullable=True)
+
+    @pa.check("player_id", name=NOT_AN_ID)
+    def _id(cls, s: Series[str]) -> Series[bool]:
+        return _is_id(s)
 
     @pa.check("rating", name=f"negative or absurd rating (not a number from {MIN_RATING} to {MAX_RATING})")
     def _rating(cls, s: Series[str]) -> Series[bool]:
@@ -85,9 +97,13 @@ class RatingsInput(pa.DataFrameModel):
 
 
 class CalendarInput(pa.DataFrameModel):
-    list_id: Series[str] = pa.Field(nullable=False, str_matches=r"\d{4}-(0[1-9]|1[0-2])")
+    list_id: Series[str] = pa.Field(nullable=False)
     window_start: Series[str] = pa.Field(nullable=False)
     window_end: Series[str] = pa.Field(nullable=False)
+
+    @pa.check("list_id", name="not a list id YYYY-MM (R1: the month of publication)")
+    def _list_id(cls, s: Series[str]) -> Series[bool]:
+        return s.str.fullmatch(r"\d{4}-(0[1-9]|1[0-2])")
 
     @pa.check("window_start", "window_end", name="unparseable date (expected YYYY-MM-DD)")
     def _dates(cls, s: Series[str]) -> Series[bool]:
@@ -103,8 +119,8 @@ class CalendarInput(pa.DataFrameModel):
 
 class GamesInput(pa.DataFrameModel):
     date: Series[str] = pa.Field(nullable=False)
-    white_id: Series[str] = pa.Field(nullable=False, str_matches=ID_PATTERN)
-    black_id: Series[str] = pa.Field(nullable=False, str_matches=ID_PATTERN)
+    white_id: Series[str] = pa.Field(nullable=False)
+    black_id: Series[str] = pa.Field(nullable=False)
     result: Series[str] = pa.Field(nullable=False, isin=list(RESULT_SCORES))
     game_id: Series[str] = pa.Field(nullable=True)
     event: Series[str] = pa.Field(nullable=True)
@@ -113,6 +129,10 @@ class GamesInput(pa.DataFrameModel):
     @pa.check("date", name="unparseable date (expected YYYY-MM-DD)")
     def _date(cls, s: Series[str]) -> Series[bool]:
         return _is_date(s)
+
+    @pa.check("white_id", "black_id", name=NOT_AN_ID)
+    def _ids(cls, s: Series[str]) -> Series[bool]:
+        return _is_id(s)
 
     @pa.dataframe_check(name="a player plays against themself")
     def _two_players(cls, df: pd.DataFrame) -> Series[bool]:
@@ -169,7 +189,6 @@ def rejection_reasons(kind: str, frame: pd.DataFrame, missing: set[str]) -> pd.D
     reason = reason.where(~(column.isin(missing) & (check == "not_nullable")),
                           column + ": column missing from the file")
     reason = reason.where(column.isin(frame.columns), check)  # frame-level checks have no column
-    reason = reason.str.replace(r"str_matches\(.*\)", "not a whole-number id", regex=True)
-    reason = reason.str.replace(r"isin\(.*\)", "unknown code", regex=True)
+    reason = reason.str.replace(r"isin\(\[.*?\]\)", "unknown code", regex=True)
     out = pd.DataFrame({"row_number": fc["index"].astype("int64"), "reason": reason})
     return out.drop_duplicates().sort_values(["row_number", "reason"], ignore_index=True)

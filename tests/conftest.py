@@ -1,0 +1,63 @@
+"""Shared fixtures: small input files written on the fly, and the CLI runner."""
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pipeline.cli import main
+
+
+def write_rows(path: Path, header: list[str], rows: list[list]) -> Path:
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(header)
+        w.writerows(rows)
+    return path
+
+
+@pytest.fixture
+def cli():
+    """Run `ratings ...` in-process; fails the test on a non-zero exit unless told otherwise."""
+    runner = CliRunner()
+
+    def invoke(*args: str, ok: bool = True):
+        result = runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
+        if ok:
+            assert result.exit_code == 0, result.output
+        return result
+
+    return invoke
+
+
+@pytest.fixture
+def small_federation(tmp_path: Path) -> dict[str, Path]:
+    """Four rated seniors, one junior, two newcomers, a school pair, one season."""
+    players = write_rows(tmp_path / "players.csv", ["player_id", "name", "birth_year", "club", "email"], [
+        [1, "Anna Rated", 1980, "Club A", "a@example.org"],
+        [2, "Bert Rated", 1975, "Club A", "b@example.org"],
+        [3, "Cara Rated", 1990, "Club B", ""],
+        [4, "Dirk Rated", 1985, "Club B", ""],
+        [5, "Eva Junior", 2012, "Club B", ""],
+        [6, "Finn New", 2000, "", ""],
+        [7, "Gus School", 2015, "", ""],
+        [8, "Hana School", 2015, "", ""],
+    ])
+    ratings = write_rows(tmp_path / "ratings.csv", ["player_id", "rating", "archive_performance", "archive_games"], [
+        [1, 1800, "", ""], [2, 1700, "", ""], [3, 1600, "", ""], [4, 1500, "", ""], [5, 1400, "", ""],
+    ])
+    games = write_rows(tmp_path / "games.csv", ["date", "white_id", "black_id", "result", "event", "round"], [
+        ["2026-09-05", 1, 2, "1-0", "Club cup", 1],
+        ["2026-09-05", 3, 4, "1/2-1/2", "Club cup", 1],
+        ["2026-09-12", 2, 3, "0-1", "Club cup", 2],
+        ["2026-09-12", 4, 1, "0-1", "Club cup", 2],
+        ["2026-09-19", 5, 1, "1-0", "Club cup", 3],
+        ["2026-09-19", 6, 2, "½-½", "Club cup", 3],
+        ["2026-09-26", 6, 3, "1-0", "Club cup", 4],
+        ["2026-09-26", 7, 8, "1-0", "School day", 1],
+        ["2026-10-03", 6, 4, "+/-", "Club cup", 5],
+        ["2027-01-09", 1, 3, "1/2-1/2", "Winter open", 1],
+    ])
+    return {"players": players, "ratings": ratings, "games": games}
