@@ -1,0 +1,58 @@
+"""Every SQL stage declares its grain in its header; the grain must be unique."""
+from __future__ import annotations
+
+import re
+
+import duckdb
+import pytest
+
+from pipeline.config import SQL_DIR
+from pipeline.warehouse import stage
+
+STAGES = sorted(p.stem for p in SQL_DIR.glob("[0-9]*.sql"))
+
+
+def grain_of(name: str) -> list[str]:
+    header = (SQL_DIR / f"{name}.sql").read_text()
+    match = re.search(r"^-- grain: (.+)$", header, flags=re.M)
+    assert match, f"sql/{name}.sql has no grain line"
+    return [c.strip() for c in match.group(1).split(",")]
+
+
+@pytest.fixture(scope="module")
+def warehouse(tmp_path_factory, small_federation_module):
+    from click.testing import CliRunner
+
+    from pipeline.cli import main
+    tmp = tmp_path_factory.mktemp("grain")
+    files = small_federation_module
+    result = CliRunner().invoke(main, ["run", "--players", str(files["players"]), "--ratings", str(files["ratings"]),
+                                       "--games", str(files["games"]), "--warehouse", str(tmp / "w.duckdb"),
+                                       "--out", str(tmp / "out")])
+    assert result.exit_code == 0, result.output
+    con = duckdb.connect(str(tmp / "w.duckdb"))
+    con.register("lists_to_rate", stage(con, "20_lists").df())
+    return con
+
+
+@pytest.fixture(scope="module")
+def small_federation_module(tmp_path_factory):
+    from tests.conftest import small_federation
+    return small_federation.__wrapped__(tmp_path_factory.mktemp("fed"))
+
+
+@pytest.mark.parametrize("name", STAGES)
+def test_grain_is_unique(warehouse, name):
+    keys = grain_of(name)
+    rel = stage(warehouse, name)
+    assert rel.shape[0] > 0, f"sql/{name}.sql returned nothing on the small federation"
+    dupes = warehouse.sql(f"select {', '.join(keys)}, count(*) from rel group by all having count(*) > 1").fetchall()
+    assert dupes == []
+
+
+@pytest.mark.parametrize("path", sorted(SQL_DIR.rglob("*.sql")), ids=lambda p: p.name)
+def test_every_sql_file_says_what_it_reads(path):
+    if path.name == "schema.sql":
+        return
+    text = path.read_text()
+    assert re.search(r"^-- inputs: ", text, flags=re.M) and re.search(r"^-- grain: ", text, flags=re.M)
