@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import duckdb
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
@@ -51,12 +52,20 @@ def publish_all(con: duckdb.DuckDBPyConnection, out: Path) -> list[str]:
     lists = stage(con, "50_published_lists").to_arrow_table()
     states = stage(con, "51_published_states").to_arrow_table()
     list_ids = [r[0] for r in con.execute("select list_id from lists order by window_start").fetchall()]
-    written = []
+    list_rows, state_rows = _by_list(lists), _by_list(states)
+    empty_list, empty_state = lists.slice(0, 0), states.slice(0, 0)
     for list_id in list_ids:
-        one = lists.filter(pc.equal(lists["list_id"], list_id))
+        one = list_rows.get(list_id, empty_list)
         write_parquet(one, out / "lists" / f"{list_id}.parquet")
         write_csv(one, out / "lists" / f"{list_id}.csv")
-        state = states.filter(pc.equal(states["list_id"], list_id)).drop_columns(["list_id"])
+        state = state_rows.get(list_id, empty_state).drop_columns(["list_id"])
         write_parquet(state, out / "state" / f"{list_id}.parquet")
-        written.append(list_id)
-    return written
+    return list_ids
+
+
+def _by_list(table: pa.Table) -> dict[str, pa.Table]:
+    """Each list's rows of a table sorted by list_id, as zero-copy slices."""
+    ids = table.column("list_id").to_numpy(zero_copy_only=False).astype(str)
+    keys, starts = np.unique(ids, return_index=True)
+    ends = np.append(starts[1:], len(ids)) if len(keys) else starts
+    return {k: table.slice(lo, hi - lo) for k, lo, hi in zip(keys, starts, ends)}

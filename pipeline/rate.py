@@ -12,10 +12,11 @@ from dataclasses import dataclass
 import duckdb
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from pipeline.calendar import nominal_calendar, season_end_year
 from pipeline.components import component_labels
-from pipeline.systems.performance import RULES, ListResult, PerformanceRules, bonus, rate_list
+from pipeline.systems.performance import RULES, ListResult, PerformanceRules, bonus, published, rate_list
 from pipeline.warehouse import row, scalar, stage, transaction
 
 COMPUTED_TABLES = ("lists", "estimation_rounds", "unanchored_groups", "player_state", "calculations")
@@ -72,82 +73,93 @@ def rate_all(con: duckdb.DuckDBPyConnection, run_id: int, rules: PerformanceRule
     bounds = np.searchsorted(list_of_game, lists["list_id"].to_numpy().astype(str), side="left")
     ends = np.searchsorted(list_of_game, lists["list_id"].to_numpy().astype(str), side="right")
 
-    frames: dict[str, list[pd.DataFrame]] = {t: [] for t in COMPUTED_TABLES}
+    frames: dict[str, list[Columns]] = {t: [] for t in COMPUTED_TABLES}
     summary = []
     for (list_id, start, end), lo, hi in zip(lists.itertuples(index=False), bounds, ends):
-        result = rate_list(white[lo:hi], black[lo:hi], white_score[lo:hi], rating,
-                           archive_performance, archive_games, birth_year,
+        # The list is computed on the players of its window only; the others keep their state.
+        local, inverse = np.unique(np.concatenate([white[lo:hi], black[lo:hi]]), return_inverse=True)
+        w, b = inverse[: hi - lo], inverse[hi - lo:]
+        result = rate_list(w, b, white_score[lo:hi], rating[local], archive_performance[local],
+                           archive_games[local], birth_year[local],
                            season_end_year(pd.Timestamp(end).date()), rules)
-        frames["player_state"].append(_state(list_id, ids, result))
-        frames["calculations"].append(_calculations(list_id, ids, rating, result))
-        frames["estimation_rounds"].append(pd.DataFrame({
-            "list_id": list_id, "round": np.arange(1, result.estimation.rounds + 1),
-            "players_moving": np.array(result.estimation.moving_per_round, dtype=np.int64)}))
-        frames["unanchored_groups"].append(_unanchored_groups(list_id, ids, white[lo:hi], black[lo:hi], result))
-        new = ~np.isnan(result.rating) & np.isnan(rating)
-        frames["lists"].append(pd.DataFrame([{
+        new_rating = published(rating, rules)  # R3: Ei of those who did not play, as published
+        new_rating[local] = result.rating
+        archive_performance, archive_games = archive_performance.copy(), archive_games.copy()
+        archive_performance[local], archive_games[local] = result.archive_performance, result.archive_games
+        frames["player_state"].append(_state(list_id, ids, new_rating, archive_performance, archive_games))
+        frames["calculations"].append(_calculations(list_id, ids[local], rating[local], result))
+        frames["estimation_rounds"].append({
+            "list_id": np.full(result.estimation.rounds, list_id),
+            "round": np.arange(1, result.estimation.rounds + 1),
+            "players_moving": np.array(result.estimation.moving_per_round, dtype=np.int64)})
+        frames["unanchored_groups"].append(_unanchored_groups(list_id, ids[local], w, b, result))
+        rated = int((~np.isnan(new_rating)).sum())
+        frames["lists"].append({k: np.array([v]) for k, v in {
             "list_id": list_id, "window_start": start, "window_end": end, "run_id": run_id,
             "games_rated": hi - lo, "forfeits": forfeits.get(list_id, 0),
-            "players_rated": int((~np.isnan(result.rating)).sum()), "new_players": int(new.sum()),
-            "estimated_players": int((~np.isnan(result.estimation.estimate)).sum()),
+            "players_rated": rated, "new_players": int((~np.isnan(new_rating) & np.isnan(rating)).sum()),
+            "estimated_players": len(result.estimation.players),
             "rounds_used": result.estimation.rounds, "players_still_moving": result.estimation.still_moving,
             "unanchored_players": int(result.unanchored.sum()),
-            "seniors_without_birth_year": int(((result.played > 0) & np.isnan(birth_year)).sum()),
-        }]))
-        summary.append(RatedList(list_id, hi - lo, int((~np.isnan(result.rating)).sum()),
-                                 result.estimation.rounds, result.estimation.still_moving))
+            "seniors_without_birth_year": int(((result.played > 0) & np.isnan(birth_year[local])).sum()),
+        }.items()})
+        summary.append(RatedList(list_id, hi - lo, rated, result.estimation.rounds,
+                                 result.estimation.still_moving))
         if progress:
             progress(list_id)
-        rating, archive_performance, archive_games = (
-            result.rating, result.archive_performance, result.archive_games)
+        rating = new_rating
     _store(con, frames)
     return summary
 
 
-def _state(list_id: str, ids: np.ndarray, r: ListResult) -> pd.DataFrame:
-    keep = ~np.isnan(r.rating) | (r.archive_games > 0)
-    return pd.DataFrame({
-        "list_id": list_id, "player_id": ids[keep], "rating": r.rating[keep],
-        "archive_performance": r.archive_performance[keep],
-        "archive_games": np.where(r.archive_games[keep] > 0, r.archive_games[keep], 0).astype(np.int64),
-    })
+Columns = dict[str, np.ndarray]
 
 
-def _calculations(list_id: str, ids: np.ndarray, previous: np.ndarray, r: ListResult) -> pd.DataFrame:
+def _state(list_id: str, ids: np.ndarray, rating: np.ndarray, archive_performance: np.ndarray,
+           archive_games: np.ndarray) -> Columns:
+    keep = ~np.isnan(rating) | (archive_games > 0)
+    return {
+        "list_id": np.full(int(keep.sum()), list_id), "player_id": ids[keep], "rating": rating[keep],
+        "archive_performance": archive_performance[keep], "archive_games": archive_games[keep].astype(np.int64),
+    }
+
+
+def _calculations(list_id: str, ids: np.ndarray, previous: np.ndarray, r: ListResult) -> Columns:
     keep = r.played > 0
     t = r.totals
-    return pd.DataFrame({
-        "list_id": list_id, "player_id": ids[keep], "previous_rating": previous[keep],
+    counted = t.games[keep] > 0
+    return {
+        "list_id": np.full(int(keep.sum()), list_id), "player_id": ids[keep], "previous_rating": previous[keep],
         "junior": r.junior[keep], "games_played": r.played[keep].astype(np.int64),
         "games": t.games[keep], "score": t.score[keep], "mean_opponent": t.mean_opponent[keep],
-        "percentage": t.p[keep], "bonus": np.where(t.games[keep] > 0, bonus(np.nan_to_num(t.p[keep])), np.nan),
-        "performance": np.where(t.games[keep] > 0, r.performance[keep], np.nan),
+        "percentage": t.p[keep], "bonus": np.where(counted, bonus(np.nan_to_num(t.p[keep])), np.nan),
+        "performance": np.where(counted, r.performance[keep], np.nan),
         "estimate": r.estimation.estimate[keep],
         "rule": r.rule[keep].astype(str), "unrounded": r.unrounded[keep], "rating": r.rating[keep],
-    })
+    }
 
 
-def _unanchored_groups(list_id: str, ids: np.ndarray, white: np.ndarray, black: np.ndarray, r: ListResult) -> pd.DataFrame:
+def _unanchored_groups(list_id: str, ids: np.ndarray, white: np.ndarray, black: np.ndarray,
+                       r: ListResult) -> Columns:
     members = np.flatnonzero(r.unanchored)
-    if not len(members):
-        return pd.DataFrame({"list_id": [], "group_id": [], "size": []})
-    label = component_labels(white, black, len(ids))[members]
+    label = component_labels(white, black, len(ids))[members] if len(members) else members
     groups, size = np.unique(label, return_counts=True)
-    return pd.DataFrame({"list_id": list_id, "group_id": ids[groups], "size": size.astype(np.int64)})
+    return {"list_id": np.full(len(groups), list_id), "group_id": ids[groups], "size": size.astype(np.int64)}
 
 
-def _store(con: duckdb.DuckDBPyConnection, frames: dict[str, list[pd.DataFrame]]) -> None:
+def _store(con: duckdb.DuckDBPyConnection, computed: dict[str, list[Columns]]) -> None:
+    """Replace the computed tables in one transaction, one bulk insert per table."""
     with transaction(con):
         for table in COMPUTED_TABLES:
             con.execute(f"delete from {table}")
-            parts = [f for f in frames[table] if len(f)]
+            parts = computed[table]
             if not parts:
                 continue
-            frame = pd.concat(parts, ignore_index=True)
-            con.register("computed", frame)
-            cols = ", ".join(frame.columns)
-            con.execute(f"insert into {table} ({cols}) select {cols} from computed")
-            con.unregister("computed")
+            columns = {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
+            # from_pandas: NaN becomes NULL (unrated, no estimate, no Ea)
+            arrow = pa.table({k: pa.array(v, from_pandas=True) for k, v in columns.items()})  # noqa: F841
+            names = ", ".join(columns)
+            con.execute(f"insert into {table} ({names}) select {names} from arrow")
 
 
 __all__ = ["rate_all", "ensure_calendar", "RatedList"]

@@ -33,7 +33,7 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str) -> Va
     path, rows_read, message = row(con,
         "select path, rows_read, message from source_files where file_id = ?", [file_id])
     missing = set(message.removeprefix("missing column(s): ").split(", ")) if message else set()
-    frame = con.sql(f"select * from staged_{kind} where file_id = {file_id} order by row_number").df()
+    frame = con.sql(f"select * from staged_{kind} where file_id = {file_id}").to_arrow_table().to_pandas()
     frame = frame.set_index("row_number")
     schema_rejects = rejection_reasons(kind, frame[list(columns(kind))], missing)
     with transaction(con):

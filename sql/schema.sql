@@ -82,7 +82,7 @@ create table if not exists calendar (
 );
 
 create table if not exists games (
-    game_key   bigint primary key,         -- file_id * 2^32 + row_number
+    game_key   bigint not null,            -- file_id * 2^32 + row_number; unique (audit)
     game_id    varchar,
     date       date not null,
     white_id   bigint not null,
@@ -129,13 +129,14 @@ create table if not exists unanchored_groups (
 );
 
 -- Each player's state after each list: who has a rating or archives.
+-- (Big tables carry no primary key: DuckDB's indexes slow bulk inserts; the
+-- grain is checked by sql/audits/ instead.)
 create table if not exists player_state (
     list_id             varchar not null,
     player_id           bigint not null,
     rating              double,            -- published (rounded, R3); null while unrated
     archive_performance double,            -- unrounded (R6)
-    archive_games       integer,
-    primary key (list_id, player_id)
+    archive_games       integer
 );
 
 -- The calculation of every player who played rated games in a list.
@@ -154,6 +155,5 @@ create table if not exists calculations (
     estimate        double,                -- final estimate of an unrated player (R10)
     rule            varchar not null,
     unrounded       double,
-    rating          double,
-    primary key (list_id, player_id)
+    rating          double
 );

@@ -104,20 +104,22 @@ class Totals:
 
 
 def totals(player: np.ndarray, score: np.ndarray, opponent_rating: np.ndarray,
-           counted: np.ndarray, n_players: int, rules: PerformanceRules = RULES) -> Totals:
+           counted: np.ndarray, n: int, rules: PerformanceRules = RULES) -> Totals:
     """Nj, Sc, Ea, P, Pj of every player over the games flagged `counted`.
 
-    `player`, `score`, `opponent_rating` hold one row per game and side. Players
+    `player`, `score`, `opponent_rating` hold one row per game and side; `n` is the
+    number of players. Players
     without a counted game get Nj = 0 and NaN for the rest.
     """
-    w = counted.astype(float)
-    nj = np.bincount(player, weights=w, minlength=n_players)
-    sc = np.bincount(player, weights=w * score, minlength=n_players)
-    opp = np.bincount(player, weights=w * np.nan_to_num(opponent_rating), minlength=n_players)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        ea = np.where(nj > 0, opp / nj, np.nan)
-        p = np.where(nj > 0, sc / nj, np.nan)
-    perf = np.where(nj > 0, performance(np.nan_to_num(ea), np.nan_to_num(p), rules), np.nan)
+    who = player[counted]
+    nj = np.bincount(who, minlength=n)
+    sc = np.bincount(who, weights=score[counted], minlength=n)
+    opp = np.bincount(who, weights=opponent_rating[counted], minlength=n)
+    some = nj > 0
+    ea = np.divide(opp, nj, out=np.full(n, np.nan), where=some)
+    p = np.divide(sc, nj, out=np.full(n, np.nan), where=some)
+    perf = np.full(n, np.nan)
+    perf[some] = performance(ea[some], p[some], rules)
     return Totals(nj.astype(np.int64), sc, ea, p, perf)
 
 
@@ -127,7 +129,8 @@ class Estimation:
 
     estimate: np.ndarray  # final estimate per player (NaN for players not estimated)
     moving_per_round: tuple[int, ...]  # players still moving after each round
-    history: np.ndarray  # estimate per round: shape (rounds, n_players)
+    players: np.ndarray  # indices of the estimated players
+    history: np.ndarray  # their estimates after each round: shape (rounds, len(players))
 
     @property
     def rounds(self) -> int:
@@ -150,26 +153,29 @@ def estimates(player: np.ndarray, opponent: np.ndarray, score: np.ndarray,
     """
     n = len(rating)
     if not estimated.any():
-        return Estimation(np.full(n, np.nan), (), np.empty((0, n)))
+        return Estimation(np.full(n, np.nan), (), np.empty(0, dtype=np.int64), np.empty((0, 0)))
+    # Only the estimated players' sides of their games take part in a round.
     mine = estimated[player]
-    all_games = np.ones(len(player), dtype=bool)
+    player, opponent, score = player[mine], opponent[mine], score[mine]
+    every_game = np.ones(len(player), dtype=bool)
     current = np.where(estimated, start, rating)  # R7: unrated opponents at their start value
-    first = totals(player, score, current[opponent], all_games & mine, n, rules)
+    first = totals(player, score, current[opponent], every_game, n, rules)
     current = np.where(estimated, first.performance, rating)
     moving = [int(estimated.sum())]
-    history = [current.copy()]
+    who = np.flatnonzero(estimated)
+    history = [current[who]]
     for _ in range(rules.max_rounds - 1):
-        ok = compatible(score, current[player], current[opponent], rules) & mine
+        ok = compatible(score, current[player], current[opponent], rules)
         t = totals(player, score, current[opponent], ok, n, rules)
         # R9: no compatible game, or within 20 points of the estimate: settled.
         settled = (t.games == 0) | (np.abs(t.performance - current) < rules.settle_tolerance)
         move = estimated & ~settled
         current = np.where(move, (current + t.performance) / 2.0, current)
         moving.append(int(move.sum()))
-        history.append(current.copy())
+        history.append(current[who])
         if not move.any():
             break
-    return Estimation(np.where(estimated, current, np.nan), tuple(moving), np.array(history))
+    return Estimation(np.where(estimated, current, np.nan), tuple(moving), who, np.array(history))
 
 
 def is_junior(birth_year: np.ndarray, season_end_year: int, rules: PerformanceRules = RULES) -> np.ndarray:

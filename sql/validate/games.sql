@@ -11,11 +11,17 @@ unknown_black as (
     from candidates c
     where not exists (select 1 from players p where p.player_id = c.black_id::bigint)
 ),
--- the same game twice: every column equal (game_id, event and round included)
+-- the same game twice: every column equal (game_id, event and round included);
+-- the hash finds the few candidate groups cheaply, the window then compares the columns
+repeated_hashes as (
+    select hash(date, white_id, black_id, result, game_id, event, round) as h
+    from candidates group by h having count(*) > 1
+),
 numbered as (
     select row_number,
            min(row_number) over (partition by date, white_id, black_id, result, game_id, event, round) as first_row
     from candidates
+    where hash(date, white_id, black_id, result, game_id, event, round) in (select h from repeated_hashes)
 ),
 repeated_in_file as (
     select row_number, 'duplicate game: same as row ' || first_row || ' of this file' as reason
