@@ -11,7 +11,7 @@ from pipeline.ingest import Ingested, InputFileError, ingest_file
 from pipeline.publish import publish_all
 from pipeline.rate import RatedList, rate_all
 from pipeline.validate import Validated, validate_staged
-from pipeline.warehouse import connect, run_record
+from pipeline.warehouse import audit_failures, connect, run_record
 
 warehouse_option = click.option(
     "--warehouse", type=click.Path(dir_okay=False, path_type=Path), default=config.DEFAULT_WAREHOUSE,
@@ -161,3 +161,18 @@ def publish(warehouse: Path, out: Path) -> None:
     with run_record(con, "publish", {"out": out}):
         written = publish_all(con, out)
     click.echo(f"{len(written)} lists written to {out}/lists and {out}/state")
+
+
+@main.command()
+@warehouse_option
+def audit(warehouse: Path) -> None:
+    """Run the warehouse audits (sql/audits/): each must find no offending row.
+
+    Example: ratings audit --warehouse w.duckdb
+    """
+    con = connect(warehouse, read_only=True)
+    failures = audit_failures(con)
+    for name, rows in failures.items():
+        click.echo(f"  {'ok' if rows == 0 else 'FAILED':<6} {name}" + (f": {rows} rows" if rows else ""))
+    if any(failures.values()):
+        raise click.ClickException("some audits failed")

@@ -6,13 +6,13 @@ the rule set's array code; everything computed goes back in one insert per table
 """
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import duckdb
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+from tqdm import tqdm
 
 from pipeline.calendar import nominal_calendar, season_end_year
 from pipeline.components import component_labels
@@ -50,8 +50,12 @@ def _column(table, name: str, dtype=float) -> np.ndarray:
 
 
 def rate_all(con: duckdb.DuckDBPyConnection, run_id: int, rules: PerformanceRules = RULES,
-             progress: Callable[[str], None] | None = None) -> list[RatedList]:
-    """Recompute every list from the initial ratings; replaces earlier results."""
+             show_progress: bool | None = None) -> list[RatedList]:
+    """Recompute every list from the initial ratings; replaces earlier results.
+
+    A progress bar (per list, with the estimation's round) shows on a terminal;
+    `show_progress=None` decides from the terminal, False hides it.
+    """
     ensure_calendar(con)
     lists = stage(con, "20_lists").df()
     con.register("lists_to_rate", lists)
@@ -75,13 +79,19 @@ def rate_all(con: duckdb.DuckDBPyConnection, run_id: int, rules: PerformanceRule
 
     frames: dict[str, list[Columns]] = {t: [] for t in COMPUTED_TABLES}
     summary = []
+    bar = tqdm(total=len(lists), desc="rate", unit="list", disable=None if show_progress is None else not show_progress,
+               leave=False)
+
+    def on_round(round_: int, moving: int) -> None:
+        bar.set_postfix_str(f"{list_id} round {round_}, {moving} moving", refresh=True)
+
     for (list_id, start, end), lo, hi in zip(lists.itertuples(index=False), bounds, ends):
         # The list is computed on the players of its window only; the others keep their state.
         local, inverse = np.unique(np.concatenate([white[lo:hi], black[lo:hi]]), return_inverse=True)
         w, b = inverse[: hi - lo], inverse[hi - lo:]
         result = rate_list(w, b, white_score[lo:hi], rating[local], archive_performance[local],
                            archive_games[local], birth_year[local],
-                           season_end_year(pd.Timestamp(end).date()), rules)
+                           season_end_year(pd.Timestamp(end).date()), rules, on_round)
         new_rating = published(rating, rules)  # R3: Ei of those who did not play, as published
         new_rating[local] = result.rating
         archive_performance, archive_games = archive_performance.copy(), archive_games.copy()
@@ -105,9 +115,9 @@ def rate_all(con: duckdb.DuckDBPyConnection, run_id: int, rules: PerformanceRule
         }.items()})
         summary.append(RatedList(list_id, hi - lo, rated, result.estimation.rounds,
                                  result.estimation.still_moving))
-        if progress:
-            progress(list_id)
+        bar.update()
         rating = new_rating
+    bar.close()
     _store(con, frames)
     return summary
 

@@ -276,8 +276,10 @@ def _avoid_repeats(a: np.ndarray, b: np.ndarray, board_event: np.ndarray, met: n
     a, b = a.copy(), b.copy()
     n = len(a)
 
-    def repeated(x, y):
-        return np.isin(np.minimum(x, y) * width + np.maximum(x, y), met)
+    def repeated(x, y):  # met is sorted: a binary search
+        key = np.minimum(x, y).astype(np.int64) * width + np.maximum(x, y)
+        at = np.minimum(np.searchsorted(met, key), max(len(met) - 1, 0))
+        return (met[at] == key) if len(met) else np.zeros(len(key), dtype=bool)
 
     for parity in (0, 1, 0, 1, 0, 1):
         bad = np.flatnonzero(repeated(a, b))
@@ -286,7 +288,8 @@ def _avoid_repeats(a: np.ndarray, b: np.ndarray, board_event: np.ndarray, met: n
         nxt = np.minimum(bad + 1, n - 1)
         partner = np.where((bad + 1 < n) & (board_event[nxt] == board_event[bad]), bad + 1, bad - 1)
         ok = (partner >= 0) & (board_event[np.maximum(partner, 0)] == board_event[bad])
-        lo = np.unique(np.minimum(bad, partner)[ok])
+        lo = np.sort(np.minimum(bad, partner)[ok])
+        lo = lo[np.r_[True, lo[1:] != lo[:-1]]] if len(lo) else lo
         lo = lo[lo % 2 == parity]
         hi = lo + 1
         a1, b1, a2, b2 = a[lo], b[lo], a[hi], b[hi]
@@ -323,7 +326,7 @@ def _swiss(pop: Population, players: np.ndarray, event: np.ndarray, n_rounds: np
         k = np.flatnonzero(top & same_next)
         score[order[top & ~same_next]] += 1.0  # bye
         a, b = _avoid_repeats(order[k], order[k + 1], ev[k], met, width)
-        met = np.union1d(met, np.minimum(a, b).astype(np.int64) * width + np.maximum(a, b))
+        met = np.sort(np.concatenate([met, np.minimum(a, b).astype(np.int64) * width + np.maximum(a, b)]))
         swap = rng.random(len(k)) < 0.5
         a, b = np.where(swap, b, a), np.where(swap, a, b)
         white, black = players[a], players[b]

@@ -70,3 +70,8 @@ def row(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) ->
     """The first row of a query, or None; reads the whole result so the connection is free."""
     rows = con.execute(sql, params or []).fetchall()
     return rows[0] if rows else None
+
+
+def audit_failures(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
+    """Run every sql/audits/ query; each returns the rows that break its rule."""
+    return {p.stem: len(con.sql(p.read_text()).fetchall()) for p in sorted((SQL_DIR / "audits").glob("*.sql"))}

@@ -136,3 +136,21 @@ def test_embedded_sample_runs_with_no_arguments(cli, tmp_path, monkeypatch):
     assert top["rating"].is_monotonic_decreasing
     assert set(top["status"]) == {"new", "played", "did not play"}
     assert (top["rating"] % 10 == 0).all()
+
+
+def test_audits_pass_after_a_run(cli, small_federation, tmp_path):
+    run_small(cli, small_federation, tmp_path)
+    result = cli("audit", "--warehouse", tmp_path / "w.duckdb")
+    assert "FAILED" not in result.output and result.output.count("ok") == 5
+
+
+def test_audit_finds_a_broken_rule(cli, small_federation, tmp_path):
+    run_small(cli, small_federation, tmp_path)
+    con = duckdb.connect(str(tmp_path / "w.duckdb"))
+    con.execute("update player_state set rating = 1783 where player_id = 1 and list_id = '2027-01'")
+    con.execute("insert into games select * from games limit 1")
+    con.close()
+    result = cli("audit", "--warehouse", tmp_path / "w.duckdb", ok=False)
+    assert result.exit_code != 0
+    assert "FAILED games_key_unique: 1 rows" in result.output
+    assert "FAILED ratings_are_tens: 1 rows" in result.output

@@ -19,6 +19,7 @@ Every function is array code: one call handles every player of a list.
 from __future__ import annotations
 
 import csv
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -143,13 +144,14 @@ class Estimation:
 
 def estimates(player: np.ndarray, opponent: np.ndarray, score: np.ndarray,
               rating: np.ndarray, start: np.ndarray, estimated: np.ndarray,
-              rules: PerformanceRules = RULES) -> Estimation:
+              rules: PerformanceRules = RULES, on_round: Callable[[int, int], None] | None = None) -> Estimation:
     """Estimates of the unrated players flagged `estimated`, by Jacobi rounds (R8).
 
     `rating` is each player's rating on the previous list (NaN when unrated),
     `start` the start value of each unrated player (R7: Pa or 1500).
     Round 1 is the pass without the compatibility range; rounds 2..25 use it,
     so the whole estimation is at most `max_rounds` passes over the games.
+    `on_round(round, players_moving)` is called after each round (progress display).
     """
     n = len(rating)
     if not estimated.any():
@@ -173,6 +175,8 @@ def estimates(player: np.ndarray, opponent: np.ndarray, score: np.ndarray,
         current = np.where(move, (current + t.performance) / 2.0, current)
         moving.append(int(move.sum()))
         history.append(current[who])
+        if on_round:
+            on_round(len(moving), moving[-1])
         if not move.any():
             break
     return Estimation(np.where(estimated, current, np.nan), tuple(moving), who, np.array(history))
@@ -260,7 +264,7 @@ class ListResult:
 def rate_list(white: np.ndarray, black: np.ndarray, white_score: np.ndarray,
               previous: np.ndarray, archive_performance: np.ndarray, archive_games: np.ndarray,
               birth_year: np.ndarray, season_end_year: int,
-              rules: PerformanceRules = RULES) -> ListResult:
+              rules: PerformanceRules = RULES, on_round: Callable[[int, int], None] | None = None) -> ListResult:
     """Rate one list from the previous one. Players are dense indices 0..n-1;
     `previous` is NaN for unrated players; games are the window's played games."""
     n = len(previous)
@@ -273,7 +277,7 @@ def rate_list(white: np.ndarray, black: np.ndarray, white_score: np.ndarray,
     connected = anchored(white, black, rated)  # ruling R11
     estimated = (played > 0) & ~rated & connected
     start = np.where(na > 0, archive_performance, rules.start_value)  # ruling R7
-    estimation = estimates(player, opponent, score, previous, start, estimated, rules)
+    estimation = estimates(player, opponent, score, previous, start, estimated, rules, on_round)
     used = np.where(rated, previous, estimation.estimate)  # ruling R4
     known = ~np.isnan(used)
     counted = compatible(score, used[player], used[opponent], rules) & known[player] & known[opponent]
