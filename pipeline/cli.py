@@ -1,6 +1,9 @@
 """The `ratings` command: one subcommand per task of a rating officer."""
 from __future__ import annotations
 
+import contextlib
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
@@ -40,6 +43,14 @@ def main() -> None:
 
     Example: ratings run --players players.csv --games games.csv --ratings ratings.csv --out lists/
     """
+
+
+@contextlib.contextmanager
+def _timed(stage: str) -> Iterator[None]:
+    """Print how long a stage took (the benchmark reads these lines)."""
+    start = time.perf_counter()
+    yield
+    click.echo(f"  {stage} took {time.perf_counter() - start:.2f} s")
 
 
 def _files(players, ratings, calendar, games) -> list[tuple[str, Path]]:
@@ -85,6 +96,10 @@ def _report_rating(rated: list[RatedList]) -> None:
         click.echo(f"  {r.list_id:<8} {r.games:>7} {r.players_rated:>7} {r.rounds:>6} {r.still_moving:>6}")
 
 
+def _report_publication(written: list[str], out: Path) -> None:
+    click.echo(f"Publish\n  {len(written)} lists written to {out}/lists and {out}/state")
+
+
 @main.command()
 @input_options
 @warehouse_option
@@ -102,11 +117,14 @@ def run(players, ratings, calendar, games, warehouse: Path, out: Path) -> None:
         click.echo(f"No input files given: using the embedded sample in {config.SAMPLE_DIR}")
     con = connect(warehouse)
     with run_record(con, "run", {"files": files, "out": out}) as run_id:
-        _ingest(con, run_id, files)
-        _report_validation(con, validate_staged(con))
-        _report_rating(rate_all(con, run_id))
-        written = publish_all(con, out)
-    click.echo(f"Publish\n  {len(written)} lists written to {out}/lists and {out}/state")
+        with _timed("Ingest"):
+            _ingest(con, run_id, files)
+        with _timed("Validate"):
+            _report_validation(con, validate_staged(con))
+        with _timed("Rate"):
+            _report_rating(rate_all(con, run_id))
+        with _timed("Publish"):
+            _report_publication(publish_all(con, out), out)
 
 
 @main.command()
@@ -121,7 +139,7 @@ def ingest(players, ratings, calendar, games, warehouse: Path) -> None:
     if not files:
         raise click.UsageError("give at least one of --players, --ratings, --calendar, --games")
     con = connect(warehouse)
-    with run_record(con, "ingest", {"files": files}) as run_id:
+    with run_record(con, "ingest", {"files": files}) as run_id, _timed("Ingest"):
         _ingest(con, run_id, files)
 
 
@@ -133,7 +151,7 @@ def validate(warehouse: Path) -> None:
     Example: ratings validate --warehouse w.duckdb
     """
     con = connect(warehouse)
-    with run_record(con, "validate", {}):
+    with run_record(con, "validate", {}), _timed("Validate"):
         _report_validation(con, validate_staged(con))
 
 
@@ -145,7 +163,7 @@ def rate(warehouse: Path) -> None:
     Example: ratings rate --warehouse w.duckdb
     """
     con = connect(warehouse)
-    with run_record(con, "rate", {}) as run_id:
+    with run_record(con, "rate", {}) as run_id, _timed("Rate"):
         _report_rating(rate_all(con, run_id))
 
 
@@ -158,9 +176,8 @@ def publish(warehouse: Path, out: Path) -> None:
     Example: ratings publish --warehouse w.duckdb --out lists/
     """
     con = connect(warehouse)
-    with run_record(con, "publish", {"out": out}):
-        written = publish_all(con, out)
-    click.echo(f"{len(written)} lists written to {out}/lists and {out}/state")
+    with run_record(con, "publish", {"out": out}), _timed("Publish"):
+        _report_publication(publish_all(con, out), out)
 
 
 @main.command()

@@ -44,8 +44,9 @@ def _literal(path: Path) -> str:
     return "'" + str(path).replace("'", "''") + "'"
 
 
-def raw_rows(con: duckdb.DuckDBPyConnection, path: Path) -> str:
-    """SQL for the file's rows as text, with `__row` = 1 for the first data row.
+def raw_row_readers(con: duckdb.DuckDBPyConnection, path: Path) -> list[str]:
+    """SQL readers of the file's rows as text, with `__row` = 1 for the first data row,
+    in the order to try them (CSV: UTF-8, then Latin-1).
 
     The format is read from the content (Parquet's magic bytes), not the name.
     DuckDB keeps the file's order, so row_number() over () is the line order.
@@ -55,20 +56,25 @@ def raw_rows(con: duckdb.DuckDBPyConnection, path: Path) -> str:
     if magic == b"PAR1":
         cols = con.sql(f"select * from read_parquet({_literal(path)}) limit 0").columns
         text = ", ".join(f"cast({_quote(c)} as varchar) as {_quote(c)}" for c in cols)
-        return (f"select file_row_number + 1 as __row, {text} "
-                f"from read_parquet({_literal(path)}, file_row_number = true)")
+        return [f"select file_row_number + 1 as __row, {text} "
+                f"from read_parquet({_literal(path)}, file_row_number = true)"]
     if not magic:
         raise InputFileError(f"{path}: the file is empty (expected a header line)")
-    for encoding in ("utf-8", "latin-1"):
-        sql = (f"select row_number() over () as __row, * from read_csv({_literal(path)}, "
-               f"all_varchar = true, header = true, encoding = '{encoding}')")
-        try:
-            con.sql(sql).limit(0).fetchall()
-            con.sql(f"select count(*) from ({sql})").fetchall()  # decode every byte now
-            return sql
-        except duckdb.InvalidInputException as err:
-            last = err
-    raise InputFileError(f"{path}: not a readable CSV or Parquet file ({last})")
+    return [f"select row_number() over () as __row, * from read_csv({_literal(path)}, "
+            f"all_varchar = true, header = true, encoding = '{encoding}')" for encoding in ("utf-8", "latin-1")]
+
+
+def _staging_select(kind: str, names: list[str]) -> tuple[list[str], tuple[str, ...]]:
+    """The staged columns of a kind from the file's columns (matched without case), and
+    the required columns the file lacks."""
+    by_name = {n.strip().lower().lstrip("\ufeff"): n for n in names}
+    wanted = columns(kind)
+    missing = tuple(c for c in REQUIRED[kind] if c not in by_name)
+    select = [f"nullif(trim({_quote(by_name[c])}), '')" if c in by_name else "null" for c in wanted]
+    if kind == "players":  # extra columns are kept as they came (issue 2)
+        pairs = ", ".join(f"'{key}', {_quote(n)}" for key, n in by_name.items() if key not in wanted)
+        select.append(f"json_object({pairs})" if pairs else "null")
+    return select, missing
 
 
 def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: int) -> Ingested:
@@ -77,21 +83,18 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: i
     if not path.is_file():
         raise InputFileError(f"{path}: no such file")
     sha = file_sha256(path)
-    known = row(con, "select file_id from source_files where kind = ? and sha256 = ?", [kind, sha])
-    if known:
+    if row(con, "select file_id from source_files where kind = ? and sha256 = ?", [kind, sha]):
         return Ingested(kind, str(path), None, 0, ())
-    source = raw_rows(con, path)
-    names = con.sql(source).columns[1:]
-    by_name = {n.strip().lower().lstrip("\ufeff"): n for n in names}
-    wanted = columns(kind)
-    missing = tuple(c for c in REQUIRED[kind] if c not in by_name)
-    select = [f"nullif(trim({_quote(by_name[c])}), '')" if c in by_name else "null" for c in wanted]
-    if kind == "players":  # extra columns are kept as they came (issue 2)
-        extras = [n for key, n in by_name.items() if key not in wanted]
-        pairs = ", ".join(f"'{key}', {_quote(n)}" for key, n in by_name.items() if key not in wanted)
-        select.append(f"json_object({pairs})" if extras else "null")
     file_id = scalar(con, "select nextval('file_ids')")
-    con.execute(f"insert into staged_{kind} select {file_id}, __row, {', '.join(select)} from ({source})")
+    for source in raw_row_readers(con, path):
+        try:
+            select, missing = _staging_select(kind, con.sql(source).columns[1:])
+            con.execute(f"insert into staged_{kind} select {file_id}, __row, {', '.join(select)} from ({source})")
+            break
+        except duckdb.InvalidInputException as err:  # not this encoding, or not a CSV at all
+            problem = err
+    else:
+        raise InputFileError(f"{path}: not a readable CSV or Parquet file ({problem})")
     rows = scalar(con, f"select count(*) from staged_{kind} where file_id = ?", [file_id])
     message = f"missing column(s): {', '.join(missing)}" if missing else None
     con.execute("insert into source_files values (?, ?, ?, ?, ?, ?, null, null, 'staged', ?)",

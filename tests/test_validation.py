@@ -145,3 +145,16 @@ def test_unreadable_file_is_a_clear_error(cli, tmp_path):
     result = cli("ingest", "--games", empty, "--warehouse", tmp_path / "w.duckdb", ok=False)
     assert result.exit_code != 0
     assert "empty.csv: the file is empty" in result.output
+
+
+def test_latin1_and_semicolons_are_read(cli, small_federation, tmp_path):
+    # A Latin-1 file (½ is byte 0xBD) with semicolons and CRLF, as a spreadsheet exports it.
+    games = tmp_path / "games-latin1.csv"
+    games.write_bytes(b"date;white_id;black_id;result\r\n2026-09-05;1;2;\xbd-\xbd\r\n2026-09-06;2;1;1-0\r\n")
+    w = tmp_path / "w.duckdb"
+    result = cli("run", "--players", small_federation["players"], "--ratings", small_federation["ratings"],
+                 "--games", games, "--warehouse", w, "--out", tmp_path / "out")
+    assert "read 2 = accepted 2 + rejected 0" in result.output
+    con = duckdb.connect(str(w), read_only=True)
+    assert con.execute("select result, white_score from games order by date").fetchall() == [
+        ("1/2-1/2", 0.5), ("1-0", 1.0)]
