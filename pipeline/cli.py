@@ -14,7 +14,7 @@ from pipeline.ingest import Ingested, InputFileError, ingest_file
 from pipeline.publish import publish_all
 from pipeline.rate import RatedList, rate_all
 from pipeline.validate import Validated, validate_staged
-from pipeline.warehouse import audit_failures, connect, run_record
+from pipeline.warehouse import audit_failures, connect, run_record, temp_staging, transaction
 
 warehouse_option = click.option(
     "--warehouse", type=click.Path(dir_okay=False, path_type=Path), default=config.DEFAULT_WAREHOUSE,
@@ -58,11 +58,12 @@ def _files(players, ratings, calendar, games) -> list[tuple[str, Path]]:
     return [(kind, Path(p)) for kind in config.KINDS for p in chosen[kind]]
 
 
-def _ingest(con: duckdb.DuckDBPyConnection, run_id: int, files: list[tuple[str, Path]]) -> list[Ingested]:
+def _ingest(con: duckdb.DuckDBPyConnection, run_id: int, files: list[tuple[str, Path]],
+            staging: str = "main") -> list[Ingested]:
     done = []
     for kind, path in files:
         try:
-            done.append(ingest_file(con, path, kind, run_id))
+            done.append(ingest_file(con, path, kind, run_id, staging))
         except InputFileError as err:
             raise click.ClickException(str(err)) from err
     click.echo("Ingest")
@@ -117,10 +118,14 @@ def run(players, ratings, calendar, games, warehouse: Path, out: Path) -> None:
         click.echo(f"No input files given: using the embedded sample in {config.SAMPLE_DIR}")
     con = connect(warehouse)
     with run_record(con, "run", {"files": files, "out": out}) as run_id:
-        with _timed("Ingest"):
-            _ingest(con, run_id, files)
-        with _timed("Validate"):
-            _report_validation(con, validate_staged(con))
+        # Ingest and validate as one transaction, staging in memory: a file is
+        # recorded as taken in only once its rows are in the warehouse or in rejects.
+        with transaction(con):
+            staging = temp_staging(con)
+            with _timed("Ingest"):
+                _ingest(con, run_id, files, staging)
+            with _timed("Validate"):
+                _report_validation(con, validate_staged(con, staging))
         with _timed("Rate"):
             _report_rating(rate_all(con, run_id))
         with _timed("Publish"):
@@ -193,3 +198,25 @@ def audit(warehouse: Path) -> None:
         click.echo(f"  {'ok' if rows == 0 else 'FAILED':<6} {name}" + (f": {rows} rows" if rows else ""))
     if any(failures.values()):
         raise click.ClickException("some audits failed")
+
+
+@main.command()
+@click.option("--players", type=click.IntRange(min=10), required=True, help="Players in the federation.")
+@click.option("--lists", type=click.IntRange(min=1), default=6, show_default=True, help="Lists (windows) to play.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same bytes.")
+@click.option("--first-list", default="2020-01", show_default=True, help="The first list id (YYYY-MM, nominal).")
+@click.option("--format", "fmt", type=click.Choice(["csv", "parquet"]), default="csv", show_default=True)
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="Folder to write to.")
+def simulate(players: int, lists: int, seed: int, first_list: str, fmt: str, out: Path) -> None:
+    """Write a synthetic federation (players, initial ratings, games) in the input format.
+
+    About 2.1 games per player per list: --players 80000 --lists 6 gives about a million games.
+
+    Example: ratings simulate --players 80000 --lists 6 --seed 1 --out sim/
+    """
+    from pipeline.simulate import simulate as write_federation
+
+    with _timed("Simulate"):
+        files = write_federation(players, lists, seed, out, first_list=first_list, fmt=fmt)
+    for kind, path in files.items():
+        click.echo(f"  {kind:<8} {path}")

@@ -77,8 +77,14 @@ def _staging_select(kind: str, names: list[str]) -> tuple[list[str], tuple[str, 
     return select, missing
 
 
-def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: int) -> Ingested:
-    """Stage the rows of one input file; the same content twice adds nothing."""
+def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: int,
+                staging: str = "main") -> Ingested:
+    """Stage the rows of one input file; the same content twice adds nothing.
+
+    `staging` is the schema of the staging tables: "main" keeps them in the
+    warehouse for a later `ratings validate`; "temp" keeps them in memory when
+    validation follows in the same transaction (`ratings run`).
+    """
     path = Path(path)
     if not path.is_file():
         raise InputFileError(f"{path}: no such file")
@@ -89,13 +95,13 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: i
     for source in raw_row_readers(con, path):
         try:
             select, missing = _staging_select(kind, con.sql(source).columns[1:])
-            con.execute(f"insert into staged_{kind} select {file_id}, __row, {', '.join(select)} from ({source})")
+            con.execute(f"insert into {staging}.staged_{kind} select {file_id}, __row, {', '.join(select)} from ({source})")
             break
         except duckdb.InvalidInputException as err:  # not this encoding, or not a CSV at all
             problem = err
     else:
         raise InputFileError(f"{path}: not a readable CSV or Parquet file ({problem})")
-    rows = scalar(con, f"select count(*) from staged_{kind} where file_id = ?", [file_id])
+    rows = scalar(con, f"select count(*) from {staging}.staged_{kind} where file_id = ?", [file_id])
     message = f"missing column(s): {', '.join(missing)}" if missing else None
     con.execute("insert into source_files values (?, ?, ?, ?, ?, ?, null, null, 'staged', ?)",
                 [file_id, run_id, kind, str(path.resolve()), sha, rows, message])

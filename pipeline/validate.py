@@ -28,50 +28,53 @@ class Validated:
     rows_rejected: int
 
 
-def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str) -> Validated:
+def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, staging: str = "main") -> Validated:
     """Check one staged file; accepted rows go to their table, the others to rejects."""
     path, rows_read, message = row(con,
         "select path, rows_read, message from source_files where file_id = ?", [file_id])
     missing = set(message.removeprefix("missing column(s): ").split(", ")) if message else set()
-    frame = con.sql(f"select * from staged_{kind} where file_id = {file_id}").to_arrow_table().to_pandas()
+    frame = con.sql(f"select * from {staging}.staged_{kind} where file_id = {file_id}").to_arrow_table().to_pandas()
     frame = frame.set_index("row_number")
     schema_rejects = rejection_reasons(kind, frame[list(columns(kind))], missing)
     with transaction(con):
         con.register("schema_rejects", schema_rejects)
+        # The checks read the candidates several times: a table; the accepted rows are
+        # read once, by the insert: a view.
         con.execute(f"""create or replace temp table candidates as
-            select * from staged_{kind} s where file_id = {file_id}
+            select * from {staging}.staged_{kind} s where file_id = {file_id}
             and not exists (select 1 from schema_rejects r where r.row_number = s.row_number)""")
         con.execute(f"""create or replace temp table file_rejects as
             select row_number, string_agg(reason, '; ' order by reason) as reason from (
                 select * from schema_rejects union all select * from ({stage_sql(f"validate/{kind}")})
             ) group by row_number""")
-        con.unregister("schema_rejects")
         record = ", ".join(f"'{c}': s.{c}" for c in columns(kind))
         con.execute(f"""insert into rejects
             select s.file_id, s.row_number, r.reason, to_json({{{record}}})
-            from staged_{kind} s join file_rejects r using (row_number)
+            from {staging}.staged_{kind} s join file_rejects r using (row_number)
             where s.file_id = {file_id}""")
-        con.execute("""create or replace temp table accepted as
+        con.execute("""create or replace temp view accepted as
             select * from candidates c
             where not exists (select 1 from file_rejects r where r.row_number = c.row_number)""")
         verb = "insert or replace" if kind == "players" else "insert"  # a registry update replaces the row
         con.execute(f"{verb} into {CLEAN_TABLE[kind]} {stage_sql(f'clean/{kind}')}")
-        accepted = scalar(con, "select count(*) from accepted")
         rejected = scalar(con, "select count(*) from file_rejects")
-        con.execute(f"delete from staged_{kind} where file_id = {file_id}")
+        accepted = rows_read - rejected
+        con.execute(f"delete from {staging}.staged_{kind} where file_id = {file_id}")
         con.execute("""update source_files set rows_accepted = ?, rows_rejected = ?, status = 'validated'
                        where file_id = ?""", [accepted, rejected, file_id])
-        for table in ("candidates", "file_rejects", "accepted"):
-            con.execute(f"drop table {table}")
+        con.execute("drop view accepted")
+        con.execute("drop table candidates")
+        con.execute("drop table file_rejects")
+        con.unregister("schema_rejects")
     return Validated(file_id, kind, path, rows_read, accepted, rejected)
 
 
-def validate_staged(con: duckdb.DuckDBPyConnection) -> list[Validated]:
+def validate_staged(con: duckdb.DuckDBPyConnection, staging: str = "main") -> list[Validated]:
     """Validate every staged file: registry, ratings and calendar before games."""
     pending = con.sql("select file_id, kind from source_files where status = 'staged' order by file_id").fetchall()
     order = {kind: i for i, kind in enumerate(KINDS)}
     pending.sort(key=lambda row: (order[row[1]], row[0]))
-    return [validate_file(con, file_id, kind) for file_id, kind in pending]
+    return [validate_file(con, file_id, kind, staging) for file_id, kind in pending]
 
 
 def rejects_of(con: duckdb.DuckDBPyConnection, file_id: int, limit: int = 20) -> pd.DataFrame:

@@ -49,15 +49,24 @@ def run_record(con: duckdb.DuckDBPyConnection, command: str, arguments: dict) ->
                 [dt.datetime.now(), run_id])
 
 
+_IN_TRANSACTION: set[int] = set()
+
+
 @contextlib.contextmanager
 def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
-    """All or nothing."""
+    """All or nothing; inside an open transaction, part of it (DuckDB does not nest)."""
+    if id(con) in _IN_TRANSACTION:
+        yield
+        return
     con.execute("begin transaction")
+    _IN_TRANSACTION.add(id(con))
     try:
         yield
     except BaseException:
+        _IN_TRANSACTION.discard(id(con))
         con.execute("rollback")
         raise
+    _IN_TRANSACTION.discard(id(con))
     con.execute("commit")
 
 
@@ -75,3 +84,10 @@ def row(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) ->
 def audit_failures(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     """Run every sql/audits/ query; each returns the rows that break its rule."""
     return {p.stem: len(con.sql(p.read_text()).fetchall()) for p in sorted((SQL_DIR / "audits").glob("*.sql"))}
+
+
+def temp_staging(con: duckdb.DuckDBPyConnection) -> str:
+    """In-memory copies of the staging tables, for ingest and validate in one go."""
+    for kind in ("players", "ratings", "calendar", "games"):
+        con.execute(f"create or replace temp table staged_{kind} as select * from main.staged_{kind} limit 0")
+    return "temp"

@@ -1,0 +1,133 @@
+"""Benchmark: the pipeline against a bare DuckDB pass and a plain per-player Python
+implementation, on synthetic federations and on the whole Belgian history.
+
+    python bench/run.py                      # 100k and 1M games, Belgium
+    python bench/run.py --sizes 100k,1m,10m  # add 10 M games (Parquet input, ~10 minutes)
+
+Prints one table: per-stage wall time (as `ratings run` reports it), peak memory of
+the `ratings run` process, games per second, estimation rounds, the bare pass, the
+reference implementation, and the ratios. Each command runs in its own process.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import duckdb
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+SIZES = {"100k": 8_000, "1m": 80_000, "10m": 800_000}  # players; 6 lists give ~12.5 games per player
+LISTS = 6
+
+
+def measured(cmd: list[str]) -> tuple[float, float, str]:
+    """Run a command in a child process: wall seconds, peak RSS (MiB), stdout."""
+    probe = ("import resource, subprocess, sys, json, time; t = time.perf_counter(); "
+             "p = subprocess.run(sys.argv[1:], capture_output=True, text=True); "
+             "print(json.dumps({'s': time.perf_counter() - t, 'rss': resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,"
+             " 'out': p.stdout, 'err': p.stderr, 'rc': p.returncode}))")
+    done = subprocess.run([sys.executable, "-c", probe, *cmd], capture_output=True, text=True, check=True)
+    info = json.loads(done.stdout)
+    if info["rc"] != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed:\n{info['err'][-3000:]}")
+    return info["s"], info["rss"] / 1024, info["out"]
+
+
+def bare_pass(games: Path) -> float:
+    """The floor: read the games once, group by player, sum the scores."""
+    con = duckdb.connect()
+    source = f"read_parquet('{games}')" if games.suffix == ".parquet" else f"read_csv('{games}')"
+    sql = f"""select player, sum(score) from (
+        select white_id as player, case result when '1-0' then 1 when '0-1' then 0 else 0.5 end as score from {source}
+        union all
+        select black_id, case result when '1-0' then 0 when '0-1' then 1 else 0.5 end from {source}
+    ) group by player"""
+    start = time.perf_counter()
+    con.execute(sql).fetchall()
+    return time.perf_counter() - start
+
+
+def pipeline_run(files: dict[str, Path], work: Path) -> dict:
+    cmd = [str(Path(sys.executable).parent / "ratings"), "run", "--players", str(files["players"]),
+           "--ratings", str(files["ratings"]), "--games", str(files["games"]),
+           "--warehouse", str(work / "bench.duckdb"), "--out", str(work / "out")]
+    (work / "bench.duckdb").unlink(missing_ok=True)
+    seconds, rss, out = measured(cmd)
+    stages = {m[0].lower(): float(m[1]) for m in re.findall(r"^\s+(\w+) took ([\d.]+) s$", out, flags=re.M)}
+    con = duckdb.connect(str(work / "bench.duckdb"), read_only=True)
+    games, rounds, lists = con.execute(
+        "select sum(games_rated), max(rounds_used), count(*) from lists").fetchall()[0]
+    return {"total": seconds, "rss": rss, "games": games, "rounds": rounds, "lists": lists, **stages}
+
+
+def reference_run(files: dict[str, Path]) -> float:
+    seconds, _, _ = measured([sys.executable, str(HERE / "reference.py"), str(files["players"]),
+                              str(files["ratings"]), str(files["games"])])
+    return seconds
+
+
+def simulated(size: str, work: Path) -> dict[str, Path]:
+    sys.path.insert(0, str(ROOT))
+    from pipeline.simulate import simulate
+    fmt = "parquet" if size == "10m" else "csv"
+    return simulate(SIZES[size], LISTS, seed=1, out=work / size, fmt=fmt)
+
+
+def belgium(src: Path, work: Path) -> dict[str, Path]:
+    sys.path.insert(0, str(HERE))
+    from belgium_inputs import write_belgium_inputs
+    return write_belgium_inputs(src, work / "belgium")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="100k,1m", help="comma-separated: 100k, 1m, 10m")
+    parser.add_argument("--belgium", type=Path, default=ROOT.parent / "shared" / "data" / "belgium")
+    parser.add_argument("--reference-up-to", default="1m", help="largest size the plain implementation runs on")
+    args = parser.parse_args()
+    sizes = [s for s in args.sizes.split(",") if s]
+    ref_limit = list(SIZES).index(args.reference_up_to)
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="ratings-bench-") as tmp:
+        work = Path(tmp)
+        cases = [(f"synthetic {s}", simulated(s, work), list(SIZES).index(s) <= ref_limit) for s in sizes]
+        if args.belgium.exists():
+            cases.append(("Belgium 1988-2022", belgium(args.belgium, work), True))
+        for name, files, with_reference in cases:
+            print(f"… {name}", file=sys.stderr)
+            bare = bare_pass(files["games"])
+            run = pipeline_run(files, work)
+            ref = reference_run(files) if with_reference else None
+            rows.append((name, files["games"].suffix[1:], run, bare, ref))
+    print_table(rows)
+
+
+def print_table(rows) -> None:
+    print(f"# ratings benchmark, {dt.date.today()}, {platform.machine()}, {os.cpu_count()} cores, "
+          f"{os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB, Python {platform.python_version()}, "
+          f"duckdb {duckdb.__version__}")
+    print()
+    head = ("| case | input | games | lists | ingest s | validate s | rate s | publish s | run s | peak MiB "
+            "| games/s | max rounds | bare pass s | run / bare | rate / bare | reference s | reference / run |")
+    print(head)
+    print("|" + "---|" * (head.count("|") - 1))
+    for name, fmt, r, bare, ref in rows:
+        ref_cells = f"{ref:.1f} | {ref / r['total']:.1f}×" if ref else "– | –"
+        print(f"| {name} | {fmt} | {r['games']:,} | {r['lists']} | {r.get('ingest', 0):.2f} | {r.get('validate', 0):.2f} "
+              f"| {r.get('rate', 0):.2f} | {r.get('publish', 0):.2f} | {r['total']:.2f} | {r['rss']:.0f} "
+              f"| {r['games'] / r['total']:,.0f} | {r['rounds']} | {bare:.2f} | {r['total'] / bare:.1f}× "
+              f"| {r.get('rate', 0) / bare:.1f}× | {ref_cells} |")
+
+
+if __name__ == "__main__":
+    main()
