@@ -29,8 +29,16 @@ def component_labels(a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
 
 
 def anchored(a: np.ndarray, b: np.ndarray, rated: np.ndarray) -> np.ndarray:
-    """Whether each node shares a component with at least one rated node (R11)."""
-    label = component_labels(a, b, len(rated))
-    has_rated = np.zeros(len(rated), dtype=bool)
-    has_rated[label[rated]] = True
-    return has_rated[label]
+    """Whether each node is connected to at least one rated node (R11).
+
+    A breadth-first search from the rated nodes, one vectorised sweep over the
+    edges per step; the number of steps is the longest distance to a rated
+    player, a handful in practice.
+    """
+    reached = rated.copy()
+    while True:
+        grow = reached[a] != reached[b]
+        if not grow.any():
+            return reached
+        reached[a[grow]] = True
+        reached[b[grow]] = True

@@ -73,9 +73,9 @@ def rate_all(con: duckdb.DuckDBPyConnection, run_id: int, rules: PerformanceRule
     white = np.searchsorted(ids, _column(games, "white_id", np.int64))
     black = np.searchsorted(ids, _column(games, "black_id", np.int64))
     white_score = _column(games, "white_score")
-    list_of_game = games.column("list_id").to_numpy(zero_copy_only=False).astype(str)
-    bounds = np.searchsorted(list_of_game, lists["list_id"].to_numpy().astype(str), side="left")
-    ends = np.searchsorted(list_of_game, lists["list_id"].to_numpy().astype(str), side="right")
+    list_of_game = _column(games, "list_index", np.int64)
+    bounds = np.searchsorted(list_of_game, np.arange(1, len(lists) + 1), side="left")
+    ends = np.searchsorted(list_of_game, np.arange(1, len(lists) + 1), side="right")
 
     frames: dict[str, list[Columns]] = {t: [] for t in COMPUTED_TABLES}
     summary = []
@@ -152,7 +152,8 @@ def _calculations(list_id: str, ids: np.ndarray, previous: np.ndarray, r: ListRe
 def _unanchored_groups(list_id: str, ids: np.ndarray, white: np.ndarray, black: np.ndarray,
                        r: ListResult) -> Columns:
     members = np.flatnonzero(r.unanchored)
-    label = component_labels(white, black, len(ids))[members] if len(members) else members
+    among = r.unanchored[white]  # unanchored players only ever meet each other
+    label = component_labels(white[among], black[among], len(ids))[members]
     groups, size = np.unique(label, return_counts=True)
     return {"list_id": np.full(len(groups), list_id), "group_id": ids[groups], "size": size.astype(np.int64)}
 

@@ -38,11 +38,10 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, stagi
     schema_rejects = rejection_reasons(kind, frame[list(columns(kind))], missing)
     with transaction(con):
         con.register("schema_rejects", schema_rejects)
-        # The checks read the candidates several times: a table; the accepted rows are
-        # read once, by the insert: a view.
-        con.execute(f"""create or replace temp table candidates as
-            select * from {staging}.staged_{kind} s where file_id = {file_id}
-            and not exists (select 1 from schema_rejects r where r.row_number = s.row_number)""")
+        # Views, not copies of the file: the SQL checks read every staged row (with
+        # try_cast), the insert reads the accepted ones.
+        con.execute(f"""create or replace temp view candidates as
+            select * from {staging}.staged_{kind} where file_id = {file_id}""")
         con.execute(f"""create or replace temp table file_rejects as
             select row_number, string_agg(reason, '; ' order by reason) as reason from (
                 select * from schema_rejects union all select * from ({stage_sql(f"validate/{kind}")})
@@ -63,7 +62,7 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, stagi
         con.execute("""update source_files set rows_accepted = ?, rows_rejected = ?, status = 'validated'
                        where file_id = ?""", [accepted, rejected, file_id])
         con.execute("drop view accepted")
-        con.execute("drop table candidates")
+        con.execute("drop view candidates")
         con.execute("drop table file_rejects")
         con.unregister("schema_rejects")
     return Validated(file_id, kind, path, rows_read, accepted, rejected)

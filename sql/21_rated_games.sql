@@ -1,12 +1,13 @@
 -- Played games with the list whose window holds their date (R1), in an order
 -- that does not depend on the input files, so that sums are reproducible.
+-- Identical rows may come in any order: they add the same numbers.
 -- inputs: games, lists_to_rate (the output of 20_lists)
 -- grain: game_key
 with played as (select * from games where white_score is not null),
-lists as (select * from lists_to_rate),
+lists as (select row_number() over (order by window_start) as list_index, * from lists_to_rate),
 final as (
-    select l.list_id, g.white_id, g.black_id, g.white_score, g.game_key
+    select l.list_index, g.white_id, g.black_id, g.white_score, g.game_key
     from played g join lists l on g.date between l.window_start and l.window_end
 )
 select * from final
-order by list_id, white_id, black_id, white_score, game_key
+order by list_index, white_id, black_id, white_score

@@ -73,3 +73,18 @@ def test_components_match_a_union_find(edges):
     for i in range(n):
         for j in range(n):
             assert (label[i] == label[j]) == (find(i) == find(j))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30)), max_size=60),
+       st.lists(st.integers(0, 30), max_size=5))
+def test_anchoring_is_sharing_a_component_with_a_rated_player(edges, rated_nodes):
+    from pipeline.components import anchored
+    n = 31
+    a = np.array([e[0] for e in edges], dtype=np.int64)
+    b = np.array([e[1] for e in edges], dtype=np.int64)
+    rated = np.zeros(n, dtype=bool)
+    rated[rated_nodes] = True
+    label = component_labels(a, b, n)
+    expected = np.isin(label, label[rated])
+    np.testing.assert_array_equal(anchored(a, b, rated), expected)

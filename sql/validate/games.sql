@@ -1,15 +1,17 @@
--- Relational checks of staged games that passed the schema.
--- inputs: candidates (staged_games rows of one file), players, games, calendar
+-- Relational checks of staged games (try_cast: rows the schema rejects may be malformed).
+-- inputs: candidates (all staged_games rows of one file), players, games, calendar
 -- grain: row_number, reason
 with unknown_white as (
     select row_number, 'white_id: ' || white_id || ' is not in the player registry' as reason
     from candidates c
-    where not exists (select 1 from players p where p.player_id = c.white_id::bigint)
+    where try_cast(c.white_id as bigint) is not null
+      and not exists (select 1 from players p where p.player_id = try_cast(c.white_id as bigint))
 ),
 unknown_black as (
     select row_number, 'black_id: ' || black_id || ' is not in the player registry' as reason
     from candidates c
-    where not exists (select 1 from players p where p.player_id = c.black_id::bigint)
+    where try_cast(c.black_id as bigint) is not null
+      and not exists (select 1 from players p where p.player_id = try_cast(c.black_id as bigint))
 ),
 -- the same game twice: every column equal (game_id, event and round included);
 -- the hash finds the few candidate groups cheaply, the window then compares the columns
@@ -32,7 +34,7 @@ already_stored as (
            'duplicate game: already in the warehouse (file ' || g.file_id || ', row ' || g.row_number || ')' as reason
     from candidates c
     join games g
-      on g.date = c.date::date and g.white_id = c.white_id::bigint and g.black_id = c.black_id::bigint
+      on g.date = try_cast(c.date as date) and g.white_id = try_cast(c.white_id as bigint) and g.black_id = try_cast(c.black_id as bigint)
      and g.result = replace(c.result, '½-½', '1/2-1/2')
      and g.game_id is not distinct from c.game_id
      and g.event is not distinct from c.event and g.round is not distinct from c.round
@@ -40,8 +42,8 @@ already_stored as (
 outside_calendar as (
     select row_number, 'date: ' || date || ' is outside every calendar window' as reason
     from candidates c
-    where exists (select 1 from calendar)
-      and not exists (select 1 from calendar k where c.date::date between k.window_start and k.window_end)
+    where try_cast(c.date as date) is not null and exists (select 1 from calendar)
+      and not exists (select 1 from calendar k where try_cast(c.date as date) between k.window_start and k.window_end)
 ),
 final as (
     select * from unknown_white
