@@ -454,8 +454,8 @@ def _improve_juniors(pop: Population, win: Window, rng: np.random.Generator) -> 
 
 def generate(players: int, lists: int, seed: int, first_list: str = "2020-01") -> dict[str, pa.Table]:
     """The three input tables of a synthetic federation (see the module docstring)."""
-    if players < 20:
-        raise ValueError("simulate at least 20 players")
+    if players < 10:
+        raise ValueError("simulate at least 10 players")
     if lists < 1:
         raise ValueError("simulate at least one list")
     rng = np.random.Generator(np.random.PCG64(seed))
