@@ -59,8 +59,7 @@ def rate_all(con: duckdb.DuckDBPyConnection, run_id: int, rules: PerformanceRule
     ensure_calendar(con)
     lists = stage(con, "20_lists").df()
     con.register("lists_to_rate", lists)
-    games = stage(con, "21_rated_games").to_arrow_table()
-    forfeits = dict(stage(con, "22_forfeits").fetchall())
+    games = stage(con, "21_list_games").to_arrow_table()
     con.unregister("lists_to_rate")
     players = con.sql("""select p.player_id, p.birth_year, r.rating, r.archive_performance, r.archive_games
                          from players p left join initial_ratings r using (player_id)
@@ -70,10 +69,13 @@ def rate_all(con: duckdb.DuckDBPyConnection, run_id: int, rules: PerformanceRule
     rating = _column(players, "rating")
     archive_performance = _column(players, "archive_performance")
     archive_games = np.nan_to_num(_column(players, "archive_games")).astype(np.int64)
-    white = np.searchsorted(ids, _column(games, "white_id", np.int64))
-    black = np.searchsorted(ids, _column(games, "black_id", np.int64))
     white_score = _column(games, "white_score")
     list_of_game = _column(games, "list_index", np.int64)
+    played = ~np.isnan(white_score)  # forfeits have no score: counted, never rated
+    forfeits = np.bincount(list_of_game[~played] - 1, minlength=len(lists))
+    white = np.searchsorted(ids, _column(games, "white_id", np.int64)[played])
+    black = np.searchsorted(ids, _column(games, "black_id", np.int64)[played])
+    white_score, list_of_game = white_score[played], list_of_game[played]
     bounds = np.searchsorted(list_of_game, np.arange(1, len(lists) + 1), side="left")
     ends = np.searchsorted(list_of_game, np.arange(1, len(lists) + 1), side="right")
 
@@ -85,7 +87,7 @@ def rate_all(con: duckdb.DuckDBPyConnection, run_id: int, rules: PerformanceRule
     def on_round(round_: int, moving: int) -> None:
         bar.set_postfix_str(f"{list_id} round {round_}, {moving} moving", refresh=True)
 
-    for (list_id, start, end), lo, hi in zip(lists.itertuples(index=False), bounds, ends):
+    for (list_id, start, end), lo, hi, forfeited in zip(lists.itertuples(index=False), bounds, ends, forfeits):
         # The list is computed on the players of its window only; the others keep their state.
         local, inverse = np.unique(np.concatenate([white[lo:hi], black[lo:hi]]), return_inverse=True)
         w, b = inverse[: hi - lo], inverse[hi - lo:]
@@ -99,14 +101,14 @@ def rate_all(con: duckdb.DuckDBPyConnection, run_id: int, rules: PerformanceRule
         frames["player_state"].append(_state(list_id, ids, new_rating, archive_performance, archive_games))
         frames["calculations"].append(_calculations(list_id, ids[local], rating[local], result))
         frames["estimation_rounds"].append({
-            "list_id": np.full(result.estimation.rounds, list_id),
+            "list_id": list_id,
             "round": np.arange(1, result.estimation.rounds + 1),
             "players_moving": np.array(result.estimation.moving_per_round, dtype=np.int64)})
         frames["unanchored_groups"].append(_unanchored_groups(list_id, ids[local], w, b, result))
         rated = int((~np.isnan(new_rating)).sum())
-        frames["lists"].append({k: np.array([v]) for k, v in {
-            "list_id": list_id, "window_start": start, "window_end": end, "run_id": run_id,
-            "games_rated": hi - lo, "forfeits": forfeits.get(list_id, 0),
+        frames["lists"].append({"list_id": list_id} | {k: np.array([v]) for k, v in {
+            "window_start": start, "window_end": end, "run_id": run_id,
+            "games_rated": hi - lo, "forfeits": forfeited,
             "players_rated": rated, "new_players": int((~np.isnan(new_rating) & np.isnan(rating)).sum()),
             "estimated_players": len(result.estimation.players),
             "rounds_used": result.estimation.rounds, "players_still_moving": result.estimation.still_moving,
@@ -122,14 +124,14 @@ def rate_all(con: duckdb.DuckDBPyConnection, run_id: int, rules: PerformanceRule
     return summary
 
 
-Columns = dict[str, np.ndarray]
+Columns = dict[str, np.ndarray | str]  # "list_id": one value for the part
 
 
 def _state(list_id: str, ids: np.ndarray, rating: np.ndarray, archive_performance: np.ndarray,
            archive_games: np.ndarray) -> Columns:
     keep = ~np.isnan(rating) | (archive_games > 0)
     return {
-        "list_id": np.full(int(keep.sum()), list_id), "player_id": ids[keep], "rating": rating[keep],
+        "list_id": list_id, "player_id": ids[keep], "rating": rating[keep],
         "archive_performance": archive_performance[keep], "archive_games": archive_games[keep].astype(np.int64),
     }
 
@@ -139,7 +141,7 @@ def _calculations(list_id: str, ids: np.ndarray, previous: np.ndarray, r: ListRe
     t = r.totals
     counted = t.games[keep] > 0
     return {
-        "list_id": np.full(int(keep.sum()), list_id), "player_id": ids[keep], "previous_rating": previous[keep],
+        "list_id": list_id, "player_id": ids[keep], "previous_rating": previous[keep],
         "junior": r.junior[keep], "games_played": r.played[keep].astype(np.int64),
         "games": t.games[keep], "score": t.score[keep], "mean_opponent": t.mean_opponent[keep],
         "percentage": t.p[keep], "bonus": np.where(counted, bonus(np.nan_to_num(t.p[keep])), np.nan),
@@ -155,7 +157,7 @@ def _unanchored_groups(list_id: str, ids: np.ndarray, white: np.ndarray, black: 
     among = r.unanchored[white]  # unanchored players only ever meet each other
     label = component_labels(white[among], black[among], len(ids))[members]
     groups, size = np.unique(label, return_counts=True)
-    return {"list_id": np.full(len(groups), list_id), "group_id": ids[groups], "size": size.astype(np.int64)}
+    return {"list_id": list_id, "group_id": ids[groups], "size": size.astype(np.int64)}
 
 
 def _store(con: duckdb.DuckDBPyConnection, computed: dict[str, list[Columns]]) -> None:
@@ -166,10 +168,13 @@ def _store(con: duckdb.DuckDBPyConnection, computed: dict[str, list[Columns]]) -
             parts = computed[table]
             if not parts:
                 continue
-            columns = {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
+            names = list(parts[0])
+            sizes = [len(p[names[1]]) for p in parts]
+            columns = {"list_id": pa.chunked_array([pa.repeat(p["list_id"], k) for p, k in zip(parts, sizes)])}
             # from_pandas: NaN becomes NULL (unrated, no estimate, no Ea)
-            arrow = pa.table({k: pa.array(v, from_pandas=True) for k, v in columns.items()})  # noqa: F841
-            names = ", ".join(columns)
+            columns |= {k: pa.array(np.concatenate([p[k] for p in parts]), from_pandas=True) for k in names[1:]}
+            arrow = pa.table(columns)  # noqa: F841 (read by DuckDB by name)
+            names = ", ".join(names)
             con.execute(f"insert into {table} ({names}) select {names} from arrow")
 
 
