@@ -65,7 +65,7 @@ def publish_all(con: duckdb.DuckDBPyConnection, out: Path) -> list[str]:
 
 def _by_list(table: pa.Table) -> dict[str, pa.Table]:
     """Each list's rows of a table sorted by list_id, as zero-copy slices."""
-    ids = table.column("list_id").to_numpy(zero_copy_only=False).astype(str)
-    keys, starts = np.unique(ids, return_index=True)
-    ends = np.append(starts[1:], len(ids)) if len(keys) else starts
-    return {k: table.slice(lo, hi - lo) for k, lo, hi in zip(keys, starts, ends)}
+    counts = pc.value_counts(table.column("list_id").combine_chunks())  # in order of first appearance
+    keys = counts.field("values").to_pylist()
+    ends = np.cumsum(counts.field("counts").to_numpy())
+    return {k: table.slice(end - n, n) for k, end, n in zip(keys, ends, counts.field("counts").to_numpy())}
