@@ -6,6 +6,7 @@ SQL of sql/validate/. Rows read = rows accepted + rows rejected, per file.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import duckdb
@@ -14,6 +15,8 @@ import pandas as pd
 from pipeline.config import KINDS
 from pipeline.schemas import columns, rejection_reasons
 from pipeline.warehouse import row, scalar, stage_sql, transaction
+
+CHUNK_ROWS = 1_000_000
 
 CLEAN_TABLE = {"players": "players", "ratings": "initial_ratings", "calendar": "calendar", "games": "games"}
 
@@ -33,9 +36,9 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, stagi
     path, rows_read, message = row(con,
         "select path, rows_read, message from source_files where file_id = ?", [file_id])
     missing = set(message.removeprefix("missing column(s): ").split(", ")) if message else set()
-    frame = con.sql(f"select * from {staging}.staged_{kind} where file_id = {file_id}").to_arrow_table().to_pandas()
-    frame = frame.set_index("row_number")
-    schema_rejects = rejection_reasons(kind, frame[list(columns(kind))], missing)
+    schema_rejects = pd.concat([rejection_reasons(kind, frame, missing)
+                                for frame in _frames(con, f"{staging}.staged_{kind}", file_id, rows_read, kind)],
+                               ignore_index=True)
     with transaction(con):
         con.register("schema_rejects", schema_rejects)
         # Views, not copies of the file: the SQL checks read every staged row (with
@@ -66,6 +69,16 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, stagi
         con.execute("drop table file_rejects")
         con.unregister("schema_rejects")
     return Validated(file_id, kind, path, rows_read, accepted, rejected)
+
+
+def _frames(con: duckdb.DuckDBPyConnection, table: str, file_id: int, rows: int, kind: str) -> Iterator[pd.DataFrame]:
+    """The staged rows as pandas frames of at most CHUNK_ROWS rows, indexed by row
+    number: the Pandera pass holds one chunk in memory, whatever the file's size."""
+    names = ", ".join(columns(kind))
+    for first in range(0, max(rows, 1), CHUNK_ROWS):
+        frame = con.sql(f"""select row_number, {names} from {table} where file_id = {file_id}
+                            and row_number > {first} and row_number <= {first + CHUNK_ROWS}""")
+        yield frame.to_arrow_table().to_pandas().set_index("row_number")
 
 
 def validate_staged(con: duckdb.DuckDBPyConnection, staging: str = "main") -> list[Validated]:

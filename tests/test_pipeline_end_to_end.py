@@ -154,3 +154,10 @@ def test_audit_finds_a_broken_rule(cli, small_federation, tmp_path):
     assert result.exit_code != 0
     assert "FAILED games_key_unique: 1 rows" in result.output
     assert "FAILED ratings_are_tens: 1 rows" in result.output
+
+
+def test_progress_bar_is_quiet_when_not_a_terminal(cli, small_federation, tmp_path):
+    out = tmp_path / "out"
+    result = cli("run", "--players", small_federation["players"], "--ratings", small_federation["ratings"],
+                 "--games", small_federation["games"], "--warehouse", tmp_path / "w.duckdb", "--out", out)
+    assert "rate:" not in result.output and "list/s" not in result.output and "\r" not in result.output
