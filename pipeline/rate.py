@@ -69,13 +69,12 @@ def rate_all(con: duckdb.DuckDBPyConnection, run_id: int, rules: PerformanceRule
     rating = _column(players, "rating")
     archive_performance = _column(players, "archive_performance")
     archive_games = np.nan_to_num(_column(players, "archive_games")).astype(np.int64)
-    white_score = _column(games, "white_score")
-    list_of_game = _column(games, "list_index", np.int64)
+    list_of_game, white, black, white_score = _canonical_order(
+        _column(games, "list_index", np.int64), _column(games, "white", np.int64),
+        _column(games, "black", np.int64), _column(games, "white_score"))
     played = ~np.isnan(white_score)  # forfeits have no score: counted, never rated
     forfeits = np.bincount(list_of_game[~played] - 1, minlength=len(lists))
-    white = np.searchsorted(ids, _column(games, "white_id", np.int64)[played])
-    black = np.searchsorted(ids, _column(games, "black_id", np.int64)[played])
-    white_score, list_of_game = white_score[played], list_of_game[played]
+    list_of_game, white, black, white_score = (a[played] for a in (list_of_game, white, black, white_score))
     bounds = np.searchsorted(list_of_game, np.arange(1, len(lists) + 1), side="left")
     ends = np.searchsorted(list_of_game, np.arange(1, len(lists) + 1), side="right")
 
@@ -89,8 +88,7 @@ def rate_all(con: duckdb.DuckDBPyConnection, run_id: int, rules: PerformanceRule
 
     for (list_id, start, end), lo, hi, forfeited in zip(lists.itertuples(index=False), bounds, ends, forfeits):
         # The list is computed on the players of its window only; the others keep their state.
-        local, inverse = np.unique(np.concatenate([white[lo:hi], black[lo:hi]]), return_inverse=True)
-        w, b = inverse[: hi - lo], inverse[hi - lo:]
+        local, w, b = _local_indices(white[lo:hi], black[lo:hi], len(ids))
         result = rate_list(w, b, white_score[lo:hi], rating[local], archive_performance[local],
                            archive_games[local], birth_year[local],
                            season_end_year(pd.Timestamp(end).date()), rules, on_round)
@@ -122,6 +120,31 @@ def rate_all(con: duckdb.DuckDBPyConnection, run_id: int, rules: PerformanceRule
     bar.close()
     _store(con, frames)
     return summary
+
+
+def _canonical_order(*keys: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The games sorted by list, white, black, score: an order that does not depend
+    on the input files, so that the floating-point sums are reproducible (identical
+    rows may come in any order: they add the same numbers)."""
+    list_index, white, black, score = keys
+    code = np.where(np.isnan(score), 3, score * 2).astype(np.uint64)
+    bits = max(int(max(white.max(initial=0), black.max(initial=0))).bit_length(), 1)
+    if int(list_index.max(initial=0)).bit_length() + 2 * bits + 2 <= 64:  # one packed key: one fast sort
+        key = ((list_index.astype(np.uint64) << np.uint64(2 * bits + 2)) | (white.astype(np.uint64) << np.uint64(bits + 2))
+               | (black.astype(np.uint64) << np.uint64(2)) | code)
+        order = np.argsort(key, kind="stable")
+    else:
+        order = np.lexsort((code, black, white, list_index))
+    return tuple(k[order] for k in keys)
+
+
+def _local_indices(white: np.ndarray, black: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The players of a window (global indices, ascending) and the games in local indices."""
+    present = np.zeros(n, dtype=bool)
+    present[white] = True
+    present[black] = True
+    position = np.cumsum(present) - 1
+    return np.flatnonzero(present), position[white], position[black]
 
 
 Columns = dict[str, np.ndarray | str]  # "list_id": one value for the part

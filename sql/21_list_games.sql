@@ -1,13 +1,16 @@
 -- Games (forfeits included, without a score) with the list whose window holds
--- their date (R1), in an order that does not depend on the input files, so
--- that sums are reproducible.
--- Identical rows may come in any order: they add the same numbers.
--- inputs: games, lists_to_rate (the output of 20_lists)
+-- their date (R1), players as dense indices 0..n-1 in player_id order (the
+-- order of the players array in pipeline/rate.py). Not sorted here: rate.py
+-- sorts them on one packed integer key, which is faster than a SQL sort.
+-- inputs: games, players, lists_to_rate (the output of 20_lists)
 -- grain: game_key
 with lists as (select row_number() over (order by window_start) as list_index, * from lists_to_rate),
+numbered as (select player_id, (row_number() over (order by player_id) - 1)::integer as i from players),
 final as (
-    select l.list_index, g.white_id, g.black_id, g.white_score, g.game_key
-    from games g join lists l on g.date between l.window_start and l.window_end
+    select g.game_key, l.list_index::integer as list_index, w.i as white, b.i as black, g.white_score
+    from games g
+    join lists l on g.date between l.window_start and l.window_end
+    join numbered w on w.player_id = g.white_id
+    join numbered b on b.player_id = g.black_id
 )
 select * from final
-order by list_index, white_id, black_id, white_score

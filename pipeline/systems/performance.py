@@ -156,30 +156,36 @@ def estimates(player: np.ndarray, opponent: np.ndarray, score: np.ndarray,
     n = len(rating)
     if not estimated.any():
         return Estimation(np.full(n, np.nan), (), np.empty(0, dtype=np.int64), np.empty((0, 0)))
-    # Only the estimated players' sides of their games take part in a round.
-    mine = estimated[player]
-    player, opponent, score = player[mine], opponent[mine], score[mine]
-    every_game = np.ones(len(player), dtype=bool)
-    current = np.where(estimated, start, rating)  # R7: unrated opponents at their start value
-    first = totals(player, score, current[opponent], every_game, n, rules)
-    current = np.where(estimated, first.performance, rating)
-    moving = [int(estimated.sum())]
+    # A round works on the estimated players only (k of them, positions 0..k-1)
+    # and on their sides of their games; opponents are looked up in `current`.
     who = np.flatnonzero(estimated)
-    history = [current[who]]
+    k = len(who)
+    position = np.cumsum(estimated) - 1
+    mine = estimated[player]
+    own, opponent, score = position[player[mine]], opponent[mine], score[mine]
+    current = np.where(estimated, start, rating)  # R7: unrated opponents at their start value
+    first = totals(own, score, current[opponent], np.ones(len(own), dtype=bool), k, rules)
+    estimate = first.performance
+    current[who] = estimate
+    moving = [k]
+    history = [estimate]
     for _ in range(rules.max_rounds - 1):
-        ok = compatible(score, current[player], current[opponent], rules)
-        t = totals(player, score, current[opponent], ok, n, rules)
+        opponent_rating = current[opponent]
+        ok = compatible(score, estimate[own], opponent_rating, rules)
+        t = totals(own, score, opponent_rating, ok, k, rules)
         # R9: no compatible game, or within 20 points of the estimate: settled.
-        settled = (t.games == 0) | (np.abs(t.performance - current) < rules.settle_tolerance)
-        move = estimated & ~settled
-        current = np.where(move, (current + t.performance) / 2.0, current)
+        move = (t.games > 0) & ~(np.abs(t.performance - estimate) < rules.settle_tolerance)
+        estimate = np.where(move, (estimate + t.performance) / 2.0, estimate)
+        current[who] = estimate
         moving.append(int(move.sum()))
-        history.append(current[who])
+        history.append(estimate)
         if on_round:
             on_round(len(moving), moving[-1])
         if not move.any():
             break
-    return Estimation(np.where(estimated, current, np.nan), tuple(moving), who, np.array(history))
+    final = np.full(n, np.nan)
+    final[who] = estimate
+    return Estimation(final, tuple(moving), who, np.array(history))
 
 
 def is_junior(birth_year: np.ndarray, season_end_year: int, rules: PerformanceRules = RULES) -> np.ndarray:
