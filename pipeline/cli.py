@@ -116,8 +116,7 @@ def run(players, ratings, calendar, games, warehouse: Path, out: Path) -> None:
     if not files:
         files = [(kind, path) for kind, path in config.SAMPLE_FILES.items()]
         click.echo(f"No input files given: using the embedded sample in {config.SAMPLE_DIR}")
-    con = connect(warehouse)
-    with run_record(con, "run", {"files": files, "out": out}) as run_id:
+    with connect(warehouse) as con, run_record(con, "run", {"files": files, "out": out}) as run_id:
         # Ingest and validate as one transaction, staging in memory: a file is
         # recorded as taken in only once its rows are in the warehouse or in rejects.
         with transaction(con):
@@ -143,8 +142,7 @@ def ingest(players, ratings, calendar, games, warehouse: Path) -> None:
     files = _files(players, ratings, calendar, games)
     if not files:
         raise click.UsageError("give at least one of --players, --ratings, --calendar, --games")
-    con = connect(warehouse)
-    with run_record(con, "ingest", {"files": files}) as run_id, _timed("Ingest"):
+    with connect(warehouse) as con, run_record(con, "ingest", {"files": files}) as run_id, _timed("Ingest"):
         _ingest(con, run_id, files)
 
 
@@ -155,8 +153,7 @@ def validate(warehouse: Path) -> None:
 
     Example: ratings validate --warehouse w.duckdb
     """
-    con = connect(warehouse)
-    with run_record(con, "validate", {}), _timed("Validate"):
+    with connect(warehouse) as con, run_record(con, "validate", {}), _timed("Validate"):
         _report_validation(con, validate_staged(con))
 
 
@@ -167,8 +164,7 @@ def rate(warehouse: Path) -> None:
 
     Example: ratings rate --warehouse w.duckdb
     """
-    con = connect(warehouse)
-    with run_record(con, "rate", {}) as run_id, _timed("Rate"):
+    with connect(warehouse) as con, run_record(con, "rate", {}) as run_id, _timed("Rate"):
         _report_rating(rate_all(con, run_id))
 
 
@@ -180,8 +176,7 @@ def publish(warehouse: Path, out: Path) -> None:
 
     Example: ratings publish --warehouse w.duckdb --out lists/
     """
-    con = connect(warehouse)
-    with run_record(con, "publish", {"out": out}), _timed("Publish"):
+    with connect(warehouse) as con, run_record(con, "publish", {"out": out}), _timed("Publish"):
         _report_publication(publish_all(con, out), out)
 
 
@@ -192,8 +187,8 @@ def audit(warehouse: Path) -> None:
 
     Example: ratings audit --warehouse w.duckdb
     """
-    con = connect(warehouse, read_only=True)
-    failures = audit_failures(con)
+    with connect(warehouse, read_only=True) as con:
+        failures = audit_failures(con)
     for name, rows in failures.items():
         click.echo(f"  {'ok' if rows == 0 else 'FAILED':<6} {name}" + (f": {rows} rows" if rows else ""))
     if any(failures.values()):

@@ -60,8 +60,14 @@ def raw_row_readers(con: duckdb.DuckDBPyConnection, path: Path) -> list[str]:
                 f"from read_parquet({_literal(path)}, file_row_number = true)"]
     if not magic:
         raise InputFileError(f"{path}: the file is empty (expected a header line)")
+    with open(path, "rb") as fh:
+        if b"\x00" in fh.read(4096):
+            raise InputFileError(f"{path}: binary content, not a CSV or Parquet file")
+    # null_padding reads rows with fewer fields than the header (their missing
+    # values are then rejected row by row) when the plain reading finds no header.
     return [f"select row_number() over () as __row, * from read_csv({_literal(path)}, "
-            f"all_varchar = true, header = true, encoding = '{encoding}')" for encoding in ("utf-8", "latin-1")]
+            f"all_varchar = true, header = true, encoding = '{encoding}'{padding})"
+            for encoding in ("utf-8", "latin-1") for padding in ("", ", null_padding = true")]
 
 
 def _staging_select(kind: str, names: list[str]) -> tuple[list[str], tuple[str, ...]]:
@@ -92,15 +98,25 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: i
     if row(con, "select file_id from source_files where kind = ? and sha256 = ?", [kind, sha]):
         return Ingested(kind, str(path), None, 0, ())
     file_id = scalar(con, "select nextval('file_ids')")
+    readable = []
     for source in raw_row_readers(con, path):
         try:
             select, missing = _staging_select(kind, con.sql(source).columns[1:])
-            con.execute(f"insert into {staging}.staged_{kind} select {file_id}, __row, {', '.join(select)} from ({source})")
-            break
         except duckdb.InvalidInputException as err:  # not this encoding, or not a CSV at all
             problem = err
-    else:
+            continue
+        readable.append((source, select, missing))
+        if not missing:
+            break
+    if not readable:
         raise InputFileError(f"{path}: not a readable CSV or Parquet file ({problem})")
+    # The first reading that finds every required column; else the first that reads
+    # at all, and its rows are rejected for the missing columns.
+    source, select, missing = next((r for r in readable if not r[2]), readable[0])
+    try:
+        con.execute(f"insert into {staging}.staged_{kind} select {file_id}, __row, {', '.join(select)} from ({source})")
+    except duckdb.InvalidInputException as err:
+        raise InputFileError(f"{path}: not a readable CSV file ({err})") from err
     rows = scalar(con, f"select count(*) from {staging}.staged_{kind} where file_id = ?", [file_id])
     message = f"missing column(s): {', '.join(missing)}" if missing else None
     con.execute("insert into source_files values (?, ?, ?, ?, ?, ?, null, null, 'staged', ?)",

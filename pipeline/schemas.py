@@ -188,7 +188,8 @@ def rejection_reasons(kind: str, frame: pd.DataFrame, missing: set[str]) -> pd.D
     reason = reason.where(check != "not_nullable", column + ": missing value")
     reason = reason.where(~(column.isin(missing) & (check == "not_nullable")),
                           column + ": column missing from the file")
-    reason = reason.where(column.isin(frame.columns), check)  # frame-level checks have no column
+    whole_row = (fc["schema_context"].astype("str") == "DataFrameSchema") | ~column.isin(frame.columns)
+    reason = reason.where(~whole_row, check)  # a check of the whole row names no column
     reason = reason.str.replace(r"isin\(\[.*?\]\)", "unknown code", regex=True)
     out = pd.DataFrame({"row_number": fc["index"].astype("int64"), "reason": reason})
     return out.drop_duplicates().sort_values(["row_number", "reason"], ignore_index=True)
