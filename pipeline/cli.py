@@ -11,14 +11,28 @@ import duckdb
 
 from pipeline import config
 from pipeline.ingest import Ingested, InputFileError, ingest_file
-from pipeline.publish import publish_all
+from pipeline.publish import publish_all, write_csv, write_parquet
 from pipeline.rate import RatedList, rate_all
 from pipeline.validate import Validated, validate_staged
-from pipeline.warehouse import audit_failures, connect, run_record, temp_staging, transaction
+from pipeline.warehouse import WarehouseBusy, audit_failures, connect, run_record, temp_staging, transaction
 
-warehouse_option = click.option(
-    "--warehouse", type=click.Path(dir_okay=False, path_type=Path), default=config.DEFAULT_WAREHOUSE,
-    show_default=True, help="DuckDB warehouse file (created if absent).")
+def warehouse_option(f):
+    f = click.option("--wait", type=click.FloatRange(min=0), default=0, show_default=True,
+                     help="Seconds to wait for another run that holds the warehouse.")(f)
+    return click.option(
+        "--warehouse", type=click.Path(dir_okay=False, path_type=Path), default=config.DEFAULT_WAREHOUSE,
+        show_default=True, help="DuckDB warehouse file (created if absent).")(f)
+
+
+@contextlib.contextmanager
+def _opened(warehouse: Path, wait: float, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
+    """The warehouse, or a clear message when another run holds it."""
+    try:
+        con = connect(warehouse, read_only=read_only, wait=wait)
+    except WarehouseBusy as err:
+        raise click.ClickException(str(err)) from err
+    with con:
+        yield con
 out_option = click.option(
     "--out", type=click.Path(file_okay=False, path_type=Path), default=config.DEFAULT_OUT,
     show_default=True, help="Folder for the published lists and states.")
@@ -105,7 +119,7 @@ def _report_publication(written: list[str], out: Path) -> None:
 @input_options
 @warehouse_option
 @out_option
-def run(players, ratings, calendar, games, warehouse: Path, out: Path) -> None:
+def run(players, ratings, calendar, games, warehouse: Path, wait: float, out: Path) -> None:
     """Ingest, validate, rate and publish in one go.
 
     With no input files, runs on the embedded sample season in data/sample/.
@@ -116,7 +130,7 @@ def run(players, ratings, calendar, games, warehouse: Path, out: Path) -> None:
     if not files:
         files = [(kind, path) for kind, path in config.SAMPLE_FILES.items()]
         click.echo(f"No input files given: using the embedded sample in {config.SAMPLE_DIR}")
-    with connect(warehouse) as con, run_record(con, "run", {"files": files, "out": out}) as run_id:
+    with _opened(warehouse, wait) as con, run_record(con, "run", {"files": files, "out": out}) as run_id:
         # Ingest and validate as one transaction, staging in memory: a file is
         # recorded as taken in only once its rows are in the warehouse or in rejects.
         with transaction(con):
@@ -134,7 +148,7 @@ def run(players, ratings, calendar, games, warehouse: Path, out: Path) -> None:
 @main.command()
 @input_options
 @warehouse_option
-def ingest(players, ratings, calendar, games, warehouse: Path) -> None:
+def ingest(players, ratings, calendar, games, warehouse: Path, wait: float) -> None:
     """Read input files into the warehouse's staging tables (nothing judged yet).
 
     Example: ratings ingest --games late-games.csv --warehouse w.duckdb
@@ -142,52 +156,52 @@ def ingest(players, ratings, calendar, games, warehouse: Path) -> None:
     files = _files(players, ratings, calendar, games)
     if not files:
         raise click.UsageError("give at least one of --players, --ratings, --calendar, --games")
-    with connect(warehouse) as con, run_record(con, "ingest", {"files": files}) as run_id, _timed("Ingest"):
+    with _opened(warehouse, wait) as con, run_record(con, "ingest", {"files": files}) as run_id, _timed("Ingest"):
         _ingest(con, run_id, files)
 
 
 @main.command()
 @warehouse_option
-def validate(warehouse: Path) -> None:
+def validate(warehouse: Path, wait: float) -> None:
     """Check every staged row: accepted rows are stored, the others go to rejects with reasons.
 
     Example: ratings validate --warehouse w.duckdb
     """
-    with connect(warehouse) as con, run_record(con, "validate", {}), _timed("Validate"):
+    with _opened(warehouse, wait) as con, run_record(con, "validate", {}), _timed("Validate"):
         _report_validation(con, validate_staged(con))
 
 
 @main.command()
 @warehouse_option
-def rate(warehouse: Path) -> None:
+def rate(warehouse: Path, wait: float) -> None:
     """Compute every list, in order, from the initial ratings.
 
     Example: ratings rate --warehouse w.duckdb
     """
-    with connect(warehouse) as con, run_record(con, "rate", {}) as run_id, _timed("Rate"):
+    with _opened(warehouse, wait) as con, run_record(con, "rate", {}) as run_id, _timed("Rate"):
         _report_rating(rate_all(con, run_id))
 
 
 @main.command()
 @warehouse_option
 @out_option
-def publish(warehouse: Path, out: Path) -> None:
+def publish(warehouse: Path, wait: float, out: Path) -> None:
     """Write the computed lists (CSV, Parquet) and states (Parquet) to OUT.
 
     Example: ratings publish --warehouse w.duckdb --out lists/
     """
-    with connect(warehouse) as con, run_record(con, "publish", {"out": out}), _timed("Publish"):
+    with _opened(warehouse, wait) as con, run_record(con, "publish", {"out": out}), _timed("Publish"):
         _report_publication(publish_all(con, out), out)
 
 
 @main.command()
 @warehouse_option
-def audit(warehouse: Path) -> None:
+def audit(warehouse: Path, wait: float) -> None:
     """Run the warehouse audits (sql/audits/): each must find no offending row.
 
     Example: ratings audit --warehouse w.duckdb
     """
-    with connect(warehouse, read_only=True) as con:
+    with _opened(warehouse, wait, read_only=True) as con:
         failures = audit_failures(con)
     for name, rows in failures.items():
         click.echo(f"  {'ok' if rows == 0 else 'FAILED':<6} {name}" + (f": {rows} rows" if rows else ""))
@@ -215,3 +229,32 @@ def simulate(players: int, lists: int, seed: int, first_list: str, fmt: str, out
         files = write_federation(players, lists, seed, out, first_list=first_list, fmt=fmt)
     for kind, path in files.items():
         click.echo(f"  {kind:<8} {path}")
+
+
+@main.command()
+@click.argument("sql")
+@warehouse_option
+@click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the result to this .csv or .parquet file instead of printing it.")
+def query(sql: str, warehouse: Path, wait: float, out_file: Path | None) -> None:
+    """Run a read-only SQL query on the warehouse and print the result.
+
+    The warehouse is opened read-only with file access switched off: a query can
+    neither change the warehouse nor read or write other files.
+
+    Example: ratings query "select list_id, players_rated, rounds_used from lists"
+    """
+    with _opened(warehouse, wait, read_only=True) as con:
+        try:
+            result = con.sql(sql)
+            table = result.to_arrow_table() if result is not None else None
+        except duckdb.Error as err:
+            raise click.ClickException(f"query refused: {str(err).splitlines()[0]}") from err
+    if table is None:
+        raise click.ClickException("query refused: not a query that returns rows")
+    if out_file is None:
+        click.echo(table.to_pandas().to_string(index=False, max_rows=200))
+    elif out_file.suffix == ".parquet":
+        write_parquet(table, out_file)
+    else:
+        write_csv(table, out_file)

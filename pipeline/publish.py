@@ -6,6 +6,7 @@ half a list; the same warehouse gives byte-identical files.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import duckdb
@@ -17,6 +18,9 @@ import pyarrow.parquet as pq
 
 from pipeline.warehouse import stage
 
+
+
+LIST_ID = re.compile(r"\d{4}-\d{2}")
 
 
 def spreadsheet_safe(column: pa.ChunkedArray) -> pa.ChunkedArray:
@@ -52,9 +56,13 @@ def publish_all(con: duckdb.DuckDBPyConnection, out: Path) -> list[str]:
     lists = stage(con, "50_published_lists").to_arrow_table()
     states = stage(con, "51_published_states").to_arrow_table()
     list_ids = [r[0] for r in con.execute("select list_id from lists order by window_start").fetchall()]
+    for stale in [*out.glob("lists/.*.tmp"), *out.glob("state/.*.tmp")]:  # left by a killed run
+        stale.unlink()
     list_rows, state_rows = _by_list(lists), _by_list(states)
     empty_list, empty_state = lists.slice(0, 0), states.slice(0, 0)
     for list_id in list_ids:
+        if not LIST_ID.fullmatch(list_id):  # a file name: never a path out of OUT (validation checks it too)
+            raise ValueError(f"list id {list_id!r} is not YYYY-MM")
         one = list_rows.get(list_id, empty_list)
         write_parquet(one, out / "lists" / f"{list_id}.parquet")
         write_csv(one, out / "lists" / f"{list_id}.csv")

@@ -57,6 +57,8 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, stagi
         con.execute("""create or replace temp view accepted as
             select * from candidates c
             where not exists (select 1 from file_rejects r where r.row_number = c.row_number)""")
+        if kind == "calendar":  # a calendar file replaces the nominal windows (R1)
+            con.execute("delete from calendar where file_id is null")
         verb = "insert or replace" if kind == "players" else "insert"  # a registry update replaces the row
         con.execute(f"{verb} into {CLEAN_TABLE[kind]} {stage_sql(f'clean/{kind}')}")
         rejected = scalar(con, "select count(*) from file_rejects")

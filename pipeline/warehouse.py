@@ -4,6 +4,8 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
+import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,12 +14,35 @@ import duckdb
 from pipeline.config import SQL_DIR
 
 
-def connect(path: Path | str, read_only: bool = False) -> duckdb.DuckDBPyConnection:
-    """Open the warehouse, creating its tables when writable."""
+class WarehouseBusy(Exception):
+    """Another process holds the warehouse (DuckDB allows one writer process)."""
+
+
+def connect(path: Path | str, read_only: bool = False, wait: float = 0.0) -> duckdb.DuckDBPyConnection:
+    """Open the warehouse, creating its tables when writable.
+
+    DuckDB locks the file for one process: while another run holds it, wait up
+    to `wait` seconds, then stop with WarehouseBusy. A read-only connection
+    also has file access from SQL switched off, so a query cannot write files.
+    """
     path = Path(path)
     if not read_only:
         path.parent.mkdir(parents=True, exist_ok=True)
-    con = duckdb.connect(str(path), read_only=read_only)
+    config = {"enable_external_access": False} if read_only else {}
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            con = duckdb.connect(str(path), read_only=read_only, config=config)
+            break
+        except duckdb.IOException as err:
+            if "lock" not in str(err).lower():
+                raise
+            if time.monotonic() >= deadline:
+                holder = re.search(r"PID \d+", str(err))
+                raise WarehouseBusy(
+                    f"{path} is in use by another run ({holder.group(0) if holder else 'another process'}); "
+                    f"try again when it has finished, or give --wait SECONDS") from err
+            time.sleep(0.2)
     if not read_only:
         con.execute((SQL_DIR / "schema.sql").read_text())
     return con

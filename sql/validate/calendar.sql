@@ -17,12 +17,14 @@ overlapping as (
      and a.window_start <= b.window_end and b.window_start <= a.window_end
     group by a.row_number
 ),
+-- nominal windows (no file) give way to a calendar file, so only filed ones count
+filed as (select * from calendar where file_id is not null),
 stored as (
     select a.row_number, 'list_id: ' || a.list_id || ' is already in the calendar' as reason
-    from windows a join calendar k on k.list_id = a.list_id
+    from windows a join filed k on k.list_id = a.list_id
     union all
     select a.row_number, 'window overlaps that of list ' || min(k.list_id) || ' already in the calendar' as reason
-    from windows a join calendar k
+    from windows a join filed k
       on a.list_id <> k.list_id and a.window_start <= k.window_end and k.window_start <= a.window_end
     group by a.row_number
 ),

@@ -42,8 +42,10 @@ already_stored as (
 outside_calendar as (
     select row_number, 'date: ' || date || ' is outside every calendar window' as reason
     from candidates c
-    where try_cast(c.date as date) is not null and exists (select 1 from calendar)
-      and not exists (select 1 from calendar k where try_cast(c.date as date) between k.window_start and k.window_end)
+    -- only a calendar file bounds the dates: the nominal windows cover every day (R1)
+    where try_cast(c.date as date) is not null and exists (select 1 from calendar where file_id is not null)
+      and not exists (select 1 from calendar k
+                      where k.file_id is not null and try_cast(c.date as date) between k.window_start and k.window_end)
 ),
 final as (
     select * from unknown_white
