@@ -39,33 +39,33 @@ def _in_range(s: pd.Series, low: float, high: float) -> pd.Series:
     return x.between(low, high)
 
 
-class PlayersInput(pa.DataFrameModel):
+class PlayerRows(pa.DataFrameModel):
+    """Rows about one player: a whole-number player_id."""
+
     player_id: Series[str] = pa.Field(nullable=False)
-    name: Series[str] = pa.Field(nullable=False)
-    birth_year: Series[str] = pa.Field(nullable=True)
-    club: Series[str] = pa.Field(nullable=True)
 
     @pa.check("player_id", name=NOT_AN_ID)
     def _id(cls, s: Series[str]) -> Series[bool]:
         return _is_id(s)
-
-    @pa.check("birth_year", name=f"impossible birth year (not a year from {MIN_BIRTH_YEAR} to this year)")
-    def _birth_year(cls, s: Series[str]) -> Series[bool]:
-        return s.str.fullmatch(r"\d{4}") & _in_range(s, MIN_BIRTH_YEAR, dt.date.today().year)
 
     class Config:
         strict = False
 
 
-class RatingsInput(pa.DataFrameModel):
-    player_id: Series[str] = pa.Field(nullable=False)
+class PlayersInput(PlayerRows):
+    name: Series[str] = pa.Field(nullable=False)
+    birth_year: Series[str] = pa.Field(nullable=True)
+    club: Series[str] = pa.Field(nullable=True)
+
+    @pa.check("birth_year", name=f"impossible birth year (not a year from {MIN_BIRTH_YEAR} to this year)")
+    def _birth_year(cls, s: Series[str]) -> Series[bool]:
+        return s.str.fullmatch(r"\d{4}") & _in_range(s, MIN_BIRTH_YEAR, dt.date.today().year)
+
+
+class RatingsInput(PlayerRows):
     rating: Series[str] = pa.Field(nullable=True)
     archive_performance: Series[str] = pa.Field(nullable=True)
     archive_games: Series[str] = pa.Field(nullable=True)
-
-    @pa.check("player_id", name=NOT_AN_ID)
-    def _id(cls, s: Series[str]) -> Series[bool]:
-        return _is_id(s)
 
     @pa.check("rating", name=f"negative or absurd rating (not a number from {MIN_RATING} to {MAX_RATING})")
     def _rating(cls, s: Series[str]) -> Series[bool]:
@@ -91,9 +91,6 @@ class RatingsInput(pa.DataFrameModel):
     @pa.dataframe_check(name="neither a rating nor archives")
     def _something(cls, df: pd.DataFrame) -> Series[bool]:
         return df["rating"].notna() | df["archive_games"].notna()
-
-    class Config:
-        strict = False
 
 
 class CalendarInput(pa.DataFrameModel):
