@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,7 +14,7 @@ import duckdb
 from pipeline import config
 from pipeline.ingest import Ingested, InputFileError, ingest_file
 from pipeline.publish import publish_all, write_csv, write_parquet
-from pipeline.rate import RatedList, rate_all
+from pipeline.rate import RatedList, UnknownList, rate_all
 from pipeline.validate import Validated, validate_staged
 from pipeline.warehouse import WarehouseBusy, audit_failures, connect, run_record, temp_staging, transaction
 
@@ -106,9 +108,21 @@ def _report_validation(con: duckdb.DuckDBPyConnection, checked: list[Validated])
 
 def _report_rating(rated: list[RatedList]) -> None:
     click.echo("Rate")
-    click.echo(f"  {'list':<8} {'games':>7} {'rated':>7} {'rounds':>6} {'moving':>6}")
+    if not rated:
+        click.echo("  every list is up to date (no late games, no corrections)")
+        return
+    click.echo(f"  {'list':<8} {'games':>7} {'rated':>7} {'rounds':>6} {'moving':>6}  revision")
     for r in rated:
-        click.echo(f"  {r.list_id:<8} {r.games:>7} {r.players_rated:>7} {r.rounds:>6} {r.still_moving:>6}")
+        revision = "unchanged" if r.revision is None else str(r.revision)
+        click.echo(f"  {r.list_id:<8} {r.games:>7} {r.players_rated:>7} {r.rounds:>6} {r.still_moving:>6}  {revision}")
+
+
+def _rate(con: duckdb.DuckDBPyConnection, run_id: int, from_list: str | None = None) -> None:
+    try:
+        rated = rate_all(con, run_id, from_list=from_list)
+    except UnknownList as err:
+        raise click.ClickException(str(err)) from err
+    _report_rating(rated)
 
 
 def _report_publication(written: list[str], out: Path) -> None:
@@ -122,15 +136,17 @@ def _report_publication(written: list[str], out: Path) -> None:
 def run(players, ratings, calendar, games, warehouse: Path, wait: float, out: Path) -> None:
     """Ingest, validate, rate and publish in one go.
 
-    With no input files, runs on the embedded sample season in data/sample/.
+    With no input files, rates and publishes what the warehouse holds (late games
+    ingested before, corrections); on an empty warehouse, runs the embedded
+    sample season in data/sample/.
 
     Example: ratings run --players p.csv --games g.csv --ratings r.csv --warehouse w.duckdb --out lists/
     """
     files = _files(players, ratings, calendar, games)
-    if not files:
-        files = [(kind, path) for kind, path in config.SAMPLE_FILES.items()]
-        click.echo(f"No input files given: using the embedded sample in {config.SAMPLE_DIR}")
     with _opened(warehouse, wait) as con, run_record(con, "run", {"files": files, "out": out}) as run_id:
+        if not files and not con.execute("select 1 from source_files limit 1").fetchall():
+            files = list(config.SAMPLE_FILES.items())
+            click.echo(f"No input files and an empty warehouse: using the embedded sample in {config.SAMPLE_DIR}")
         # Ingest and validate as one transaction, staging in memory: a file is
         # recorded as taken in only once its rows are in the warehouse or in rejects.
         with transaction(con):
@@ -140,7 +156,7 @@ def run(players, ratings, calendar, games, warehouse: Path, wait: float, out: Pa
             with _timed("Validate"):
                 _report_validation(con, validate_staged(con, staging))
         with _timed("Rate"):
-            _report_rating(rate_all(con, run_id))
+            _rate(con, run_id)
         with _timed("Publish"):
             _report_publication(publish_all(con, out), out)
 
@@ -173,13 +189,19 @@ def validate(warehouse: Path, wait: float) -> None:
 
 @main.command()
 @warehouse_option
-def rate(warehouse: Path, wait: float) -> None:
-    """Compute every list, in order, from the initial ratings.
+@click.option("--from", "from_list", metavar="LIST_ID",
+              help="Recompute this list and every later one (default: from the first list whose games "
+                   "or corrections changed since it was computed).")
+def rate(warehouse: Path, wait: float, from_list: str | None) -> None:
+    """Compute the lists, in order, each from the one before.
 
-    Example: ratings rate --warehouse w.duckdb
+    Late games and corrections are noticed: the first list they touch and every
+    later one are recomputed; a list whose result changes gets a new revision.
+
+    Example: ratings rate --from 2027-01 --warehouse w.duckdb
     """
-    with _opened(warehouse, wait) as con, run_record(con, "rate", {}) as run_id, _timed("Rate"):
-        _report_rating(rate_all(con, run_id))
+    with _opened(warehouse, wait) as con, run_record(con, "rate", {"from": from_list}) as run_id, _timed("Rate"):
+        _rate(con, run_id, from_list)
 
 
 @main.command()
@@ -258,3 +280,26 @@ def query(sql: str, warehouse: Path, wait: float, out_file: Path | None) -> None
         write_parquet(table, out_file)
     else:
         write_csv(table, out_file)
+
+
+@main.command()
+@click.argument("player_id", type=int)
+@click.option("--list", "list_id", required=True, help="The list (YYYY-MM) the correction applies to.")
+@click.option("--rating", type=click.IntRange(1, 3000), required=True, help="The rating decided.")
+@click.option("--reason", required=True, help="The commission's reason, shown in the player's history.")
+@warehouse_option
+def correct(player_id: int, list_id: str, rating: int, reason: str, warehouse: Path, wait: float) -> None:
+    """Record a correction by the rating commission; the next `rate` applies it at
+    that list and recomputes every later list from it.
+
+    Example: ratings correct 12345 --list 2027-01 --rating 1850 --reason "result of round 3 reversed on appeal"
+    """
+    if not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", list_id):
+        raise click.BadParameter("a list id is YYYY-MM", param_hint="--list")
+    with _opened(warehouse, wait) as con, run_record(con, "correct", {"player": player_id, "list": list_id}) as run_id:
+        if not con.execute("select 1 from players where player_id = ?", [player_id]).fetchall():
+            raise click.ClickException(f"player {player_id} is not in the registry")
+        con.execute("insert into corrections values (?, ?, ?, ?, ?, ?)",
+                    [player_id, list_id, rating, reason, dt.datetime.now(), run_id])
+    click.echo(f"Correction recorded: player {player_id}, list {list_id}, rating {rating} ({reason}).\n"
+               "Run `ratings rate` (or `ratings run`) to apply it and recompute the later lists.")

@@ -21,6 +21,7 @@ from pipeline.warehouse import stage
 
 
 LIST_ID = re.compile(r"\d{4}-\d{2}")
+REPORT = re.compile(r"\d{4}-\d{2}-r\d+")
 
 
 def spreadsheet_safe(column: pa.ChunkedArray) -> pa.ChunkedArray:
@@ -49,14 +50,15 @@ def write_parquet(table: pa.Table, path: Path) -> None:
 
 
 def publish_all(con: duckdb.DuckDBPyConnection, out: Path) -> list[str]:
-    """Write OUT/lists/<list_id>.{csv,parquet} and OUT/state/<list_id>.parquet."""
+    """Write OUT/lists/<list_id>.{csv,parquet}, OUT/state/<list_id>.parquet and, for
+    each list revised after its first computation, OUT/diffs/<list_id>-r<revision>.csv."""
     out = Path(out)
     (out / "lists").mkdir(parents=True, exist_ok=True)
     (out / "state").mkdir(parents=True, exist_ok=True)
     lists = stage(con, "50_published_lists").to_arrow_table()
     states = stage(con, "51_published_states").to_arrow_table()
     list_ids = [r[0] for r in con.execute("select list_id from lists order by window_start").fetchall()]
-    for stale in [*out.glob("lists/.*.tmp"), *out.glob("state/.*.tmp")]:  # left by a killed run
+    for stale in out.glob("*/.*.tmp"):  # left by a killed run
         stale.unlink()
     list_rows, state_rows = _by_list(lists), _by_list(states)
     empty_list, empty_state = lists.slice(0, 0), states.slice(0, 0)
@@ -68,12 +70,18 @@ def publish_all(con: duckdb.DuckDBPyConnection, out: Path) -> list[str]:
         write_csv(one, out / "lists" / f"{list_id}.csv")
         state = state_rows.get(list_id, empty_state).drop_columns(["list_id"])
         write_parquet(state, out / "state" / f"{list_id}.parquet")
+    changes = stage(con, "52_published_changes").to_arrow_table()
+    if changes.num_rows:
+        (out / "diffs").mkdir(exist_ok=True)
+    for report, rows in _by_list(changes, "report").items():
+        if REPORT.fullmatch(report):
+            write_csv(rows.drop_columns(["report"]), out / "diffs" / f"{report}.csv")
     return list_ids
 
 
-def _by_list(table: pa.Table) -> dict[str, pa.Table]:
-    """Each list's rows of a table sorted by list_id, as zero-copy slices."""
-    counts = pc.value_counts(table.column("list_id").combine_chunks())  # in order of first appearance
+def _by_list(table: pa.Table, key: str = "list_id") -> dict[str, pa.Table]:
+    """Each list's rows of a table sorted by `key`, as zero-copy slices."""
+    counts = pc.value_counts(table.column(key).combine_chunks())  # in order of first appearance
     keys = counts.field("values").to_pylist()
     ends = np.cumsum(counts.field("counts").to_numpy())
     return {k: table.slice(end - n, n) for k, end, n in zip(keys, ends, counts.field("counts").to_numpy())}

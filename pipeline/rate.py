@@ -6,6 +6,8 @@ the rule set's array code; everything computed goes back in one insert per table
 """
 from __future__ import annotations
 
+import dataclasses
+import datetime as dt
 from dataclasses import dataclass
 
 import duckdb
@@ -17,9 +19,11 @@ from tqdm import tqdm
 from pipeline.calendar import nominal_calendar, season_end_year
 from pipeline.components import component_labels
 from pipeline.systems.performance import RULES, ListResult, PerformanceRules, bonus, published, rate_list
-from pipeline.warehouse import row, scalar, stage, transaction
+from pipeline.warehouse import row, scalar, stage, stage_sql, transaction
 
 COMPUTED_TABLES = ("lists", "estimation_rounds", "unanchored_groups", "player_state", "calculations")
+NEW_NAMES = {"lists": "lists", "estimation_rounds": "rounds", "unanchored_groups": "groups",
+             "player_state": "state", "calculations": "calculations"}  # names the SQL stages read
 
 
 @dataclass(frozen=True)
@@ -29,6 +33,7 @@ class RatedList:
     players_rated: int
     rounds: int
     still_moving: int
+    revision: int | None = None  # None: recomputed, unchanged
 
 
 def ensure_calendar(con: duckdb.DuckDBPyConnection) -> None:
@@ -49,26 +54,60 @@ def _column(table, name: str, dtype=float) -> np.ndarray:
     return table.column(name).to_numpy(zero_copy_only=False).astype(dtype)
 
 
-def rate_all(con: duckdb.DuckDBPyConnection, run_id: int, rules: PerformanceRules = RULES,
-             show_progress: bool | None = None) -> list[RatedList]:
-    """Recompute every list from the initial ratings; replaces earlier results.
+class UnknownList(ValueError):
+    """--from names a list that is not in the calendar span of the games."""
 
+
+def first_to_compute(list_ids: list[str], signatures: dict[str, int], stored: dict[str, int],
+                     from_list: str | None) -> int | None:
+    """Index of the first list to recompute: the one asked for, else the first whose
+    inputs changed (late games, corrections) or that was never computed; None: all current."""
+    if from_list is not None:
+        if from_list not in list_ids:
+            raise UnknownList(f"no list {from_list!r}; the lists are {list_ids[0]} … {list_ids[-1]}"
+                              if list_ids else f"no list {from_list!r}: there are no games")
+        return list_ids.index(from_list)
+    return next((i for i, list_id in enumerate(list_ids) if stored.get(list_id) != signatures[list_id]), None)
+
+
+def rate_all(con: duckdb.DuckDBPyConnection, run_id: int, rules: PerformanceRules = RULES,
+             show_progress: bool | None = None, from_list: str | None = None) -> list[RatedList]:
+    """Compute the lists, in order, from the first one whose inputs changed (or
+    `from_list`) to the last; each starts from the stored state of the one before.
+
+    A recomputed list whose results differ gets a new revision (the old one is
+    kept, with who changed and why); one whose results are the same is left as it is.
     A progress bar (per list, with the estimation's round) shows on a terminal;
     `show_progress=None` decides from the terminal, False hides it.
     """
     ensure_calendar(con)
     lists = stage(con, "20_lists").df()
     con.register("lists_to_rate", lists)
+    signatures = {k: int(v) for k, v in stage(con, "22_list_signatures").fetchall()}
+    stored = {k: int(v) for k, v in con.execute("select list_id, input_signature from lists").fetchall()}
+    first = first_to_compute(list(lists["list_id"]), signatures, stored, from_list)
+    if first is None:
+        con.unregister("lists_to_rate")
+        return []
+    lists = lists.iloc[first:].reset_index(drop=True)
+    con.register("lists_to_rate", lists)
     games = stage(con, "21_list_games").to_arrow_table()
     con.unregister("lists_to_rate")
-    players = con.sql("""select p.player_id, p.birth_year, r.rating, r.archive_performance, r.archive_games
-                         from players p left join initial_ratings r using (player_id)
-                         order by p.player_id""").to_arrow_table()
+    before = None if first == 0 else stage(con, "20_lists").df()["list_id"].iloc[first - 1]
+    players = con.sql("""
+        select p.player_id, p.birth_year, s.rating, s.archive_performance, s.archive_games
+        from players p left join (
+            select player_id, rating, archive_performance, archive_games from initial_ratings where $before is null
+            union all
+            select player_id, rating, archive_performance, archive_games from player_state where list_id = $before
+        ) s using (player_id)
+        order by p.player_id""", params={"before": before}).to_arrow_table()
     ids = _column(players, "player_id", np.int64)
     birth_year = _column(players, "birth_year")
     rating = _column(players, "rating")
     archive_performance = _column(players, "archive_performance")
     archive_games = np.nan_to_num(_column(players, "archive_games")).astype(np.int64)
+    corrections = _corrections(con, ids)
     list_of_game, white, black, white_score = _canonical_order(
         _column(games, "list_index", np.int64), _column(games, "white", np.int64),
         _column(games, "black", np.int64), _column(games, "white_score"))
@@ -77,6 +116,7 @@ def rate_all(con: duckdb.DuckDBPyConnection, run_id: int, rules: PerformanceRule
     list_of_game, white, black, white_score = (a[played] for a in (list_of_game, white, black, white_score))
     bounds = np.searchsorted(list_of_game, np.arange(1, len(lists) + 1), side="left")
     ends = np.searchsorted(list_of_game, np.arange(1, len(lists) + 1), side="right")
+    max_file_id = scalar(con, "select max(file_id) from source_files")
 
     frames: dict[str, list[Columns]] = {t: [] for t in COMPUTED_TABLES}
     summary = []
@@ -96,8 +136,14 @@ def rate_all(con: duckdb.DuckDBPyConnection, run_id: int, rules: PerformanceRule
         new_rating[local] = result.rating
         archive_performance, archive_games = archive_performance.copy(), archive_games.copy()
         archive_performance[local], archive_games[local] = result.archive_performance, result.archive_games
+        calculations = _calculations(list_id, ids[local], rating[local], result)
+        if list_id in corrections:  # the commission's rating replaces the computed one
+            who, value, reason = corrections[list_id]
+            new_rating[who] = published(value, rules)
+            archive_performance[who], archive_games[who] = np.nan, 0
+            _mark_corrections(calculations, ids[who], new_rating[who], reason)
         frames["player_state"].append(_state(list_id, ids, new_rating, archive_performance, archive_games))
-        frames["calculations"].append(_calculations(list_id, ids[local], rating[local], result))
+        frames["calculations"].append(calculations)
         frames["estimation_rounds"].append({
             "list_id": list_id,
             "round": np.arange(1, result.estimation.rounds + 1),
@@ -105,6 +151,7 @@ def rate_all(con: duckdb.DuckDBPyConnection, run_id: int, rules: PerformanceRule
         frames["unanchored_groups"].append(_unanchored_groups(list_id, ids[local], w, b, result))
         rated = int((~np.isnan(new_rating)).sum())
         frames["lists"].append({"list_id": list_id} | {k: np.array([v]) for k, v in {
+            "input_signature": str(signatures[list_id]), "max_file_id": max_file_id,
             "window_start": start, "window_end": end, "run_id": run_id,
             "games_rated": hi - lo, "forfeits": forfeited,
             "players_rated": rated, "new_players": int((~np.isnan(new_rating) & np.isnan(rating)).sum()),
@@ -118,8 +165,28 @@ def rate_all(con: duckdb.DuckDBPyConnection, run_id: int, rules: PerformanceRule
         bar.update()
         rating = new_rating
     bar.close()
-    _store(con, frames)
-    return summary
+    revised = _store(con, frames, run_id)
+    return [dataclasses.replace(r, revision=revised.get(r.list_id)) for r in summary]
+
+
+def _corrections(con: duckdb.DuckDBPyConnection, ids: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray, list[str]]]:
+    """The latest correction of each player at each list: list_id → (indices, ratings, reasons)."""
+    rows = con.execute("""select list_id, player_id, arg_max(rating, entered_at), arg_max(reason, entered_at)
+                          from corrections group by list_id, player_id order by list_id, player_id""").fetchall()
+    out: dict[str, tuple[np.ndarray, np.ndarray, list[str]]] = {}
+    for list_id in dict.fromkeys(r[0] for r in rows):
+        mine = [r for r in rows if r[0] == list_id]
+        out[list_id] = (np.searchsorted(ids, [r[1] for r in mine]), np.array([r[2] for r in mine], dtype=float),
+                        [r[3] for r in mine])
+    return out
+
+
+def _mark_corrections(calculations: Columns, corrected: np.ndarray, ratings: np.ndarray, reasons: list[str]) -> None:
+    """Corrected players who played: their card says so and shows the rating in force."""
+    for player_id, value, reason in zip(corrected, ratings, reasons):  # a handful per list
+        hit = calculations["player_id"] == player_id
+        calculations["rule"] = np.where(hit, f"correction: {reason}", calculations["rule"])
+        calculations["rating"] = np.where(hit, value, calculations["rating"])
 
 
 def _canonical_order(*keys: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -183,22 +250,50 @@ def _unanchored_groups(list_id: str, ids: np.ndarray, white: np.ndarray, black: 
     return {"list_id": list_id, "group_id": ids[groups], "size": size.astype(np.int64)}
 
 
-def _store(con: duckdb.DuckDBPyConnection, computed: dict[str, list[Columns]]) -> None:
-    """Replace the computed tables in one transaction, one bulk insert per table."""
+def _store(con: duckdb.DuckDBPyConnection, computed: dict[str, list[Columns]], run_id: int) -> dict[str, int]:
+    """Keep what changed, in one transaction: each recomputed list whose results
+    differ from its stored revision gets a new one (the old rows move to the
+    *_revisions tables, who changed goes to rating_changes); the others stay as
+    they are, with their new input signature. Returns list_id → new revision."""
+    now = dt.datetime.now()
     with transaction(con):
         for table in COMPUTED_TABLES:
-            con.execute(f"delete from {table}")
-            parts = computed[table]
-            if not parts:
-                continue
-            names = list(parts[0])
-            sizes = [len(p[names[1]]) for p in parts]
-            columns = {"list_id": pa.chunked_array([pa.repeat(p["list_id"], k) for p, k in zip(parts, sizes)])}
-            # from_pandas: NaN becomes NULL (unrated, no estimate, no Ea)
-            columns |= {k: pa.array(np.concatenate([p[k] for p in parts]), from_pandas=True) for k in names[1:]}
-            arrow = pa.table(columns)  # noqa: F841 (read by DuckDB by name)
-            names = ", ".join(names)
-            con.execute(f"insert into {table} ({names}) select {names} from arrow")
+            con.register(f"new_{NEW_NAMES[table]}", _arrow(computed[table]))
+        con.execute(f"create or replace temp table changed as {stage_sql('31_changed_lists')}")
+        con.execute(f"insert into rating_changes select c.list_id, coalesce(ch.old_revision, 0) + 1, c.* exclude (list_id) "
+                    f"from ({stage_sql('30_rating_changes')}) c join changed ch using (list_id) "
+                    f"where ch.old_revision is not null")  # a first computation changes nobody
+        con.execute("""insert into player_state_revisions select l.revision, s.* from player_state s
+                       join lists l using (list_id) where list_id in (select list_id from changed)""")
+        con.execute("""insert into calculation_revisions select l.revision, c.* from calculations c
+                       join lists l using (list_id) where list_id in (select list_id from changed)""")
+        for table in COMPUTED_TABLES:
+            con.execute(f"delete from {table} where list_id in (select list_id from changed)")
+            new = f"new_{NEW_NAMES[table]}"
+            extra = ("coalesce(ch.old_revision, 0) + 1 as revision, " if table == "lists" else "")
+            con.execute(f"""insert into {table} by name
+                            select {extra}n.* from {new} n join changed ch using (list_id)""")
+        con.execute("""update lists set input_signature = n.input_signature, forfeits = n.forfeits
+                       from new_lists n where lists.list_id = n.list_id""")
+        con.execute("""insert into list_revisions
+                       select ch.list_id, coalesce(ch.old_revision, 0) + 1, ?, ?, n.max_file_id,
+                              (select count(*) from rating_changes r where r.list_id = ch.list_id
+                                 and r.revision = coalesce(ch.old_revision, 0) + 1)
+                       from changed ch join new_lists n using (list_id)""", [run_id, now])
+        revised = dict(con.execute("select list_id, coalesce(old_revision, 0) + 1 from changed").fetchall())
+        con.execute("drop table changed")
+        for table in COMPUTED_TABLES:
+            con.unregister(f"new_{NEW_NAMES[table]}")
+    return revised
+
+
+def _arrow(parts: list[Columns]) -> pa.Table:
+    """One Arrow table from the per-list parts; NaN becomes NULL."""
+    names = list(parts[0])
+    sizes = [len(p[names[1]]) for p in parts]
+    columns = {"list_id": pa.chunked_array([pa.repeat(p["list_id"], k) for p, k in zip(parts, sizes)])}
+    columns |= {k: pa.array(np.concatenate([p[k] for p in parts]), from_pandas=True) for k in names[1:]}
+    return pa.table(columns)
 
 
 __all__ = ["rate_all", "ensure_calendar", "RatedList"]

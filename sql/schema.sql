@@ -95,9 +95,12 @@ create table if not exists games (
     row_number bigint not null
 );
 
--- One row per computed list.
+-- One row per computed list: its current revision.
 create table if not exists lists (
     list_id              varchar primary key,
+    revision             integer not null,     -- 1, then one more each time a recomputation changes it
+    input_signature      hugeint not null,     -- games, corrections (and for the first list: registry, initial ratings)
+    max_file_id          integer,              -- the newest input file the revision saw
     window_start         date not null,
     window_end           date not null,
     run_id               integer not null,
@@ -156,4 +159,45 @@ create table if not exists calculations (
     rule            varchar not null,
     unrounded       double,
     rating          double
+);
+
+-- Every revision of every list: the current one is in `lists`.
+create table if not exists list_revisions (
+    list_id          varchar not null,
+    revision         integer not null,
+    run_id           integer not null,
+    computed_at      timestamp not null,
+    max_file_id      integer,
+    players_changed  bigint not null,          -- against the revision before (0 for the first)
+    primary key (list_id, revision)
+);
+
+-- The states and calculations of superseded revisions (the current ones are
+-- in player_state and calculations).
+create table if not exists player_state_revisions as
+    select 0 as revision, * from player_state limit 0;
+create table if not exists calculation_revisions as
+    select 0 as revision, * from calculations limit 0;
+
+-- Who changed from one revision of a list to the next, and why.
+create table if not exists rating_changes (
+    list_id      varchar not null,
+    revision     integer not null,             -- the new revision
+    player_id    bigint not null,
+    old_rating   double,
+    new_rating   double,
+    old_games    bigint,
+    new_games    bigint,
+    reason       varchar not null
+);
+
+-- Corrections by the rating commission: applied at their list (the published
+-- rating becomes `rating`), every later list follows from them.
+create table if not exists corrections (
+    player_id  bigint not null,
+    list_id    varchar not null,
+    rating     double not null,
+    reason     varchar not null,
+    entered_at timestamp not null,
+    run_id     integer not null
 );

@@ -1,0 +1,31 @@
+-- What each list is computed from, as one number: when it differs from the
+-- signature stored with the list, the list and every later one are recomputed
+-- (late results, corrections). The first list also depends on the registry
+-- (birth years: R2) and the initial ratings.
+-- inputs: lists_to_rate (the output of 20_lists), games, corrections, players, initial_ratings
+-- grain: list_id
+with lists as (select row_number() over (order by window_start) as list_index, * from lists_to_rate),
+game_sums as (
+    select l.list_id, count(*) as games,
+           sum(hash(g.date, g.white_id, g.black_id, g.result, g.game_id, g.event, g.round)) as h
+    from games g join lists l on g.date between l.window_start and l.window_end
+    group by l.list_id
+),
+correction_sums as (
+    select list_id, sum(hash(player_id, rating, reason, entered_at)) as h from corrections group by list_id
+),
+starting_point as (
+    select (select coalesce(sum(hash(player_id, birth_year)), 0) from players)
+         + (select coalesce(sum(hash(player_id, rating, archive_performance, archive_games)), 0) from initial_ratings)
+           as h
+),
+final as (
+    select l.list_id,
+           (hash(l.window_start, l.window_end, coalesce(g.games, 0))::hugeint + coalesce(g.h, 0)
+            + coalesce(c.h, 0) + case when l.list_index = 1 then s.h else 0 end) as input_signature
+    from lists l
+    left join game_sums g using (list_id)
+    left join correction_sums c using (list_id)
+    cross join starting_point s
+)
+select * from final
