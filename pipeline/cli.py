@@ -13,7 +13,7 @@ import duckdb
 
 from pipeline import config
 from pipeline.ingest import Ingested, InputFileError, ingest_file
-from pipeline.publish import publish_all, write_csv, write_parquet
+from pipeline.publish import publish_all, write_csv, write_dataset, write_parquet
 from pipeline.rate import RatedList, UnknownList, rate_all
 from pipeline.validate import Validated, validate_staged
 from pipeline.warehouse import WarehouseBusy, audit_failures, connect, run_record, temp_staging, transaction
@@ -303,3 +303,30 @@ def correct(player_id: int, list_id: str, rating: int, reason: str, warehouse: P
                     [player_id, list_id, rating, reason, dt.datetime.now(), run_id])
     click.echo(f"Correction recorded: player {player_id}, list {list_id}, rating {rating} ({reason}).\n"
                "Run `ratings rate` (or `ratings run`) to apply it and recompute the later lists.")
+
+
+@main.group()
+def export() -> None:
+    """Export the warehouse for other tools.
+
+    Example: ratings export history --out history/
+    """
+
+
+@export.command("history")
+@warehouse_option
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Folder for the dataset (one sub-folder per list).")
+def export_history(warehouse: Path, wait: float, out: Path) -> None:
+    """Write the whole rating history as a Parquet dataset partitioned by list
+    (list_id=YYYY-MM/…), for pandas, Polars, R or DuckDB.
+
+    Example: ratings export history --out history/
+    """
+    with _opened(warehouse, wait, read_only=True) as con:
+        history = con.sql("select * from rating_history order by list_id, rating desc, player_id").to_arrow_table()
+    try:
+        write_dataset(history, out, "list_id")
+    except FileExistsError as err:
+        raise click.ClickException(str(err)) from err
+    click.echo(f"{history.num_rows} rows of {len(set(history.column('list_id').to_pylist()))} lists written to {out}")

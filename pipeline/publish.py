@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from pathlib import Path
 
 import duckdb
@@ -47,6 +48,25 @@ def write_csv(table: pa.Table, path: Path) -> None:
 
 def write_parquet(table: pa.Table, path: Path) -> None:
     _replace_atomically(path, lambda tmp: pq.write_table(table, tmp, compression="zstd"))
+
+
+def write_dataset(table: pa.Table, out: Path, partition: str) -> None:
+    """A Parquet dataset with one folder per value of `partition` (hive style),
+    written beside `out` and swapped in whole, so readers never see half of it."""
+    out = Path(out)
+    if out.exists() and any(not (p.is_dir() and p.name.startswith(f"{partition}=")) for p in out.iterdir()):
+        raise FileExistsError(f"{out} exists and holds other files than a dataset by {partition}: "
+                              "choose an empty or new folder")
+    tmp = out.with_name(f".{out.name}.tmp")
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    for key, rows in _by_list(table, partition).items():
+        folder = tmp / f"{partition}={key}"
+        folder.mkdir(parents=True)
+        pq.write_table(rows.drop_columns([partition]), folder / "part-0.parquet", compression="zstd")
+    if out.exists():
+        shutil.rmtree(out)
+    os.replace(tmp, out)
 
 
 def publish_all(con: duckdb.DuckDBPyConnection, out: Path) -> list[str]:

@@ -45,6 +45,7 @@ def connect(path: Path | str, read_only: bool = False, wait: float = 0.0) -> duc
             time.sleep(0.2)
     if not read_only:
         con.execute((SQL_DIR / "schema.sql").read_text())
+        con.execute((SQL_DIR / "views.sql").read_text())
     return con
 
 

@@ -1,0 +1,127 @@
+-- Views for analysts, with a comment on each view and column (the data dictionary
+-- in the README is generated from the same comments: tests/test_views.py checks it).
+
+create or replace view rating_history as
+with list_order as (
+    select list_id, lag(list_id) over (order by window_start) as previous_list_id from lists
+),
+previous as (
+    select l.list_id, s.player_id, s.rating
+    from list_order l join player_state s on s.list_id = l.previous_list_id
+    where s.rating is not null
+    union all
+    select l.list_id, r.player_id, r.rating
+    from list_order l join initial_ratings r on l.previous_list_id is null
+    where r.rating is not null
+)
+select s.list_id, s.player_id, p.name, p.club,
+       s.rating::integer as rating,
+       round(prev.rating)::integer as previous_rating,
+       (s.rating - round(prev.rating))::integer as change,
+       coalesce(c.games, 0)::integer as games,
+       case when prev.rating is null then 'new'
+            when c.games_played > 0 then 'played'
+            else 'did not play' end as status
+from player_state s
+join players p using (player_id)
+left join previous prev on prev.list_id = s.list_id and prev.player_id = s.player_id
+left join calculations c on c.list_id = s.list_id and c.player_id = s.player_id
+where s.rating is not null;
+
+comment on view rating_history is 'Every rated player on every list (current revisions): the published lists, all together.';
+comment on column rating_history.list_id is 'The list (YYYY-MM, month of publication, R1).';
+comment on column rating_history.player_id is 'Membership number.';
+comment on column rating_history.name is 'Name in the registry.';
+comment on column rating_history.club is 'Club in the registry.';
+comment on column rating_history.rating is 'Published rating on this list (multiple of ten, R3).';
+comment on column rating_history.previous_rating is 'Rating on the list before (initial ratings for the first list); null for a new player.';
+comment on column rating_history.change is 'rating - previous_rating.';
+comment on column rating_history.games is 'Compatible games counted on this list (Nj).';
+comment on column rating_history.status is 'new (first rating), played, or did not play.';
+
+create or replace view player_card as
+with history as (select * from rating_history),
+latest as (
+    select player_id, arg_max(list_id, list_id) as last_list, arg_max(rating, list_id) as rating
+    from history group by player_id
+),
+summary as (
+    select player_id, min(list_id) as first_list, max(rating) as peak_rating,
+           arg_max(list_id, rating * 1e6 + replace(list_id, '-', '')::integer) as peak_list,
+           sum(games)::bigint as games,
+           max(list_id) filter (where status <> 'did not play') as last_played_list
+    from history group by player_id
+)
+select p.player_id, p.name, p.club, l.rating, l.last_list, s.peak_rating, s.peak_list,
+       s.first_list, s.last_played_list, s.games,
+       (select count(*) from corrections k where k.player_id = p.player_id) as corrections
+from players p join latest l using (player_id) join summary s using (player_id);
+
+comment on view player_card is 'One row per player ever rated: current rating, peak, first list, games.';
+comment on column player_card.player_id is 'Membership number.';
+comment on column player_card.name is 'Name in the registry.';
+comment on column player_card.club is 'Club in the registry.';
+comment on column player_card.rating is 'Rating on the latest list.';
+comment on column player_card.last_list is 'The latest list.';
+comment on column player_card.peak_rating is 'Highest published rating.';
+comment on column player_card.peak_list is 'The list of the peak (the latest if reached several times).';
+comment on column player_card.first_list is 'The first list with a rating.';
+comment on column player_card.last_played_list is 'The latest list on which the player had rated games.';
+comment on column player_card.games is 'Compatible games counted over all lists.';
+comment on column player_card.corrections is 'Corrections by the rating commission.';
+
+create or replace view list_summary as
+with history as (select * from rating_history),
+stats as (
+    select list_id, count(*) as players_rated, count(*) filter (where status = 'new') as new_players,
+           count(*) filter (where status <> 'did not play') as players_active,
+           round(avg(rating), 1) as mean_rating, median(rating) as median_rating,
+           max(change) as biggest_gain, arg_max(player_id, change) as biggest_gain_player,
+           min(change) as biggest_loss, arg_min(player_id, change) as biggest_loss_player
+    from history group by list_id
+)
+select l.list_id, l.revision, l.window_start, l.window_end, l.games_rated, l.forfeits, s.players_rated,
+       s.new_players, s.players_active, s.mean_rating, s.median_rating, s.biggest_gain, s.biggest_gain_player,
+       s.biggest_loss, s.biggest_loss_player, l.rounds_used, l.players_still_moving, l.unanchored_players
+from lists l join stats s using (list_id);
+
+comment on view list_summary is 'One row per list: counts, mean and median rating, biggest gain and loss, the estimation.';
+comment on column list_summary.list_id is 'The list (YYYY-MM).';
+comment on column list_summary.revision is 'Current revision of the list (1 = as first computed).';
+comment on column list_summary.window_start is 'First day of the games window.';
+comment on column list_summary.window_end is 'Last day of the games window.';
+comment on column list_summary.games_rated is 'Played games in the window.';
+comment on column list_summary.forfeits is 'Forfeits in the window (stored, never rated).';
+comment on column list_summary.players_rated is 'Players on the list.';
+comment on column list_summary.new_players is 'Players rated for the first time.';
+comment on column list_summary.players_active is 'Rated players who played in the window.';
+comment on column list_summary.mean_rating is 'Mean published rating.';
+comment on column list_summary.median_rating is 'Median published rating.';
+comment on column list_summary.biggest_gain is 'Largest rating gain.';
+comment on column list_summary.biggest_gain_player is 'Who made it.';
+comment on column list_summary.biggest_loss is 'Largest rating loss (most negative change).';
+comment on column list_summary.biggest_loss_player is 'Who made it.';
+comment on column list_summary.rounds_used is 'Rounds of the estimation of unrated players (at most 25, R9).';
+comment on column list_summary.players_still_moving is 'Unrated players whose estimate still moved in the last round.';
+comment on column list_summary.unanchored_players is 'Unrated players in groups with no rated player (R11).';
+
+create or replace view top_players as
+select h.list_id, rank() over (partition by h.list_id order by h.rating desc) as rank,
+       h.player_id, h.name, h.club, h.rating, h.games, h.status,
+       coalesce((year(k.window_end) + (month(k.window_end) >= 9)::integer) - p.birth_year < 20, false) as junior,
+       p.extra->>'sex' as sex
+from rating_history h
+join players p using (player_id)
+left join lists k using (list_id);
+
+comment on view top_players is 'The lists ranked, with filters: where junior, where sex = ''F'', where club = ...';
+comment on column top_players.list_id is 'The list (YYYY-MM).';
+comment on column top_players.rank is 'Rank on the list (ties share a rank).';
+comment on column top_players.player_id is 'Membership number.';
+comment on column top_players.name is 'Name in the registry.';
+comment on column top_players.club is 'Club in the registry.';
+comment on column top_players.rating is 'Published rating.';
+comment on column top_players.games is 'Compatible games counted on this list.';
+comment on column top_players.status is 'new, played, or did not play.';
+comment on column top_players.junior is 'Junior for the season of this list (R2); false without a birth year.';
+comment on column top_players.sex is 'The registry''s sex column, where the input file has one (M / F).';
