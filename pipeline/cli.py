@@ -12,6 +12,8 @@ import click
 import duckdb
 
 from pipeline import config
+from pipeline.explain import NotFound, card, next_list
+from pipeline.explain import whatif as whatif_outcomes
 from pipeline.ingest import Ingested, InputFileError, ingest_file
 from pipeline.publish import publish_all, write_csv, write_dataset, write_parquet
 from pipeline.rate import RatedList, UnknownList, rate_all
@@ -330,3 +332,42 @@ def export_history(warehouse: Path, wait: float, out: Path) -> None:
     except FileExistsError as err:
         raise click.ClickException(str(err)) from err
     click.echo(f"{history.num_rows} rows of {len(set(history.column('list_id').to_pylist()))} lists written to {out}")
+
+
+@main.command()
+@click.argument("player_id", type=int)
+@click.option("--list", "list_id", required=True, help="The list (YYYY-MM).")
+@warehouse_option
+def explain(player_id: int, list_id: str, warehouse: Path, wait: float) -> None:
+    """Print a player's calculation card for a list: each game and whether it counts
+    (the 350 rule with the numbers), Ea, Sc, Nj, P, D(P), Pj, the rule applied with
+    the numbers substituted, the unrounded and the published rating; for an unrated
+    player, the estimate at each round.
+
+    Example: ratings explain 12345 --list 2027-01
+    """
+    with _opened(warehouse, wait, read_only=True) as con:
+        try:
+            click.echo(card(con, player_id, list_id))
+        except NotFound as err:
+            raise click.ClickException(str(err)) from err
+
+
+@main.command()
+@click.argument("player_id", type=int)
+@click.option("--opponent", type=click.IntRange(1, 3000), required=True, help="The opponent's rating.")
+@click.option("--list", "list_id", help="The list the game would count for (default: the next one).")
+@warehouse_option
+def whatif(player_id: int, opponent: int, list_id: str | None, warehouse: Path, wait: float) -> None:
+    """The rating after a win, a draw and a loss against an opponent of that rating,
+    with the player's games of that list's window so far, before the game is played.
+
+    Example: ratings whatif 12345 --opponent 1850
+    """
+    with _opened(warehouse, wait, read_only=True) as con:
+        try:
+            target = list_id or next_list(con)
+            click.echo(f"Player {player_id}, one more game against {opponent}, list {target}:")
+            click.echo(whatif_outcomes(con, player_id, opponent, target))
+        except NotFound as err:
+            raise click.ClickException(str(err)) from err

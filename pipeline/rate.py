@@ -54,6 +54,37 @@ def _column(table, name: str, dtype=float) -> np.ndarray:
     return table.column(name).to_numpy(zero_copy_only=False).astype(dtype)
 
 
+def starting_state(con: duckdb.DuckDBPyConnection, before: str | None) -> tuple[np.ndarray, ...]:
+    """Every registered player (ids ascending) with birth year and state after the
+    list `before` (None: the initial ratings): rating, archived performance and games."""
+    players = con.sql("""
+        select p.player_id, p.birth_year, s.rating, s.archive_performance, s.archive_games
+        from players p left join (
+            select player_id, rating, archive_performance, archive_games from initial_ratings where $before is null
+            union all
+            select player_id, rating, archive_performance, archive_games from player_state where list_id = $before
+        ) s using (player_id)
+        order by p.player_id""", params={"before": before}).to_arrow_table()
+    return (_column(players, "player_id", np.int64), _column(players, "birth_year"), _column(players, "rating"),
+            _column(players, "archive_performance"),
+            np.nan_to_num(_column(players, "archive_games")).astype(np.int64))
+
+
+def window_games(con: duckdb.DuckDBPyConnection, lists: pd.DataFrame) -> tuple[np.ndarray, ...]:
+    """The played games of the lists' windows in canonical order: list index (1 = the
+    first of `lists`), white, black (dense player indices), White's score; and the
+    number of forfeits of each list."""
+    con.register("lists_to_rate", lists)
+    games = stage(con, "21_list_games").to_arrow_table()
+    con.unregister("lists_to_rate")
+    list_of_game, white, black, white_score = _canonical_order(
+        _column(games, "list_index", np.int64), _column(games, "white", np.int64),
+        _column(games, "black", np.int64), _column(games, "white_score"))
+    played = ~np.isnan(white_score)  # forfeits have no score: counted, never rated
+    forfeits = np.bincount(list_of_game[~played] - 1, minlength=len(lists))
+    return (*(a[played] for a in (list_of_game, white, black, white_score)), forfeits)
+
+
 class UnknownList(ValueError):
     """--from names a list that is not in the calendar span of the games."""
 
@@ -84,36 +115,16 @@ def rate_all(con: duckdb.DuckDBPyConnection, run_id: int, rules: PerformanceRule
     lists = stage(con, "20_lists").df()
     con.register("lists_to_rate", lists)
     signatures = {k: int(v) for k, v in stage(con, "22_list_signatures").fetchall()}
+    con.unregister("lists_to_rate")
     stored = {k: int(v) for k, v in con.execute("select list_id, input_signature from lists").fetchall()}
     first = first_to_compute(list(lists["list_id"]), signatures, stored, from_list)
     if first is None:
-        con.unregister("lists_to_rate")
         return []
+    before = None if first == 0 else lists["list_id"].iloc[first - 1]
     lists = lists.iloc[first:].reset_index(drop=True)
-    con.register("lists_to_rate", lists)
-    games = stage(con, "21_list_games").to_arrow_table()
-    con.unregister("lists_to_rate")
-    before = None if first == 0 else stage(con, "20_lists").df()["list_id"].iloc[first - 1]
-    players = con.sql("""
-        select p.player_id, p.birth_year, s.rating, s.archive_performance, s.archive_games
-        from players p left join (
-            select player_id, rating, archive_performance, archive_games from initial_ratings where $before is null
-            union all
-            select player_id, rating, archive_performance, archive_games from player_state where list_id = $before
-        ) s using (player_id)
-        order by p.player_id""", params={"before": before}).to_arrow_table()
-    ids = _column(players, "player_id", np.int64)
-    birth_year = _column(players, "birth_year")
-    rating = _column(players, "rating")
-    archive_performance = _column(players, "archive_performance")
-    archive_games = np.nan_to_num(_column(players, "archive_games")).astype(np.int64)
+    ids, birth_year, rating, archive_performance, archive_games = starting_state(con, before)
     corrections = _corrections(con, ids)
-    list_of_game, white, black, white_score = _canonical_order(
-        _column(games, "list_index", np.int64), _column(games, "white", np.int64),
-        _column(games, "black", np.int64), _column(games, "white_score"))
-    played = ~np.isnan(white_score)  # forfeits have no score: counted, never rated
-    forfeits = np.bincount(list_of_game[~played] - 1, minlength=len(lists))
-    list_of_game, white, black, white_score = (a[played] for a in (list_of_game, white, black, white_score))
+    list_of_game, white, black, white_score, forfeits = window_games(con, lists)
     bounds = np.searchsorted(list_of_game, np.arange(1, len(lists) + 1), side="left")
     ends = np.searchsorted(list_of_game, np.arange(1, len(lists) + 1), side="right")
     max_file_id = scalar(con, "select max(file_id) from source_files")
@@ -205,11 +216,15 @@ def _canonical_order(*keys: np.ndarray) -> tuple[np.ndarray, ...]:
     return tuple(k[order] for k in keys)
 
 
-def _local_indices(white: np.ndarray, black: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The players of a window (global indices, ascending) and the games in local indices."""
+def _local_indices(white: np.ndarray, black: np.ndarray, n: int,
+                   also: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The players of a window (global indices, ascending; `also` added even
+    without a game) and the games in local indices."""
     present = np.zeros(n, dtype=bool)
     present[white] = True
     present[black] = True
+    if also is not None:
+        present[also] = True
     position = np.cumsum(present) - 1
     return np.flatnonzero(present), position[white], position[black]
 

@@ -66,6 +66,7 @@ def test_late_games_revise_only_the_players_they_touch(cli, published, tmp_path)
     diff = pd.read_csv(out / "diffs" / "2027-01-r2.csv")
     assert list(diff["player_id"]) == [3, 4] and list(diff["old_rating"]) == [1620, 1500]
     assert list(diff["name"]) == ["Cara Rated", "Dirk Rated"] and set(diff["reason"]) == {late_reason}
+    assert sorted(p.name for p in (out / "diffs").iterdir()) == ["2027-01-r2.csv", "2027-05-r2.csv"]
 
     # Nothing new: nothing recomputed, no revision.
     again = cli("rate", "--warehouse", w)
