@@ -127,15 +127,27 @@ def _rate(con: duckdb.DuckDBPyConnection, run_id: int, from_list: str | None = N
     _report_rating(rated)
 
 
-def _report_publication(written: list[str], out: Path) -> None:
+reports_option = click.option("--reports/--no-reports", default=True, show_default=True,
+                              help="Also write OUT/<list_id>/index.html, the HTML report of each new or revised list.")
+
+
+def _publish(con: duckdb.DuckDBPyConnection, out: Path, reports: bool) -> None:
+    written = publish_all(con, out)
     click.echo(f"Publish\n  {len(written)} lists written to {out}/lists and {out}/state")
+    if reports:
+        from pipeline.report import write_reports  # matplotlib: only when reports are asked for
+
+        pages = write_reports(con, out, written)
+        if pages:
+            click.echo(f"  {len(pages)} reports written: {pages[-1]}" + (" …" if len(pages) > 1 else ""))
 
 
 @main.command()
 @input_options
 @warehouse_option
 @out_option
-def run(players, ratings, calendar, games, warehouse: Path, wait: float, out: Path) -> None:
+@reports_option
+def run(players, ratings, calendar, games, warehouse: Path, wait: float, out: Path, reports: bool) -> None:
     """Ingest, validate, rate and publish in one go.
 
     With no input files, rates and publishes what the warehouse holds (late games
@@ -160,7 +172,7 @@ def run(players, ratings, calendar, games, warehouse: Path, wait: float, out: Pa
         with _timed("Rate"):
             _rate(con, run_id)
         with _timed("Publish"):
-            _report_publication(publish_all(con, out), out)
+            _publish(con, out, reports)
 
 
 @main.command()
@@ -209,13 +221,14 @@ def rate(warehouse: Path, wait: float, from_list: str | None) -> None:
 @main.command()
 @warehouse_option
 @out_option
-def publish(warehouse: Path, wait: float, out: Path) -> None:
+@reports_option
+def publish(warehouse: Path, wait: float, out: Path, reports: bool) -> None:
     """Write the computed lists (CSV, Parquet) and states (Parquet) to OUT.
 
     Example: ratings publish --warehouse w.duckdb --out lists/
     """
     with _opened(warehouse, wait) as con, run_record(con, "publish", {"out": out}), _timed("Publish"):
-        _report_publication(publish_all(con, out), out)
+        _publish(con, out, reports)
 
 
 @main.command()

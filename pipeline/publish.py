@@ -31,7 +31,7 @@ def spreadsheet_safe(column: pa.ChunkedArray) -> pa.ChunkedArray:
     return pc.if_else(pc.fill_null(risky, False), pc.binary_join_element_wise("'", column, ""), column)
 
 
-def _replace_atomically(path: Path, write) -> None:
+def replace_atomically(path: Path, write) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
     write(tmp)
     os.replace(tmp, path)
@@ -43,11 +43,11 @@ def write_csv(table: pa.Table, path: Path) -> None:
         if pa.types.is_string(field.type) or pa.types.is_large_string(field.type):
             table = table.set_column(i, field, spreadsheet_safe(table.column(i)))
     options = pacsv.WriteOptions(quoting_style="needed")
-    _replace_atomically(path, lambda tmp: pacsv.write_csv(table, tmp, write_options=options))
+    replace_atomically(path, lambda tmp: pacsv.write_csv(table, tmp, write_options=options))
 
 
 def write_parquet(table: pa.Table, path: Path) -> None:
-    _replace_atomically(path, lambda tmp: pq.write_table(table, tmp, compression="zstd"))
+    replace_atomically(path, lambda tmp: pq.write_table(table, tmp, compression="zstd"))
 
 
 def write_dataset(table: pa.Table, out: Path, partition: str) -> None:

@@ -1,0 +1,53 @@
+"""The HTML report of each list: content, determinism, and rendering in a real
+headless browser (Debian's Chromium, installed by .ci/run)."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture
+def reports(cli, small_federation, tmp_path):
+    out = tmp_path / "out"
+    cli("run", "--players", small_federation["players"], "--ratings", small_federation["ratings"],
+        "--games", small_federation["games"], "--warehouse", tmp_path / "w.duckdb", "--out", out)
+    return out
+
+
+def test_each_list_has_a_self_contained_page(reports):
+    page = (reports / "2027-01" / "index.html").read_text()
+    assert "<h1>Rating list 2027-01</h1>" in page and "revision 1" in page
+    assert page.count("<svg") == 3  # histogram, convergence, top players over time: inline, no CDN
+    assert "<script" not in page and "<link" not in page and 'src="http' not in page and "url(http" not in page
+    # Biggest gain: the junior 5 (1400 → 1450, +50); biggest loss: 2 (1700 → 1660, −40).
+    gains = page.split("Biggest gains")[1].split("Biggest losses")[0]
+    assert "Eva Junior" in gains and "+50" in gains
+    assert "Bert Rated" in page.split("Biggest losses")[1].split("New players")[0]
+    assert "games.csv" in page.split("Rejected input rows")[1]
+    assert (reports / "2027-05" / "index.html").exists()
+
+
+def test_pages_are_not_rewritten_when_nothing_changed(cli, reports, tmp_path):
+    before = (reports / "2027-01" / "index.html").read_bytes()
+    result = cli("publish", "--warehouse", tmp_path / "w.duckdb", "--out", reports)
+    assert "reports written" not in result.output
+    assert (reports / "2027-01" / "index.html").read_bytes() == before
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (.ci/run installs Debian's package)")
+def test_the_page_renders_in_a_headless_browser(reports, tmp_path):
+    url = (reports / "2027-01" / "index.html").as_uri()
+    profile = ["--user-data-dir=" + str(tmp_path / "profile")]
+    dom = subprocess.run([CHROMIUM, *FLAGS, *profile, "--dump-dom", url], capture_output=True, text=True,
+                         timeout=120, check=True).stdout
+    assert "Rating list 2027-01" in dom and dom.count("<svg") == 3
+    shot = tmp_path / "report.png"
+    subprocess.run([CHROMIUM, *FLAGS, *profile, "--window-size=1200,1600", f"--screenshot={shot}", url],
+                   capture_output=True, timeout=120, check=True)
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
