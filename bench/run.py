@@ -4,7 +4,8 @@ implementation, on synthetic federations and on the whole Belgian history.
     python bench/run.py                      # 100k and 1M games, Belgium
     python bench/run.py --sizes 100k,1m,10m  # add 10 M games (Parquet input, ~10 minutes)
 
-Prints one table: per-stage wall time (as `ratings run` reports it), peak memory of
+Prints one table: per-stage wall time (as `ratings run --no-reports` reports it: the
+HTML pages are not part of the comparison), peak memory of
 the `ratings run` process, games per second, estimation rounds, the bare pass, the
 reference implementation, and the ratios. Each command runs in its own process.
 """
@@ -60,7 +61,7 @@ def bare_pass(games: Path) -> float:
 def pipeline_run(files: dict[str, Path], work: Path) -> dict:
     cmd = [str(Path(sys.executable).parent / "ratings"), "run", "--players", str(files["players"]),
            "--ratings", str(files["ratings"]), "--games", str(files["games"]),
-           "--warehouse", str(work / "bench.duckdb"), "--out", str(work / "out")]
+           "--warehouse", str(work / "bench.duckdb"), "--out", str(work / "out"), "--no-reports"]
     (work / "bench.duckdb").unlink(missing_ok=True)
     seconds, rss, out = measured(cmd)
     stages = {m[0].lower(): float(m[1]) for m in re.findall(r"^\s+(\w+) took ([\d.]+) s$", out, flags=re.M)}

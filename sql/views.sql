@@ -80,10 +80,12 @@ stats as (
            min(change) as biggest_loss, arg_min(player_id, change) as biggest_loss_player
     from history group by list_id
 )
-select l.list_id, l.revision, l.window_start, l.window_end, l.games_rated, l.forfeits, s.players_rated,
-       s.new_players, s.players_active, s.mean_rating, s.median_rating, s.biggest_gain, s.biggest_gain_player,
-       s.biggest_loss, s.biggest_loss_player, l.rounds_used, l.players_still_moving, l.unanchored_players
-from lists l join stats s using (list_id);
+select l.list_id, l.revision, l.window_start, l.window_end, l.games_rated, l.forfeits,
+       coalesce(s.players_rated, 0) as players_rated, coalesce(s.new_players, 0) as new_players,
+       coalesce(s.players_active, 0) as players_active, s.mean_rating, s.median_rating, s.biggest_gain,
+       s.biggest_gain_player, s.biggest_loss, s.biggest_loss_player, l.rounds_used, l.players_still_moving,
+       l.unanchored_players
+from lists l left join stats s using (list_id);
 
 comment on view list_summary is 'One row per list: counts, mean and median rating, biggest gain and loss, the estimation.';
 comment on column list_summary.list_id is 'The list (YYYY-MM).';
