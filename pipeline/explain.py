@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.calendar import nominal_calendar, season_end_year
-from pipeline.rate import _local_indices, starting_state, window_games
+from pipeline.rate import local_indices, starting_state, window_games
 from pipeline.systems.performance import RULES, ListResult, PerformanceRules, Rule, bonus, compatible, rate_list
 
 
@@ -68,7 +68,7 @@ def replay(con: duckdb.DuckDBPyConnection, player_id: int, list_id: str, rules: 
         archive_performance, archive_games = np.append(archive_performance, np.nan), np.append(archive_games, 0)
         white, black = np.append(white, me), np.append(black, len(ids) - 1)
         white_score = np.append(white_score, extra_game[1])
-    local, w, b = _local_indices(white, black, len(ids), also=me)
+    local, w, b = local_indices(white, black, len(ids), also=me)
     season = season_end_year(pd.Timestamp(one["window_end"].iloc[0]).date())
     result = rate_list(w, b, white_score, rating[local], archive_performance[local], archive_games[local],
                        birth_year[local], season, rules)
@@ -128,7 +128,7 @@ def card(con: duckdb.DuckDBPyConnection, player_id: int, list_id: str, rules: Pe
     rated = not np.isnan(r.previous)
     own = r.previous if rated else res.estimation.estimate[me]
     lines = [f"{name} ({player_id}), list {list_id} (games of {r.window[0]:%Y-%m-%d} … {r.window[1]:%Y-%m-%d})",
-             f"Before: " + (f"rated {r.previous:.0f}" if rated else
+             "Before: " + (f"rated {r.previous:.0f}" if rated else
                             "unrated" + (f", archives Pa = {r.archives[0]:.3f} over Na = {r.archives[1]}"
                                          if r.archives[1] else ", no archives")),
              f"Junior this season (R2): {'yes' if res.junior[me] else 'no'}", ""]

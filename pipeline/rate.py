@@ -139,7 +139,7 @@ def rate_all(con: duckdb.DuckDBPyConnection, run_id: int, rules: PerformanceRule
 
     for (list_id, start, end), lo, hi, forfeited in zip(lists.itertuples(index=False), bounds, ends, forfeits):
         # The list is computed on the players of its window only; the others keep their state.
-        local, w, b = _local_indices(white[lo:hi], black[lo:hi], len(ids))
+        local, w, b = local_indices(white[lo:hi], black[lo:hi], len(ids))
         result = rate_list(w, b, white_score[lo:hi], rating[local], archive_performance[local],
                            archive_games[local], birth_year[local],
                            season_end_year(pd.Timestamp(end).date()), rules, on_round)
@@ -216,7 +216,7 @@ def _canonical_order(*keys: np.ndarray) -> tuple[np.ndarray, ...]:
     return tuple(k[order] for k in keys)
 
 
-def _local_indices(white: np.ndarray, black: np.ndarray, n: int,
+def local_indices(white: np.ndarray, black: np.ndarray, n: int,
                    also: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The players of a window (global indices, ascending; `also` added even
     without a game) and the games in local indices."""

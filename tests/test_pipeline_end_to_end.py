@@ -2,7 +2,6 @@
 to compute by hand (tests/conftest.py: small_federation)."""
 from __future__ import annotations
 
-import random
 
 import duckdb
 import pandas as pd
