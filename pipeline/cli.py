@@ -20,6 +20,7 @@ from pipeline.rate import RatedList, UnknownList, rate_all
 from pipeline.validate import Validated, validate_staged
 from pipeline.warehouse import WarehouseBusy, audit_failures, connect, run_record, temp_staging, transaction
 
+
 def warehouse_option(f):
     f = click.option("--wait", type=click.FloatRange(min=0), default=0, show_default=True,
                      help="Seconds to wait for another run that holds the warehouse.")(f)
@@ -37,6 +38,8 @@ def _opened(warehouse: Path, wait: float, read_only: bool = False) -> Iterator[d
         raise click.ClickException(str(err)) from err
     with con:
         yield con
+
+
 out_option = click.option(
     "--out", type=click.Path(file_okay=False, path_type=Path), default=config.DEFAULT_OUT,
     show_default=True, help="Folder for the published lists and states.")

@@ -20,7 +20,6 @@ import pyarrow.parquet as pq
 from pipeline.warehouse import stage
 
 
-
 LIST_ID = re.compile(r"\d{4}-\d{2}")
 REPORT = re.compile(r"\d{4}-\d{2}-r\d+")
 

@@ -190,6 +190,7 @@ def test_a_killed_run_leaves_everything_consistent(moment, tmp_path):
                     "--warehouse", str(tmp_path / "clean.duckdb"), "--out", str(clean_out)], check=True,
                    capture_output=True)
     # (The run that saw the late games also wrote diff reports and pages of revision 2.)
+
     def lists_and_states(folder):
         return {k: v for k, v in _files(folder).items() if k.startswith(("lists/", "state/"))}
     assert lists_and_states(out) == lists_and_states(clean_out)
