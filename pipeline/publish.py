@@ -26,7 +26,7 @@ REPORT = re.compile(r"\d{4}-\d{2}-r\d+")
 
 def spreadsheet_safe(column: pa.ChunkedArray) -> pa.ChunkedArray:
     """Text cells a spreadsheet would run as a formula get a leading apostrophe."""
-    risky = pc.match_substring_regex(column, "^[=+\\-@\t\r]")
+    risky = pc.is_in(pc.utf8_slice_codeunits(column, 0, 1), value_set=pa.array(["=", "+", "-", "@", "\t", "\r"]))
     return pc.if_else(pc.fill_null(risky, False), pc.binary_join_element_wise("'", column, ""), column)
 
 
@@ -46,7 +46,7 @@ def write_csv(table: pa.Table, path: Path) -> None:
 
 
 def write_parquet(table: pa.Table, path: Path) -> None:
-    replace_atomically(path, lambda tmp: pq.write_table(table, tmp, compression="zstd"))
+    replace_atomically(path, lambda tmp: pq.write_table(table, tmp, compression="zstd", compression_level=1))
 
 
 def write_dataset(table: pa.Table, out: Path, partition: str) -> None:
