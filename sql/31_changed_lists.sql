@@ -1,29 +1,27 @@
 -- The recomputed lists whose results differ from their stored revision (or that
--- have none): only these get a new revision.
+-- have none): only these get a new revision. Results are compared through a
+-- fingerprint per list (the sum of the rows' hashes): one aggregation per table.
 -- inputs: new_lists, new_state, new_calculations, lists, player_state, calculations
 -- grain: list_id
 with recomputed as (select list_id from new_lists),
-state_diff as (
-    (select list_id, player_id, rating, archive_performance, archive_games from new_state
-     except all
-     select list_id, player_id, rating, archive_performance, archive_games from player_state
-     where list_id in (select list_id from recomputed))
+new_prints as (
+    select list_id, sum(hash(player_id, rating, archive_performance, archive_games)) as h
+    from new_state group by list_id
     union all
-    (select list_id, player_id, rating, archive_performance, archive_games from player_state
-     where list_id in (select list_id from recomputed)
-     except all
-     select list_id, player_id, rating, archive_performance, archive_games from new_state)
+    select list_id, sum(hash(player_id, games_played, games, unrounded, rule)) + 1
+    from new_calculations group by list_id
 ),
-calculation_diff as (
-    (select list_id, player_id, games_played, games, unrounded, rule from new_calculations
-     except all
-     select list_id, player_id, games_played, games, unrounded, rule from calculations
-     where list_id in (select list_id from recomputed))
+old_prints as (
+    select list_id, sum(hash(player_id, rating, archive_performance, archive_games)) as h
+    from player_state where list_id in (select list_id from recomputed) group by list_id
     union all
-    (select list_id, player_id, games_played, games, unrounded, rule from calculations
-     where list_id in (select list_id from recomputed)
-     except all
-     select list_id, player_id, games_played, games, unrounded, rule from new_calculations)
+    select list_id, sum(hash(player_id, games_played, games, unrounded, rule)) + 1
+    from calculations where list_id in (select list_id from recomputed) group by list_id
+),
+differing as (
+    select coalesce(n.list_id, o.list_id) as list_id
+    from new_prints n full join old_prints o on n.list_id = o.list_id and n.h = o.h
+    where n.list_id is null or o.list_id is null
 ),
 final as (
     select n.list_id, n.window_start, n.window_end, l.revision as old_revision,
@@ -32,8 +30,7 @@ final as (
     left join lists l using (list_id)
     left join list_revisions r on r.list_id = l.list_id and r.revision = l.revision
     where l.list_id is null
-       or n.list_id in (select list_id from state_diff)
-       or n.list_id in (select list_id from calculation_diff)
+       or n.list_id in (select list_id from differing)
        or l.window_start <> n.window_start or l.window_end <> n.window_end
 )
 select * from final
