@@ -311,4 +311,5 @@ def _arrow(parts: list[Columns]) -> pa.Table:
     return pa.table(columns)
 
 
-__all__ = ["rate_all", "ensure_calendar", "RatedList"]
+__all__ = ["RatedList", "UnknownList", "ensure_calendar", "first_to_compute", "local_indices", "rate_all",
+           "starting_state", "window_games"]
