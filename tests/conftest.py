@@ -61,3 +61,12 @@ def small_federation(tmp_path: Path) -> dict[str, Path]:
         ["2027-01-09", 1, 3, "1/2-1/2", "Winter open", 1],
     ])
     return {"players": players, "ratings": ratings, "games": games}
+
+
+@pytest.fixture
+def published(cli, small_federation, tmp_path) -> tuple[Path, Path]:
+    """The small federation rated and published once: (warehouse, output folder)."""
+    w, out = tmp_path / "w.duckdb", tmp_path / "out"
+    cli("run", "--players", small_federation["players"], "--ratings", small_federation["ratings"],
+        "--games", small_federation["games"], "--warehouse", w, "--out", out)
+    return w, out

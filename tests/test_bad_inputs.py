@@ -42,12 +42,9 @@ def test_the_corpus_is_complete():
 
 
 @pytest.fixture
-def registry(cli, small_federation, tmp_path):
+def registry(published):
     """A warehouse holding the small federation's registry, ratings and games."""
-    w = tmp_path / "w.duckdb"
-    cli("run", "--players", small_federation["players"], "--ratings", small_federation["ratings"],
-        "--games", small_federation["games"], "--warehouse", w, "--out", tmp_path / "out")
-    return w
+    return published[0]
 
 
 def table_counts(w: Path) -> dict[str, int]:

@@ -13,11 +13,8 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
 
 
 @pytest.fixture
-def reports(cli, small_federation, tmp_path):
-    out = tmp_path / "out"
-    cli("run", "--players", small_federation["players"], "--ratings", small_federation["ratings"],
-        "--games", small_federation["games"], "--warehouse", tmp_path / "w.duckdb", "--out", out)
-    return out
+def reports(published):
+    return published[1]
 
 
 def test_each_list_has_a_self_contained_page(reports):

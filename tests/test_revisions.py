@@ -4,18 +4,8 @@ from __future__ import annotations
 
 import duckdb
 import pandas as pd
-import pytest
 
 from tests.conftest import write_rows
-
-
-@pytest.fixture
-def published(cli, small_federation, tmp_path):
-    """The small federation rated and published once."""
-    w, out = tmp_path / "w.duckdb", tmp_path / "out"
-    cli("run", "--players", small_federation["players"], "--ratings", small_federation["ratings"],
-        "--games", small_federation["games"], "--warehouse", w, "--out", out)
-    return w, out
 
 
 def ratings_of(out, list_id) -> dict[int, int]:

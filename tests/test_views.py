@@ -13,11 +13,8 @@ VIEWS = ("rating_history", "player_card", "list_summary", "top_players")
 
 
 @pytest.fixture
-def warehouse(cli, small_federation, tmp_path):
-    w = tmp_path / "w.duckdb"
-    cli("run", "--players", small_federation["players"], "--ratings", small_federation["ratings"],
-        "--games", small_federation["games"], "--warehouse", w, "--out", tmp_path / "out")
-    return w
+def warehouse(published):
+    return published[0]
 
 
 def test_views_hold_the_hand_computed_lists(warehouse, tmp_path):
