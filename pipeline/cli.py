@@ -18,7 +18,7 @@ from pipeline.ingest import Ingested, InputFileError, ingest_file
 from pipeline.publish import publish_all, write_csv, write_dataset, write_parquet
 from pipeline.rate import RatedList, UnknownList, rate_all
 from pipeline.validate import Validated, validate_staged
-from pipeline.warehouse import WarehouseBusy, audit_failures, connect, run_record, temp_staging, transaction
+from pipeline.warehouse import WarehouseError, audit_failures, connect, run_record, temp_staging, transaction
 
 
 def warehouse_option(f):
@@ -34,7 +34,7 @@ def _opened(warehouse: Path, wait: float, read_only: bool = False) -> Iterator[d
     """The warehouse, or a clear message when another run holds it."""
     try:
         con = connect(warehouse, read_only=read_only, wait=wait)
-    except WarehouseBusy as err:
+    except WarehouseError as err:
         raise click.ClickException(str(err)) from err
     with con:
         yield con

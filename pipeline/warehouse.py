@@ -14,8 +14,16 @@ import duckdb
 from pipeline.config import SQL_DIR
 
 
-class WarehouseBusy(Exception):
+class WarehouseError(Exception):
+    """The warehouse cannot be used; the message says why."""
+
+
+class WarehouseBusy(WarehouseError):
     """Another process holds the warehouse (DuckDB allows one writer process)."""
+
+
+class WarehouseLayout(WarehouseError):
+    """The warehouse was made by another version of the pipeline."""
 
 
 def connect(path: Path | str, read_only: bool = False, wait: float = 0.0) -> duckdb.DuckDBPyConnection:
@@ -44,9 +52,30 @@ def connect(path: Path | str, read_only: bool = False, wait: float = 0.0) -> duc
                     f"try again when it has finished, or give --wait SECONDS") from err
             time.sleep(0.2)
     if not read_only:
+        _check_version(con, path)
         con.execute((SQL_DIR / "schema.sql").read_text())
+        con.execute("insert into warehouse_version select ? where not exists (select 1 from warehouse_version)",
+                    [WAREHOUSE_VERSION])
         con.execute((SQL_DIR / "views.sql").read_text())
     return con
+
+
+WAREHOUSE_VERSION = 2  # the layout of sql/schema.sql; 2: lists have revisions
+
+
+def _check_version(con: duckdb.DuckDBPyConnection, path: Path) -> None:
+    """A warehouse made by another layout is refused with a clear message, not
+    half-used (the pipeline has no migrations yet)."""
+    tables = {t for (t,) in con.execute("select table_name from duckdb_tables() where schema_name = 'main'"
+                                        ).fetchall()}
+    if not tables:
+        return
+    found = con.execute("select max(version) from warehouse_version").fetchall()[0][0] \
+        if "warehouse_version" in tables else 1
+    if found != WAREHOUSE_VERSION:
+        con.close()
+        raise WarehouseLayout(f"{path} has the layout of version {found}, this pipeline needs version "
+                            f"{WAREHOUSE_VERSION}: rebuild it from the input files into a new warehouse")
 
 
 def stage_sql(name: str) -> str:

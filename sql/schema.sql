@@ -1,5 +1,8 @@
 -- The warehouse: every table the pipeline keeps. Idempotent (IF NOT EXISTS).
 
+-- The layout version: pipeline/warehouse.py refuses a warehouse of another one.
+create table if not exists warehouse_version (version integer not null);
+
 create sequence if not exists run_ids start 1;
 create sequence if not exists file_ids start 1;
 

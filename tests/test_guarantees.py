@@ -194,3 +194,13 @@ def test_a_killed_run_leaves_everything_consistent(moment, tmp_path):
     def lists_and_states(folder):
         return {k: v for k, v in _files(folder).items() if k.startswith(("lists/", "state/"))}
     assert lists_and_states(out) == lists_and_states(clean_out)
+
+
+def test_a_warehouse_of_another_layout_is_refused(cli, tmp_path):
+    old = tmp_path / "old.duckdb"
+    con = duckdb.connect(str(old))
+    con.execute("create table lists (list_id varchar primary key)")  # the layout before revisions
+    con.close()
+    refused = cli("rate", "--warehouse", old, ok=False)
+    assert refused.exit_code == 1
+    assert "has the layout of version 1, this pipeline needs version 2" in refused.output
