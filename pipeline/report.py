@@ -18,6 +18,7 @@ from pipeline.publish import LIST_ID, replace_atomically  # noqa: E402
 
 matplotlib.rcParams.update({"svg.hashsalt": "ratings", "svg.fonttype": "none", "font.size": 9,
                             "axes.spines.top": False, "axes.spines.right": False})
+HISTORY_LISTS = 12  # the top players' chart covers this list and the 11 before it
 TEMPLATES = jinja2.Environment(loader=jinja2.FileSystemLoader(PACKAGE_DIR / "templates"),
                                autoescape=True, keep_trailing_newline=True)
 
@@ -25,7 +26,8 @@ TEMPLATES = jinja2.Environment(loader=jinja2.FileSystemLoader(PACKAGE_DIR / "tem
 def _svg(figure) -> str:
     """The figure as inline SVG, with no date in it (byte-identical reruns)."""
     buffer = io.StringIO()
-    figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None}, bbox_inches="tight")
+    figure.tight_layout()
+    figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
     plt.close(figure)
     text = buffer.getvalue()
     return text[text.index("<svg"):]
@@ -75,9 +77,10 @@ def list_report(con: duckdb.DuckDBPyConnection, list_id: str) -> str:
     lines: dict[str, list[tuple[str, int]]] = {}
     for name, list_, rating in con.execute(
             """select h.name || ' (' || h.player_id || ')', h.list_id, h.rating from rating_history h
-               join lists l using (list_id) where h.player_id in (select unnest(?::bigint[]))
-               and l.window_start <= (select window_start from lists where list_id = ?)
-               order by h.player_id, h.list_id""", [top, list_id]).fetchall():
+               where h.player_id in (select unnest(?::bigint[])) and h.list_id in (
+                   select list_id from lists where window_start <= (select window_start from lists where list_id = ?)
+                   order by window_start desc limit ?)
+               order by h.player_id, h.list_id""", [top, list_id, HISTORY_LISTS]).fetchall():
         lines.setdefault(name, []).append((list_, rating))
     page = TEMPLATES.get_template("list_report.html.j2").render(
         s=summary,
