@@ -19,13 +19,6 @@ def _month_end(year: int, month: int) -> dt.date:
     return first_next - dt.timedelta(days=1)
 
 
-def nominal_list_for(day: dt.date) -> str:
-    """R1: the id (YYYY-MM, month of publication) of the nominal list whose window holds `day`."""
-    if day.month >= 9:
-        return f"{day.year + 1}-01"
-    return f"{day.year}-05" if day.month <= 4 else f"{day.year}-09"
-
-
 def nominal_calendar(first_day: dt.date, last_day: dt.date) -> pd.DataFrame:
     """The nominal lists whose windows cover first_day … last_day, in order."""
     rows = []

@@ -17,7 +17,7 @@ from pipeline.explain import whatif as whatif_outcomes
 from pipeline.ingest import Ingested, InputFileError, ingest_file
 from pipeline.publish import publish_all, write_csv, write_dataset, write_parquet
 from pipeline.rate import RatedList, UnknownList, rate_all
-from pipeline.validate import Validated, validate_staged
+from pipeline.validate import Validated, rejects_of, validate_staged
 from pipeline.warehouse import WarehouseError, audit_failures, connect, run_record, temp_staging, transaction
 
 
@@ -103,9 +103,7 @@ def _report_validation(con: duckdb.DuckDBPyConnection, checked: list[Validated])
     for v in checked:
         click.echo(f"  {v.kind:<9} {v.path}  read {v.rows_read} = accepted {v.rows_accepted}"
                    f" + rejected {v.rows_rejected}")
-        for row_number, reason in con.execute(
-                "select row_number, reason from rejects where file_id = ? order by row_number limit 10",
-                [v.file_id]).fetchall():
+        for row_number, reason in rejects_of(con, v.file_id, 10):
             click.echo(f"    {Path(v.path).name}, row {row_number}: {reason}", err=True)
         if v.rows_rejected > 10:
             click.echo(f"    ... {v.rows_rejected - 10} more in the rejects table", err=True)

@@ -27,4 +27,3 @@ KINDS = ("players", "ratings", "calendar", "games")
 MIN_BIRTH_YEAR = 1900
 MIN_RATING = 1
 MAX_RATING = 3000
-MAX_PLAYER_ID = 10**15

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import itertools
 from dataclasses import dataclass
 
 import duckdb
@@ -185,10 +186,9 @@ def _corrections(con: duckdb.DuckDBPyConnection, ids: np.ndarray) -> dict[str, t
     rows = con.execute("""select list_id, player_id, arg_max(rating, entered_at), arg_max(reason, entered_at)
                           from corrections group by list_id, player_id order by list_id, player_id""").fetchall()
     out: dict[str, tuple[np.ndarray, np.ndarray, list[str]]] = {}
-    for list_id in dict.fromkeys(r[0] for r in rows):
-        mine = [r for r in rows if r[0] == list_id]
-        out[list_id] = (np.searchsorted(ids, [r[1] for r in mine]), np.array([r[2] for r in mine], dtype=float),
-                        [r[3] for r in mine])
+    for list_id, group in itertools.groupby(rows, key=lambda r: r[0]):  # a handful of corrections
+        _, players, values, reasons = zip(*group)
+        out[list_id] = (np.searchsorted(ids, players), np.array(values, dtype=float), list(reasons))
     return out
 
 
@@ -275,13 +275,14 @@ def _store(con: duckdb.DuckDBPyConnection, computed: dict[str, list[Columns]], r
         for table in COMPUTED_TABLES:
             con.register(f"new_{NEW_NAMES[table]}", _arrow(computed[table]))
         con.execute(f"create or replace temp table changed as {stage_sql('31_changed_lists')}")
-        con.execute(f"insert into rating_changes select c.list_id, coalesce(ch.old_revision, 0) + 1, c.* exclude (list_id) "
-                    f"from ({stage_sql('30_rating_changes')}) c join changed ch using (list_id) "
-                    f"where ch.old_revision is not null")  # a first computation changes nobody
-        con.execute("""insert into player_state_revisions select l.revision, s.* from player_state s
-                       join lists l using (list_id) where list_id in (select list_id from changed)""")
-        con.execute("""insert into calculation_revisions select l.revision, c.* from calculations c
-                       join lists l using (list_id) where list_id in (select list_id from changed)""")
+        if scalar(con, "select count(*) from changed where old_revision is not null"):  # a revision, not a first
+            con.execute(f"insert into rating_changes select c.list_id, ch.old_revision + 1, c.* exclude (list_id) "
+                        f"from ({stage_sql('30_rating_changes')}) c join changed ch using (list_id) "
+                        f"where ch.old_revision is not null")
+            con.execute("""insert into player_state_revisions select l.revision, s.* from player_state s
+                           join lists l using (list_id) where list_id in (select list_id from changed)""")
+            con.execute("""insert into calculation_revisions select l.revision, c.* from calculations c
+                           join lists l using (list_id) where list_id in (select list_id from changed)""")
         for table in COMPUTED_TABLES:
             con.execute(f"delete from {table} where list_id in (select list_id from changed)")
             new = f"new_{NEW_NAMES[table]}"

@@ -14,10 +14,9 @@ from pandera.typing import Series
 
 from pipeline.config import MAX_RATING, MIN_BIRTH_YEAR, MIN_RATING
 
-# Results from White's side; forfeits are kept and never rated.
-RESULT_SCORES = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5, "½-½": 0.5,
-                 "+/-": None, "-/+": None, "-/-": None}
-PLAYED_RESULTS = ("1-0", "0-1", "1/2-1/2", "½-½")
+# Results from White's side; forfeits are kept and never rated (their scores:
+# sql/clean/games.sql).
+RESULT_CODES = ("1-0", "0-1", "1/2-1/2", "½-½", "+/-", "-/+", "-/-")
 
 NOT_AN_ID = "not a whole-number id of at most 15 digits"
 
@@ -30,13 +29,8 @@ def _is_date(s: pd.Series) -> pd.Series:
     return s.str.fullmatch(r"\d{4}-\d{2}-\d{2}") & pd.to_datetime(s, format="%Y-%m-%d", errors="coerce").notna()
 
 
-def _number(s: pd.Series) -> pd.Series:
-    return pd.to_numeric(s, errors="coerce")
-
-
 def _in_range(s: pd.Series, low: float, high: float) -> pd.Series:
-    x = _number(s)
-    return x.between(low, high)
+    return pd.to_numeric(s, errors="coerce").between(low, high)
 
 
 class PlayerRows(pa.DataFrameModel):
@@ -118,7 +112,7 @@ class GamesInput(pa.DataFrameModel):
     date: Series[str] = pa.Field(nullable=False)
     white_id: Series[str] = pa.Field(nullable=False)
     black_id: Series[str] = pa.Field(nullable=False)
-    result: Series[str] = pa.Field(nullable=False, isin=list(RESULT_SCORES))
+    result: Series[str] = pa.Field(nullable=False, isin=list(RESULT_CODES))
     game_id: Series[str] = pa.Field(nullable=True)
     event: Series[str] = pa.Field(nullable=True)
     round: Series[str] = pa.Field(nullable=True)

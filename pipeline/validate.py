@@ -91,9 +91,9 @@ def validate_staged(con: duckdb.DuckDBPyConnection, staging: str = "main") -> li
     return [validate_file(con, file_id, kind, staging) for file_id, kind in pending]
 
 
-def rejects_of(con: duckdb.DuckDBPyConnection, file_id: int, limit: int = 20) -> pd.DataFrame:
-    """The first rejected rows of a file, for the run's summary."""
+def rejects_of(con: duckdb.DuckDBPyConnection, file_id: int, limit: int) -> list[tuple[int, str]]:
+    """The first rejected rows of a file (row number, reason), for the run's summary."""
     return con.execute("select row_number, reason from rejects where file_id = ? order by row_number limit ?",
-                       [file_id, limit]).df()
+                       [file_id, limit]).fetchall()
 
 

@@ -83,9 +83,9 @@ def stage_sql(name: str) -> str:
     return (SQL_DIR / f"{name}.sql").read_text()
 
 
-def stage(con: duckdb.DuckDBPyConnection, name: str, params: dict | None = None) -> duckdb.DuckDBPyRelation:
+def stage(con: duckdb.DuckDBPyConnection, name: str) -> duckdb.DuckDBPyRelation:
     """Run the SELECT of sql/<name>.sql and return its rows as a relation."""
-    return con.sql(stage_sql(name), params=params)
+    return con.sql(stage_sql(name))
 
 
 @contextlib.contextmanager

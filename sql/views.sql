@@ -42,7 +42,7 @@ comment on column rating_history.status is 'new (first rating), played, or did n
 create or replace view player_card as
 with history as (select * from rating_history),
 latest as (
-    select player_id, arg_max(list_id, list_id) as last_list, arg_max(rating, list_id) as rating
+    select player_id, max(list_id) as last_list, arg_max(rating, list_id) as rating
     from history group by player_id
 ),
 summary as (
