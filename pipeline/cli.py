@@ -17,6 +17,7 @@ from pipeline.explain import whatif as whatif_outcomes
 from pipeline.ingest import Ingested, InputFileError, ingest_file
 from pipeline.publish import publish_all, write_csv, write_dataset, write_parquet
 from pipeline.rate import RatedList, UnknownList, rate_all
+from pipeline.systems import SYSTEMS, SystemMismatch, warehouse_system
 from pipeline.validate import Validated, rejects_of, validate_staged
 from pipeline.warehouse import WarehouseError, audit_failures, connect, run_record, temp_staging, transaction
 
@@ -120,13 +121,18 @@ def _report_rating(rated: list[RatedList]) -> None:
         click.echo(f"  {r.list_id:<8} {r.games:>7} {r.players_rated:>7} {r.rounds:>6} {r.still_moving:>6}  {revision}")
 
 
-def _rate(con: duckdb.DuckDBPyConnection, run_id: int, from_list: str | None = None) -> None:
+def _rate(con: duckdb.DuckDBPyConnection, run_id: int, system: str | None, from_list: str | None = None) -> None:
     try:
-        rated = rate_all(con, run_id, from_list=from_list)
-    except UnknownList as err:
+        rated = rate_all(con, run_id, system, from_list=from_list)
+    except (UnknownList, SystemMismatch) as err:
         raise click.ClickException(str(err)) from err
     _report_rating(rated)
 
+
+system_option = click.option(
+    "--system", type=click.Choice(SYSTEMS), default=None,
+    help="Rule set: performance (the national performance Elo) or fide (FIDE Elo, monthly lists). "
+         "Default: the warehouse's, or performance for a new warehouse. One rule set per warehouse.")
 
 reports_option = click.option("--reports/--no-reports", default=True, show_default=True,
                               help="Also write OUT/<list_id>/index.html, the HTML report of each new or revised list.")
@@ -148,7 +154,9 @@ def _publish(con: duckdb.DuckDBPyConnection, out: Path, reports: bool) -> None:
 @warehouse_option
 @out_option
 @reports_option
-def run(players, ratings, calendar, games, warehouse: Path, wait: float, out: Path, reports: bool) -> None:
+@system_option
+def run(players, ratings, calendar, games, warehouse: Path, wait: float, out: Path, reports: bool,
+        system: str | None) -> None:
     """Ingest, validate, rate and publish in one go.
 
     With no input files, rates and publishes what the warehouse holds (late games
@@ -159,6 +167,10 @@ def run(players, ratings, calendar, games, warehouse: Path, wait: float, out: Pa
     """
     files = _files(players, ratings, calendar, games)
     with _opened(warehouse, wait) as con, run_record(con, "run", {"files": files, "out": out}) as run_id:
+        try:
+            warehouse_system(con, system)  # refused before anything is taken in
+        except SystemMismatch as err:
+            raise click.ClickException(str(err)) from err
         if not files and not con.execute("select 1 from source_files limit 1").fetchall():
             files = list(config.SAMPLE_FILES.items())
             click.echo(f"No input files and an empty warehouse: using the embedded sample in {config.SAMPLE_DIR}")
@@ -171,7 +183,7 @@ def run(players, ratings, calendar, games, warehouse: Path, wait: float, out: Pa
             with _timed("Validate"):
                 _report_validation(con, validate_staged(con, staging))
         with _timed("Rate"):
-            _rate(con, run_id)
+            _rate(con, run_id, system)
         with _timed("Publish"):
             _publish(con, out, reports)
 
@@ -207,7 +219,8 @@ def validate(warehouse: Path, wait: float) -> None:
 @click.option("--from", "from_list", metavar="LIST_ID",
               help="Recompute this list and every later one (default: from the first list whose games "
                    "or corrections changed since it was computed).")
-def rate(warehouse: Path, wait: float, from_list: str | None) -> None:
+@system_option
+def rate(warehouse: Path, wait: float, from_list: str | None, system: str | None) -> None:
     """Compute the lists, in order, each from the one before.
 
     Late games and corrections are noticed: the first list they touch and every
@@ -216,7 +229,7 @@ def rate(warehouse: Path, wait: float, from_list: str | None) -> None:
     Example: ratings rate --from 2027-01 --warehouse w.duckdb
     """
     with _opened(warehouse, wait) as con, run_record(con, "rate", {"from": from_list}) as run_id, _timed("Rate"):
-        _rate(con, run_id, from_list)
+        _rate(con, run_id, system, from_list)
 
 
 @main.command()

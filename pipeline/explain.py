@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 
 from pipeline.calendar import nominal_calendar, season_end_year
-from pipeline.rate import local_indices, starting_state, window_games
+from pipeline.periods import local_indices, window_games
+from pipeline.rate import starting_state
 from pipeline.systems.performance import RULES, ListResult, PerformanceRules, Rule, bonus, compatible, rate_list
 
 
@@ -61,7 +62,8 @@ def replay(con: duckdb.DuckDBPyConnection, player_id: int, list_id: str, rules: 
     me = int(np.searchsorted(ids, player_id))
     if me >= len(ids) or ids[me] != player_id:
         raise NotFound(f"player {player_id} is not in the registry")
-    _, white, black, white_score, _ = window_games(con, one)
+    games = window_games(con, one)
+    white, black, white_score = games.white, games.black, games.white_score
     if extra_game is not None:  # a fictitious rated opponent, index n
         ids = np.append(ids, -1)
         birth_year, rating = np.append(birth_year, np.nan), np.append(rating, extra_game[0])

@@ -17,9 +17,12 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
+from pipeline.systems import DEFAULT_SYSTEM, stored_system
 from pipeline.warehouse import stage
 
 
+# The state columns of the other rule set are left out of a published state.
+NOT_PUBLISHED = {"performance": ["games_total", "peak_rating"], "fide": ["archive_performance", "archive_games"]}
 LIST_ID = re.compile(r"\d{4}-\d{2}")
 REPORT = re.compile(r"\d{4}-\d{2}-r\d+")
 
@@ -75,7 +78,8 @@ def publish_all(con: duckdb.DuckDBPyConnection, out: Path) -> list[str]:
     (out / "lists").mkdir(parents=True, exist_ok=True)
     (out / "state").mkdir(parents=True, exist_ok=True)
     lists = stage(con, "50_published_lists").to_arrow_table()
-    states = stage(con, "51_published_states").to_arrow_table()
+    states = stage(con, "51_published_states").to_arrow_table().drop_columns(
+        NOT_PUBLISHED[stored_system(con) or DEFAULT_SYSTEM])
     list_ids = [r[0] for r in con.execute("select list_id from lists order by window_start").fetchall()]
     for stale in out.glob("*/.*.tmp"):  # left by a killed run
         stale.unlink()

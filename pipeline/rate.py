@@ -8,51 +8,41 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import itertools
-from dataclasses import dataclass
 
 import duckdb
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 from tqdm import tqdm
 
-from pipeline.calendar import nominal_calendar, season_end_year
+from pipeline.calendar import CALENDARS, season_end_year
 from pipeline.components import component_labels
+from pipeline.periods import (Columns, RatedList, WindowGames, column, corrections, list_row, local_indices, mark_corrections,
+                              to_arrow, window_games)
+from pipeline.rate_fide import fide_lists
+from pipeline.systems import record_system, warehouse_system
 from pipeline.systems.performance import RULES, ListResult, PerformanceRules, bonus, published, rate_list
 from pipeline.warehouse import row, scalar, stage, stage_sql, transaction
 
-COMPUTED_TABLES = ("lists", "estimation_rounds", "unanchored_groups", "player_state", "calculations")
+COMPUTED_TABLES = ("lists", "estimation_rounds", "unanchored_groups", "player_state", "calculations",
+                   "pooled_games")
 NEW_NAMES = {"lists": "lists", "estimation_rounds": "rounds", "unanchored_groups": "groups",
-             "player_state": "state", "calculations": "calculations"}  # names the SQL stages read
+             "player_state": "state", "calculations": "calculations",
+             "pooled_games": "pooled_games"}  # names the SQL stages read
 
 
-@dataclass(frozen=True)
-class RatedList:
-    list_id: str
-    games: int
-    players_rated: int
-    rounds: int
-    still_moving: int
-    revision: int | None = None  # None: recomputed, unchanged
-
-
-def ensure_calendar(con: duckdb.DuckDBPyConnection) -> None:
-    """Without a calendar file, add the nominal windows that cover every game (R1)."""
+def ensure_calendar(con: duckdb.DuckDBPyConnection, system: str = "performance") -> None:
+    """Without a calendar file, add the rule set's nominal windows that cover every
+    game (R1; FIDE: monthly)."""
     if scalar(con, "select count(*) from calendar where file_id is not null"):
         return
     first, last = row(con, "select min(date), max(date) from games")
     if first is None:
         return
-    nominal = nominal_calendar(first, last)
+    nominal = CALENDARS[system](first, last)
     con.register("nominal", nominal)
     con.execute("""insert into calendar select list_id, window_start, window_end, null from nominal n
                    where not exists (select 1 from calendar k where k.list_id = n.list_id)""")
     con.unregister("nominal")
-
-
-def _column(table, name: str, dtype=float) -> np.ndarray:
-    return table.column(name).to_numpy(zero_copy_only=False).astype(dtype)
 
 
 def starting_state(con: duckdb.DuckDBPyConnection, before: str | None) -> tuple[np.ndarray, ...]:
@@ -66,24 +56,9 @@ def starting_state(con: duckdb.DuckDBPyConnection, before: str | None) -> tuple[
             select player_id, rating, archive_performance, archive_games from player_state where list_id = $before
         ) s using (player_id)
         order by p.player_id""", params={"before": before}).to_arrow_table()
-    return (_column(players, "player_id", np.int64), _column(players, "birth_year"), _column(players, "rating"),
-            _column(players, "archive_performance"),
-            np.nan_to_num(_column(players, "archive_games")).astype(np.int64))
-
-
-def window_games(con: duckdb.DuckDBPyConnection, lists: pd.DataFrame) -> tuple[np.ndarray, ...]:
-    """The played games of the lists' windows in canonical order: list index (1 = the
-    first of `lists`), white, black (dense player indices), White's score; and the
-    number of forfeits of each list."""
-    con.register("lists_to_rate", lists)
-    games = stage(con, "21_list_games").to_arrow_table()
-    con.unregister("lists_to_rate")
-    list_of_game, white, black, white_score = _canonical_order(
-        _column(games, "list_index", np.int64), _column(games, "white", np.int64),
-        _column(games, "black", np.int64), _column(games, "white_score"))
-    played = ~np.isnan(white_score)  # forfeits have no score: counted, never rated
-    forfeits = np.bincount(list_of_game[~played] - 1, minlength=len(lists))
-    return (*(a[played] for a in (list_of_game, white, black, white_score)), forfeits)
+    return (column(players, "player_id", np.int64), column(players, "birth_year"), column(players, "rating"),
+            column(players, "archive_performance"),
+            np.nan_to_num(column(players, "archive_games")).astype(np.int64))
 
 
 class UnknownList(ValueError):
@@ -102,17 +77,20 @@ def first_to_compute(list_ids: list[str], signatures: dict[str, int], stored: di
     return next((i for i, list_id in enumerate(list_ids) if stored.get(list_id) != signatures[list_id]), None)
 
 
-def rate_all(con: duckdb.DuckDBPyConnection, run_id: int, rules: PerformanceRules = RULES,
+def rate_all(con: duckdb.DuckDBPyConnection, run_id: int, system: str | None = None,
              show_progress: bool | None = None, from_list: str | None = None) -> list[RatedList]:
     """Compute the lists, in order, from the first one whose inputs changed (or
     `from_list`) to the last; each starts from the stored state of the one before.
 
+    `system` is the rule set (performance or fide; default: the warehouse's).
     A recomputed list whose results differ gets a new revision (the old one is
     kept, with who changed and why); one whose results are the same is left as it is.
     A progress bar (per list, with the estimation's round) shows on a terminal;
     `show_progress=None` decides from the terminal, False hides it.
     """
-    ensure_calendar(con)
+    system = warehouse_system(con, system)
+    record_system(con, system)
+    ensure_calendar(con, system)
     lists = stage(con, "20_lists").df()
     con.register("lists_to_rate", lists)
     signatures = {k: int(v) for k, v in stage(con, "22_list_signatures").fetchall()}
@@ -123,25 +101,35 @@ def rate_all(con: duckdb.DuckDBPyConnection, run_id: int, rules: PerformanceRule
         return []
     before = None if first == 0 else lists["list_id"].iloc[first - 1]
     lists = lists.iloc[first:].reset_index(drop=True)
-    ids, birth_year, rating, archive_performance, archive_games = starting_state(con, before)
-    corrections = _corrections(con, ids)
-    list_of_game, white, black, white_score, forfeits = window_games(con, lists)
-    bounds = np.searchsorted(list_of_game, np.arange(1, len(lists) + 1), side="left")
-    ends = np.searchsorted(list_of_game, np.arange(1, len(lists) + 1), side="right")
-    max_file_id = scalar(con, "select max(file_id) from source_files")
-
-    frames: dict[str, list[Columns]] = {t: [] for t in COMPUTED_TABLES}
-    summary = []
+    games = window_games(con, lists)
+    context = {"signature": signatures, "max_file_id": scalar(con, "select max(file_id) from source_files"),
+               "run_id": run_id}
     bar = tqdm(total=len(lists), desc="rate", unit="list", disable=None if show_progress is None else not show_progress,
                leave=False)
+    compute = fide_lists if system == "fide" else performance_lists
+    frames, summary = compute(con, lists, before, games, context, bar)
+    bar.close()
+    revised = _store(con, frames, run_id)
+    return [dataclasses.replace(r, revision=revised.get(r.list_id)) for r in summary]
+
+
+def performance_lists(con: duckdb.DuckDBPyConnection, lists: pd.DataFrame, before: str | None, games: WindowGames,
+                      context: dict, bar: tqdm, rules: PerformanceRules = RULES
+                      ) -> tuple[dict[str, list[Columns]], list[RatedList]]:
+    """The performance Elo lists, each from the one before: their warehouse rows and summaries."""
+    ids, birth_year, rating, archive_performance, archive_games = starting_state(con, before)
+    fixes = corrections(con, ids)
+    frames: dict[str, list[Columns]] = {t: [] for t in COMPUTED_TABLES}
+    summary = []
 
     def on_round(round_: int, moving: int) -> None:
         bar.set_postfix_str(f"{list_id} round {round_}, {moving} moving", refresh=True)
 
-    for (list_id, start, end), lo, hi, forfeited in zip(lists.itertuples(index=False), bounds, ends, forfeits):
+    for i, (list_id, start, end) in enumerate(lists.itertuples(index=False)):
+        window = games.of_list(i)
         # The list is computed on the players of its window only; the others keep their state.
-        local, w, b = local_indices(white[lo:hi], black[lo:hi], len(ids))
-        result = rate_list(w, b, white_score[lo:hi], rating[local], archive_performance[local],
+        local, w, b = local_indices(games.white[window], games.black[window], len(ids))
+        result = rate_list(w, b, games.white_score[window], rating[local], archive_performance[local],
                            archive_games[local], birth_year[local],
                            season_end_year(pd.Timestamp(end).date()), rules, on_round)
         new_rating = published(rating, rules)  # R3: Ei of those who did not play, as published
@@ -149,11 +137,11 @@ def rate_all(con: duckdb.DuckDBPyConnection, run_id: int, rules: PerformanceRule
         archive_performance, archive_games = archive_performance.copy(), archive_games.copy()
         archive_performance[local], archive_games[local] = result.archive_performance, result.archive_games
         calculations = _calculations(list_id, ids[local], rating[local], result)
-        if list_id in corrections:  # the commission's rating replaces the computed one
-            who, value, reason = corrections[list_id]
+        if list_id in fixes:  # the commission's rating replaces the computed one
+            who, value, reason = fixes[list_id]
             new_rating[who] = published(value, rules)
             archive_performance[who], archive_games[who] = np.nan, 0
-            _mark_corrections(calculations, ids[who], new_rating[who], reason)
+            mark_corrections(calculations, ids[who], new_rating[who], reason)
         frames["player_state"].append(_state(list_id, ids, new_rating, archive_performance, archive_games))
         frames["calculations"].append(calculations)
         frames["estimation_rounds"].append({
@@ -162,74 +150,20 @@ def rate_all(con: duckdb.DuckDBPyConnection, run_id: int, rules: PerformanceRule
             "players_moving": np.array(result.estimation.moving_per_round, dtype=np.int64)})
         frames["unanchored_groups"].append(_unanchored_groups(list_id, ids[local], w, b, result))
         rated = int((~np.isnan(new_rating)).sum())
-        frames["lists"].append({"list_id": list_id} | {k: np.array([v]) for k, v in {
-            "input_signature": str(signatures[list_id]), "max_file_id": max_file_id,
-            "window_start": start, "window_end": end, "run_id": run_id,
-            "games_rated": hi - lo, "forfeits": forfeited,
-            "players_rated": rated, "new_players": int((~np.isnan(new_rating) & np.isnan(rating)).sum()),
-            "estimated_players": len(result.estimation.players),
-            "rounds_used": result.estimation.rounds, "players_still_moving": result.estimation.still_moving,
-            "unanchored_players": int(result.unanchored.sum()),
-            "seniors_without_birth_year": int(((result.played > 0) & np.isnan(birth_year[local])).sum()),
-        }.items()})
-        summary.append(RatedList(list_id, hi - lo, rated, result.estimation.rounds,
-                                 result.estimation.still_moving))
+        played = window.stop - window.start
+        frames["lists"].append(list_row(
+            list_id, input_signature=str(context["signature"][list_id]), max_file_id=context["max_file_id"],
+            window_start=start, window_end=end, run_id=context["run_id"],
+            games_rated=played, forfeits=games.forfeits[i],
+            players_rated=rated, new_players=int((~np.isnan(new_rating) & np.isnan(rating)).sum()),
+            estimated_players=len(result.estimation.players),
+            rounds_used=result.estimation.rounds, players_still_moving=result.estimation.still_moving,
+            unanchored_players=int(result.unanchored.sum()),
+            seniors_without_birth_year=int(((result.played > 0) & np.isnan(birth_year[local])).sum())))
+        summary.append(RatedList(list_id, played, rated, result.estimation.rounds, result.estimation.still_moving))
         bar.update()
         rating = new_rating
-    bar.close()
-    revised = _store(con, frames, run_id)
-    return [dataclasses.replace(r, revision=revised.get(r.list_id)) for r in summary]
-
-
-def _corrections(con: duckdb.DuckDBPyConnection, ids: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray, list[str]]]:
-    """The latest correction of each player at each list: list_id → (indices, ratings, reasons)."""
-    rows = con.execute("""select list_id, player_id, arg_max(rating, entered_at), arg_max(reason, entered_at)
-                          from corrections group by list_id, player_id order by list_id, player_id""").fetchall()
-    out: dict[str, tuple[np.ndarray, np.ndarray, list[str]]] = {}
-    for list_id, group in itertools.groupby(rows, key=lambda r: r[0]):  # a handful of corrections
-        _, players, values, reasons = zip(*group)
-        out[list_id] = (np.searchsorted(ids, players), np.array(values, dtype=float), list(reasons))
-    return out
-
-
-def _mark_corrections(calculations: Columns, corrected: np.ndarray, ratings: np.ndarray, reasons: list[str]) -> None:
-    """Corrected players who played: their card says so and shows the rating in force."""
-    for player_id, value, reason in zip(corrected, ratings, reasons):  # a handful per list
-        hit = calculations["player_id"] == player_id
-        calculations["rule"] = np.where(hit, f"correction: {reason}", calculations["rule"])
-        calculations["rating"] = np.where(hit, value, calculations["rating"])
-
-
-def _canonical_order(*keys: np.ndarray) -> tuple[np.ndarray, ...]:
-    """The games sorted by list, white, black, score: an order that does not depend
-    on the input files, so that the floating-point sums are reproducible (identical
-    rows may come in any order: they add the same numbers)."""
-    list_index, white, black, score = keys
-    code = np.where(np.isnan(score), 3, score * 2).astype(np.uint64)
-    bits = max(int(max(white.max(initial=0), black.max(initial=0))).bit_length(), 1)
-    if int(list_index.max(initial=0)).bit_length() + 2 * bits + 2 <= 64:  # one packed key: one fast sort
-        key = ((list_index.astype(np.uint64) << np.uint64(2 * bits + 2)) | (white.astype(np.uint64) << np.uint64(bits + 2))
-               | (black.astype(np.uint64) << np.uint64(2)) | code)
-        order = np.argsort(key, kind="stable")
-    else:
-        order = np.lexsort((code, black, white, list_index))
-    return tuple(k[order] for k in keys)
-
-
-def local_indices(white: np.ndarray, black: np.ndarray, n: int,
-                   also: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The players of a window (global indices, ascending; `also` added even
-    without a game) and the games in local indices."""
-    present = np.zeros(n, dtype=bool)
-    present[white] = True
-    present[black] = True
-    if also is not None:
-        present[also] = True
-    position = np.cumsum(present) - 1
-    return np.flatnonzero(present), position[white], position[black]
-
-
-Columns = dict[str, np.ndarray | str]  # "list_id": one value for the part
+    return frames, summary
 
 
 def _state(list_id: str, ids: np.ndarray, rating: np.ndarray, archive_performance: np.ndarray,
@@ -273,7 +207,7 @@ def _store(con: duckdb.DuckDBPyConnection, computed: dict[str, list[Columns]], r
     now = dt.datetime.now()
     with transaction(con):
         for table in COMPUTED_TABLES:
-            con.register(f"new_{NEW_NAMES[table]}", _arrow(computed[table]))
+            _register_rows(con, table, computed.get(table, []))
         con.execute(f"create or replace temp table changed as {stage_sql('31_changed_lists')}")
         if scalar(con, "select count(*) from changed where old_revision is not null"):  # a revision, not a first
             con.execute(f"insert into rating_changes select c.list_id, ch.old_revision + 1, c.* exclude (list_id) "
@@ -299,18 +233,24 @@ def _store(con: duckdb.DuckDBPyConnection, computed: dict[str, list[Columns]], r
         revised = dict(con.execute("select list_id, coalesce(old_revision, 0) + 1 from changed").fetchall())
         con.execute("drop table changed")
         for table in COMPUTED_TABLES:
-            con.unregister(f"new_{NEW_NAMES[table]}")
+            con.execute(f"drop view new_{NEW_NAMES[table]}")
+            con.unregister(f"computed_{table}")
     return revised
 
 
-def _arrow(parts: list[Columns]) -> pa.Table:
-    """One Arrow table from the per-list parts; NaN becomes NULL."""
-    names = list(parts[0])
-    sizes = [len(p[names[1]]) for p in parts]
-    columns = {"list_id": pa.chunked_array([pa.repeat(p["list_id"], k) for p, k in zip(parts, sizes)])}
-    columns |= {k: pa.array(np.concatenate([p[k] for p in parts]), from_pandas=True) for k in names[1:]}
-    return pa.table(columns)
+def _register_rows(con: duckdb.DuckDBPyConnection, table: str, parts: list[Columns]) -> None:
+    """The computed rows of a table as view new_<name>, with every column of the
+    table (a rule set leaves the other's columns out: they are null)."""
+    if parts:
+        con.register(f"computed_{table}", to_arrow(parts))
+    else:
+        con.register(f"computed_{table}", con.sql(f"select * from {table} limit 0").to_arrow_table())
+    have = set(con.sql(f"select * from computed_{table} limit 0").columns)
+    kinds = con.execute("""select column_name, data_type from duckdb_columns()
+                           where schema_name = 'main' and table_name = ? order by column_index""", [table]).fetchall()
+    select = ", ".join(f'"{name}"' if name in have else f'null::{kind} as "{name}"'
+                       for name, kind in kinds if name in have or name != "revision")
+    con.execute(f"create or replace temp view new_{NEW_NAMES[table]} as select {select} from computed_{table}")
 
 
-__all__ = ["RatedList", "UnknownList", "ensure_calendar", "first_to_compute", "local_indices", "rate_all",
-           "starting_state", "window_games"]
+__all__ = ["RatedList", "UnknownList", "ensure_calendar", "first_to_compute", "rate_all", "starting_state"]

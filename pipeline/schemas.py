@@ -60,6 +60,8 @@ class RatingsInput(PlayerRows):
     rating: Series[str] = pa.Field(nullable=True)
     archive_performance: Series[str] = pa.Field(nullable=True)
     archive_games: Series[str] = pa.Field(nullable=True)
+    games_total: Series[str] = pa.Field(nullable=True)
+    peak_rating: Series[str] = pa.Field(nullable=True)
 
     @pa.check("rating", name=f"negative or absurd rating (not a number from {MIN_RATING} to {MAX_RATING})")
     def _rating(cls, s: Series[str]) -> Series[bool]:
@@ -73,6 +75,19 @@ class RatingsInput(PlayerRows):
     @pa.check("archive_games", name="archived games must be a whole number from 1 to 7")
     def _archive_games(cls, s: Series[str]) -> Series[bool]:
         return s.str.fullmatch(r"[1-7]")
+
+    @pa.check("games_total", name="games_total must be a whole number of games (0 or more)")
+    def _games_total(cls, s: Series[str]) -> Series[bool]:
+        return s.str.fullmatch(r"[0-9]{1,6}")
+
+    @pa.check("peak_rating", name=f"absurd peak rating (not a number from {MIN_RATING} to {MAX_RATING})")
+    def _peak_rating(cls, s: Series[str]) -> Series[bool]:
+        return _in_range(s, MIN_RATING, MAX_RATING)
+
+    @pa.dataframe_check(name="peak_rating is below the rating (the peak is the highest published rating)")
+    def _peak_at_least_rating(cls, df: pd.DataFrame) -> Series[bool]:
+        peak, rating = pd.to_numeric(df["peak_rating"], errors="coerce"), pd.to_numeric(df["rating"], errors="coerce")
+        return peak.isna() | rating.isna() | (peak >= rating)
 
     @pa.dataframe_check(name="archive_performance and archive_games go together")
     def _archives_paired(cls, df: pd.DataFrame) -> Series[bool]:
@@ -149,7 +164,7 @@ REQUIRED = {
 }
 OPTIONAL = {
     "players": ("birth_year", "club"),
-    "ratings": ("archive_performance", "archive_games"),
+    "ratings": ("archive_performance", "archive_games", "games_total", "peak_rating"),
     "calendar": (),
     "games": ("game_id", "event", "round"),
 }

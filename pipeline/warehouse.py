@@ -60,7 +60,7 @@ def connect(path: Path | str, read_only: bool = False, wait: float = 0.0) -> duc
     return con
 
 
-WAREHOUSE_VERSION = 2  # the layout of sql/schema.sql; 2: lists have revisions
+WAREHOUSE_VERSION = 3  # the layout of sql/schema.sql; 2: lists have revisions; 3: the FIDE rule set
 
 
 def _check_version(con: duckdb.DuckDBPyConnection, path: Path) -> None:

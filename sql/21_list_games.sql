@@ -1,13 +1,17 @@
 -- Games (forfeits included, without a score) with the list whose window holds
 -- their date (R1), players as dense indices 0..n-1 in player_id order (the
--- order of the players array in pipeline/rate.py). Not sorted here: rate.py
+-- order of the players array in pipeline/rate.py), the day (days since
+-- 1970-01-01) and an event key (games without an event name: one event per
+-- date; FIDE's first-event rule reads them). Not sorted here: rate.py
 -- sorts them on one packed integer key, which is faster than a SQL sort.
 -- inputs: games, players, lists_to_rate (the output of 20_lists)
 -- grain: game_key
 with lists as (select row_number() over (order by window_start) as list_index, * from lists_to_rate),
 numbered as (select player_id, (row_number() over (order by player_id) - 1)::integer as i from players),
 final as (
-    select g.game_key, l.list_index::integer as list_index, w.i as white, b.i as black, g.white_score
+    select g.game_key, l.list_index::integer as list_index, w.i as white, b.i as black, g.white_score,
+           datediff('day', date '1970-01-01', g.date)::integer as day,
+           (hash(coalesce(g.event, g.date::varchar)) >> 1)::bigint as event_key
     from games g
     join lists l on g.date between l.window_start and l.window_end
     join numbered w on w.player_id = g.white_id

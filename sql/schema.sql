@@ -3,6 +3,10 @@
 -- The layout version: pipeline/warehouse.py refuses a warehouse of another one.
 create table if not exists warehouse_version (version integer not null);
 
+-- Settings of the warehouse: `system`, the rule set its lists are computed with
+-- (performance or fide), recorded at the first rating; one rule set per warehouse.
+create table if not exists settings (key varchar primary key, value varchar not null);
+
 create sequence if not exists run_ids start 1;
 create sequence if not exists file_ids start 1;
 
@@ -38,7 +42,8 @@ create table if not exists staged_players (
 );
 create table if not exists staged_ratings (
     file_id integer not null, row_number bigint not null,
-    player_id varchar, rating varchar, archive_performance varchar, archive_games varchar
+    player_id varchar, rating varchar, archive_performance varchar, archive_games varchar,
+    games_total varchar, peak_rating varchar
 );
 create table if not exists staged_calendar (
     file_id integer not null, row_number bigint not null,
@@ -74,7 +79,9 @@ create table if not exists initial_ratings (
     archive_performance double,
     archive_games       integer,
     file_id             integer not null,
-    row_number          bigint not null
+    row_number          bigint not null,
+    games_total         integer,           -- FIDE: rated games to date (null: established, 30 or more)
+    peak_rating         double             -- FIDE: highest published rating (null: the rating)
 );
 
 create table if not exists calendar (
@@ -142,7 +149,20 @@ create table if not exists player_state (
     player_id           bigint not null,
     rating              double,            -- published (rounded, R3); null while unrated
     archive_performance double,            -- unrounded (R6)
-    archive_games       integer
+    archive_games       integer,
+    games_total         integer,           -- FIDE: rated games to date
+    peak_rating         double             -- FIDE: highest published rating (K = 10 from 2400)
+);
+
+-- FIDE: the games of unrated players against rated opponents, per list, that
+-- count toward their first rating (pooled over 26 months, B02 8.2).
+create table if not exists pooled_games (
+    list_id        varchar not null,
+    player_id      bigint not null,
+    games          integer not null,
+    opponents_sum  double not null,       -- sum of the rated opponents' ratings
+    score          double not null,
+    ignored_games  integer not null       -- a first event with a zero score
 );
 
 -- The calculation of every player who played rated games in a list.
@@ -161,7 +181,10 @@ create table if not exists calculations (
     estimate        double,                -- final estimate of an unrated player (R10)
     rule            varchar not null,
     unrounded       double,
-    rating          double
+    rating          double,
+    expected        double,                -- FIDE: Σ E over the period's rated games
+    k               integer,               -- FIDE: the K factor
+    change          double                 -- FIDE: K × Σ(S − E), rounded 0.5 away from zero
 );
 
 -- Every revision of every list: the current one is in `lists`.

@@ -154,7 +154,7 @@ def test_audit_finds_a_broken_rule(cli, small_federation, tmp_path):
     result = cli("audit", "--warehouse", tmp_path / "w.duckdb", ok=False)
     assert result.exit_code != 0
     assert "FAILED games_key_unique: 1 rows" in result.output
-    assert "FAILED ratings_are_tens: 1 rows" in result.output
+    assert "FAILED ratings_are_rounded: 1 rows" in result.output
 
 
 def test_progress_bar_is_quiet_when_not_a_terminal(cli, small_federation, tmp_path):

@@ -4,7 +4,7 @@
 with final as (
     select player_id::bigint as player_id, rating::double as rating,
            archive_performance::double as archive_performance, archive_games::integer as archive_games,
-           file_id, row_number
+           file_id, row_number, games_total::integer as games_total, peak_rating::double as peak_rating
     from accepted
 )
 select * from final

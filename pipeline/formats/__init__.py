@@ -1,0 +1,1 @@
+"""Exchange formats: tournament reports read in (TRF, SWAR) and list exports written out."""

@@ -1,0 +1,529 @@
+"""FIDE Tournament Report Files (TRF): read one into tables, write one from games.
+
+The layout is FIDE's (Handbook C.04 Annex 2: TRF 2006 and TRF-16, unchanged in
+TRF-26). Every line starts with a three-character code. `001` lines are the
+players, in fixed columns (1-based, inclusive):
+
+    1-3 "001"   5-8 starting rank   10 sex   11-13 title   15-47 name
+    49-52 FIDE rating   54-56 federation   58-68 FIDE id   70-79 birth date
+    81-84 points   86-89 rank
+
+then one 10-column block per round, round 1 at column 92: 92-95 the
+opponent's starting rank ("0000" or blank: none), 97 the colour (w, b, - or
+blank), 99 the result. Results: 1 = 0 played; + - forfeit win and loss;
+W D L a game of less than one move (not rated); H half-point bye, F full-point
+bye, U pairing-allocated bye, Z zero-point bye; a blank result is Z. Letters
+are case-insensitive. The other lines are tags: 012 name, 022 city,
+032 federation, 042/052 start and end (YYYY/MM/DD), 062/072 numbers of
+players and rated players, 092 type, 102 arbiter, 122 time control, 132 the
+round dates (YY/MM/DD in the columns of the round blocks: 92-99 round 1,
+102-109 round 2, ...).
+
+The Belgian SWAR national report has the same layout, with the national id
+(matricule) in the FIDE-id field and header lines 00A, 00B, ... before the
+012 tag (as in the federation's own report writer and report files,
+github.com/FRBE-KBSB-KSB/kbsb). A file is read as "swar" when any line's code
+is "00" followed by anything but "1": that takes the 00A.. lines seen there
+and a 002.. form alike.
+
+Games come out with the project's result codes, from White's side: 1-0, 0-1,
+1/2-1/2, +/- and -/+ (forfeits; W and L count as these, since they are not
+rated either) and -/- (both forfeit). A bad line is reported as a `Problem`
+and the rest of the file is still read.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+PLAYER = "001"
+FIXED_END = 84  # last column of the points field: a 001 line must reach it
+FIRST_ROUND = 92  # column of round 1's opponent
+ROUND_WIDTH = 10
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+RECORD = re.compile(r"[0-9A-Z]{3}")  # the code that starts every TRF line
+COLOURS = ("w", "b")
+NO_COLOUR = ("-", " ")
+PLAYED = ("1", "0", "=", "W", "D", "L")
+FORFEITS = ("+", "-")
+BYE_CODES = ("H", "F", "U", "Z")
+# A pair of results (this line's, then the opponent's) that agree with each other.
+AGREEING = ("10", "01", "==", "+-", "-+", "--", "WL", "LW", "DD")
+# White's result then Black's, as one of the project's result codes.
+RESULT_OF = {"10": "1-0", "01": "0-1", "==": "1/2-1/2", "+-": "+/-", "-+": "-/+", "--": "-/-",
+             "WL": "+/-", "LW": "-/+"}
+# The project's result codes as the (White, Black) TRF results, for the writer.
+CODES_OF = {"1-0": ("1", "0"), "0-1": ("0", "1"), "1/2-1/2": ("=", "="), "½-½": ("=", "="),
+            "+/-": ("+", "-"), "-/+": ("-", "+"), "-/-": ("-", "-")}
+SCORE_OF = {"1": 1.0, "0": 0.0, "=": 0.5, "+": 1.0, "-": 0.0, "H": 0.5, "F": 1.0, "U": 1.0, "Z": 0.0}
+MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun",
+                                       "jul", "aug", "sep", "oct", "nov", "dec"), 1)}
+
+GAME_COLUMNS = ["event", "round", "date", "white_rank", "black_rank", "white_id", "black_id", "result",
+                "white_line", "black_line"]
+BYE_COLUMNS = ["rank", "id", "round", "code", "line"]
+PLAYER_COLUMNS = ["rank", "name", "sex", "title", "federation", "rating", "id", "birth_year", "points", "line"]
+
+
+@dataclass(frozen=True)
+class Problem:
+    line: int  # 1-based line number in the file
+    message: str
+
+
+@dataclass(frozen=True, eq=False)
+class Tournament:
+    flavour: str  # "trf" or "swar"
+    tags: dict[str, str]  # code -> text, e.g. {"012": "Spring Open", "042": "2019/05/01"}
+    round_dates: tuple[dt.date | None, ...]  # from tag 132, one per round
+    players: pd.DataFrame  # PLAYER_COLUMNS; id is the FIDE id, or the national id for SWAR
+    games: pd.DataFrame  # GAME_COLUMNS, each game once
+    byes: pd.DataFrame  # BYE_COLUMNS: H F U Z, or + - with no opponent
+    problems: tuple[Problem, ...]
+
+
+# ---------------------------------------------------------------------------
+# Reading
+
+
+def looks_like_trf(head: bytes) -> bool:
+    """Whether the start of a file is a TRF: its first records carry TRF codes
+    (three characters and a space) and one of them is a 012 tag or a player."""
+    records = [line for line in LINE_BREAK.split(text_of(head))[:50]
+               if line.strip() and not line.startswith("###")][:5]
+    return bool(records) and all(_is_record(line) for line in records) \
+        and any(line[:3] in ("012", PLAYER) or line[:2] == "00" for line in records)
+
+
+def read_trf(path: str | Path) -> Tournament:
+    return tournament_from_text(text_of(Path(path).read_bytes()))
+
+
+def text_of(data: bytes) -> str:
+    """UTF-8 when it decodes, else Latin-1 (which older Windows programs write)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    return text.removeprefix("\ufeff")
+
+
+def tournament_from_text(text: str) -> Tournament:
+    lines = LINE_BREAK.split(text)
+    problems: list[Problem] = []
+    tags, tag_lines, player_rows, blocks = _scan(lines, problems)
+    players = _players(player_rows, problems)
+    start = _tag_date(tags, tag_lines, "042", problems)
+    end = _tag_date(tags, tag_lines, "052", problems)
+    entries = _entries(blocks, players, problems)
+    round_dates = _round_dates(lines[tag_lines["132"] - 1] if "132" in tag_lines else "",
+                               tag_lines.get("132", 0), start, end, problems)
+    rounds = max(len(round_dates), int(entries["round"].max()) if len(entries) else 0)
+    round_dates = round_dates + (None,) * (rounds - len(round_dates))
+    games = _games(entries, players, problems, tags.get("012"), _game_dates(round_dates, start))
+    byes = _byes(entries, players)
+    flavour = "swar" if any(code[:2] == "00" and code != PLAYER for code in tag_lines) else "trf"
+    return Tournament(flavour, tags, round_dates, players, games, byes,
+                      tuple(sorted(problems, key=lambda p: p.line)))
+
+
+def _is_record(line: str) -> bool:
+    return bool(RECORD.fullmatch(line[:3])) and line[3:4] in ("", " ")
+
+
+def _scan(lines: list[str], problems: list[Problem]) -> tuple[dict[str, str], dict[str, int], list[dict], list[tuple]]:
+    """Tags, the line of each tag's first occurrence, player rows and round blocks."""
+    tags: dict[str, str] = {}
+    tag_lines: dict[str, int] = {}
+    players: list[dict] = []
+    blocks: list[tuple] = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip() or line.startswith("###"):
+            continue
+        if not _is_record(line):
+            problems.append(Problem(number, f"not a TRF record: {line[:20]!r}"))
+        elif line[:3] == PLAYER:
+            row = _player_row(line, number, problems)
+            if row is not None:
+                players.append(row)
+                blocks.extend(_round_blocks(line, number, row["rank"]))
+        else:
+            code, value = line[:3], line[4:].strip()
+            # Repeated tags (one 112 line per deputy arbiter) are kept together.
+            tags[code] = f"{tags[code]}\n{value}" if code in tags else value
+            tag_lines.setdefault(code, number)
+    return tags, tag_lines, players, blocks
+
+
+def _cut(line: str, first: int, last: int) -> str:
+    """Columns first..last of a line, 1-based and inclusive as in the spec."""
+    return line[first - 1:last]
+
+
+def _player_row(line: str, number: int, problems: list[Problem]) -> dict | None:
+    if len(line) < FIXED_END:
+        problems.append(Problem(number, f"player line too short ({len(line)} characters): "
+                                        f"the fixed fields need {FIXED_END}"))
+        return None
+    rank = _cut(line, 5, 8).strip()
+    if not re.fullmatch(r"[0-9]+", rank) or int(rank) == 0:
+        problems.append(Problem(number, f"no starting rank in columns 5-8: {rank!r}"))
+        return None
+
+    def whole(first: int, last: int, what: str) -> int | None:
+        text = _cut(line, first, last).strip()
+        if text and not re.fullmatch(r"[0-9]+", text):
+            problems.append(Problem(number, f"unreadable {what} {text!r}"))
+            return None
+        return int(text) or None if text else None  # 0 is how files say unrated / no id
+
+    points = _cut(line, 81, 84).strip()
+    if points and not re.fullmatch(r"[0-9]+(?:[.,][0-9]+)?", points):
+        problems.append(Problem(number, f"unreadable points {points!r}"))
+        points = ""
+    return {"rank": int(rank), "name": _text(line, 15, 47), "sex": _text(line, 10, 10),
+            "title": _text(line, 11, 13), "federation": _text(line, 54, 56),
+            "rating": whole(49, 52, "rating"), "id": whole(58, 68, "id"),
+            "birth_year": _birth_year(_cut(line, 70, 79), number, problems),
+            "points": float(points.replace(",", ".")) if points else np.nan, "line": number}
+
+
+def _text(line: str, first: int, last: int) -> str | None:
+    return _cut(line, first, last).strip() or None
+
+
+def _birth_year(text: str, number: int, problems: list[Problem]) -> int | None:
+    """The year of a birth date in any of the orders files use (1969/12/06,
+    1969.12.06, 06.12.1969, 1969-12-06, or the year alone); 0000 is unknown."""
+    text = text.strip()
+    year = re.search(r"(?<![0-9])[0-9]{4}(?![0-9])", text)
+    if text and not year:
+        problems.append(Problem(number, f"unreadable birth date {text!r}"))
+    return int(year.group()) or None if year else None
+
+
+def _round_blocks(line: str, number: int, rank: int) -> list[tuple]:
+    """(rank, round, opponent, colour, result, line) of each round block the line reaches."""
+    starts = range(FIRST_ROUND - 1, len(line), ROUND_WIDTH)
+    return [(rank, k, b[0:4], b[5], b[7], number)
+            for k, b in enumerate((line[s:s + 8].ljust(8) for s in starts), 1)]
+
+
+def _players(rows: list[dict], problems: list[Problem]) -> pd.DataFrame:
+    players = pd.DataFrame(rows, columns=PLAYER_COLUMNS)
+    repeated = players["rank"].duplicated()
+    first_line = players.drop_duplicates("rank").set_index("rank")["line"]
+    problems.extend(Problem(int(p.line), f"starting rank {p.rank} already used on line {first_line[p.rank]}")
+                    for p in players[repeated].itertuples())
+    players = players[~repeated].reset_index(drop=True)
+    return players.astype({"rank": "int64", "name": "str", "sex": "str", "title": "str", "federation": "str",
+                           "rating": "Int64", "id": "Int64", "birth_year": "Int64", "points": "float64",
+                           "line": "int64"})
+
+
+# ---------------------------------------------------------------------------
+# Dates
+
+
+def date_from(text: str) -> dt.date | None:
+    """A date as TRF files write it; None when blank; ValueError when unreadable.
+
+    YYYY/MM/DD is the spec's (042, 052) and YY/MM/DD its round dates (132);
+    files also carry YYYY-MM-DD, YY.MM.DD (Belgian reports), DD.MM.YYYY,
+    DD/MM/YYYY, "28. 07. 2005" (FIDE's own example) and "May 29, 2020"
+    (lichess). Two-digit years are read as year first, as the spec has it.
+    """
+    text = re.sub(r"(?<=[./-])\s+", "", text.strip())
+    if not text:
+        return None
+    if m := re.fullmatch(r"([0-9]{4})[/.-]([0-9]{1,2})[/.-]([0-9]{1,2})", text):
+        year, month, day = m.groups()
+    elif m := re.fullmatch(r"([0-9]{1,2})[/.-]([0-9]{1,2})[/.-]([0-9]{4})", text):
+        day, month, year = m.groups()
+    elif m := re.fullmatch(r"([0-9]{2})[/.-]([0-9]{2})[/.-]([0-9]{2})", text):
+        year, month, day = m.groups()
+        year = str(2000 + int(year) if int(year) < 70 else 1900 + int(year))
+    elif (m := re.fullmatch(r"([A-Za-z]{3})[a-z]*\.? ([0-9]{1,2}),? ([0-9]{4})", text)) and m[1].lower() in MONTHS:
+        month, day, year = str(MONTHS[m[1].lower()]), m[2], m[3]
+    else:
+        raise ValueError(f"unreadable date {text!r}")
+    return dt.date(int(year), int(month), int(day))  # ValueError for 2024/13/45 too
+
+
+def _tag_date(tags: dict[str, str], tag_lines: dict[str, int], code: str, problems: list[Problem]) -> dt.date | None:
+    try:
+        return date_from(tags.get(code, "").split("\n")[0])
+    except ValueError:
+        problems.append(Problem(tag_lines[code], f"unreadable date {tags[code]!r} in tag {code}"))
+        return None
+
+
+def _round_dates(line: str, number: int, start: dt.date | None, end: dt.date | None,
+                 problems: list[Problem]) -> tuple[dt.date | None, ...]:
+    """The 132 dates, from the round columns; a 132 line with text before
+    column 92 did not use the columns, so its dates are read in order."""
+    if line[4:FIRST_ROUND - 1].strip():
+        fields = re.split(r"[\s;,]+", line[4:].strip())
+    else:
+        fields = [line[s:s + 8] for s in range(FIRST_ROUND - 1, len(line), ROUND_WIDTH)]
+    dates: list[dt.date | None] = []
+    for k, text in enumerate(fields, 1):
+        try:
+            date = date_from(text)
+        except ValueError:
+            problems.append(Problem(number, f"round {k}: unreadable date {text.strip()!r} in tag 132"))
+            date = None
+        if date and start and end and not start <= date <= end:
+            problems.append(Problem(number, f"round {k}: date {date} is outside the tournament dates {start}..{end}"))
+        dates.append(date)
+    while dates and dates[-1] is None:
+        dates.pop()
+    return tuple(dates)
+
+
+def _game_dates(round_dates: tuple[dt.date | None, ...], start: dt.date | None) -> dict[int, dt.date | None]:
+    """Each round's date, or the start date where the round has none."""
+    return {k: d or start for k, d in enumerate(round_dates, 1)}
+
+
+# ---------------------------------------------------------------------------
+# Round blocks, games and byes
+
+
+def _entries(blocks: list[tuple], players: pd.DataFrame, problems: list[Problem]) -> pd.DataFrame:
+    """One row per player and round, opponent, colour and result read, with
+    `usable` false where the block itself is unreadable (reported here)."""
+    raw = pd.DataFrame(blocks, columns=["rank", "round", "opp_text", "colour_text", "code_text", "line"])
+    raw = raw.merge(players[["rank", "line"]], on=["rank", "line"])  # blocks of kept players only
+    filled = (raw["opp_text"] + raw["colour_text"] + raw["code_text"]).str.strip() != ""
+    rounds = int(raw.loc[filled, "round"].max()) if filled.any() else 0
+    # Every player has every round up to the last one played anywhere: a block
+    # the line does not reach is blank, which the spec reads as Z.
+    grid = pd.MultiIndex.from_product([players["rank"], range(1, rounds + 1)], names=["rank", "round"])
+    e = raw.set_index(["rank", "round"]).reindex(grid).reset_index()
+    e[["opp_text", "colour_text", "code_text"]] = e[["opp_text", "colour_text", "code_text"]].fillna(" ")
+    e["line"] = e["rank"].map(players.set_index("rank")["line"]).astype("int64")
+
+    opp_text = e["opp_text"].str.strip()
+    e["opp"] = pd.to_numeric(opp_text.where(opp_text != "", "0").where(opp_text.str.fullmatch(r"[0-9]*")),
+                             errors="coerce")
+    e["colour"] = e["colour_text"].str.lower()
+    e["code"] = e["code_text"].str.upper()  # the spec: letter codes are case-insensitive
+    bad_opp = e["opp"].isna()
+    bad_colour = ~e["colour"].isin(COLOURS + NO_COLOUR)
+    bad_code = ~e["code"].isin(PLAYED + FORFEITS + BYE_CODES + (" ",))
+    problems.extend(_report(e[bad_opp], "round {round}: unreadable opponent {opp_text!r}"))
+    problems.extend(_report(e[bad_colour], "round {round}: unknown colour {colour_text!r}"))
+    problems.extend(_report(e[bad_code], "round {round}: unknown result code {code_text!r}"))
+    e["usable"] = ~(bad_opp | bad_colour | bad_code)
+    e["opp"] = e["opp"].fillna(-1).astype("int64")
+    return e
+
+
+def _report(rows: pd.DataFrame, template: str) -> list[Problem]:
+    """One problem per row, on the row's line, its message filled from the row."""
+    return [Problem(int(row["line"]), template.format(**row)) for row in rows.to_dict("records")]
+
+
+def _byes(entries: pd.DataFrame, players: pd.DataFrame) -> pd.DataFrame:
+    e = entries[entries["usable"] & (entries["opp"] == 0) & entries["code"].isin(BYE_CODES + FORFEITS + (" ",))]
+    byes = pd.DataFrame({"rank": e["rank"], "id": e["rank"].map(players.set_index("rank")["id"]),
+                         "round": e["round"], "code": e["code"].replace(" ", "Z"), "line": e["line"]})
+    return byes.astype({"id": "Int64"}).sort_values(["line", "round"]).reset_index(drop=True)[BYE_COLUMNS]
+
+
+def _game_entries(entries: pd.DataFrame, players: pd.DataFrame, problems: list[Problem]) -> pd.DataFrame:
+    """The usable blocks that claim a game against an opponent; the others
+    that name an opponent, or a result with none, are reported."""
+    e = entries[entries["usable"]]
+    alone = e["opp"] == 0
+    with_opp = ~alone
+    itself = with_opp & (e["opp"] == e["rank"])
+    unknown = with_opp & ~itself & ~e["opp"].isin(players["rank"])
+    bye = with_opp & ~itself & ~unknown & e["code"].isin(BYE_CODES)
+    no_result = with_opp & ~itself & ~unknown & (e["code"] == " ")
+    problems.extend(_report(e[alone & e["code"].isin(PLAYED)],
+                            "round {round}: result {code_text!r} without an opponent"))
+    problems.extend(_report(e[itself], "round {round}: paired with itself"))
+    problems.extend(_report(e[unknown], "round {round}: opponent {opp} is not a starting rank in the file"))
+    problems.extend(_report(e[bye], "round {round}: bye code {code_text!r} with opponent {opp}"))
+    problems.extend(_report(e[no_result], "round {round}: paired with {opp} but no result"))
+    return e[with_opp & ~(itself | unknown | bye | no_result)]
+
+
+def _games(entries: pd.DataFrame, players: pd.DataFrame, problems: list[Problem], event: str | None,
+           dates: dict[int, dt.date | None]) -> pd.DataFrame:
+    """Each game once: from a pair of blocks, one on each player's line, that
+    name each other in the same round and agree on result and colours."""
+    claims = _game_entries(entries, players, problems)[["rank", "round", "opp", "colour", "code", "line"]]
+    answers = claims.rename(columns={"rank": "opp", "opp": "rank", "colour": "colour_b", "code": "code_b",
+                                     "line": "line_b"})
+    pairs = claims.merge(answers, on=["rank", "round", "opp"], how="left", indicator=True)
+    problems.extend(_unanswered(pairs[pairs["_merge"] == "left_only"], entries))
+    pairs = pairs[(pairs["_merge"] == "both") & (pairs["rank"] < pairs["opp"])]  # each game from its lower rank
+    pairs = pairs.astype({"line_b": "int64"})
+
+    key = pairs["code"] + pairs["code_b"]
+    a_colour = pairs["colour"].where(pairs["colour"].isin(COLOURS))
+    b_colour = pairs["colour_b"].where(pairs["colour_b"].isin(COLOURS))
+    clash = a_colour.notna() & (a_colour == b_colour)
+    disagree = ~key.isin(AGREEING)
+    draw = key == "DD"
+    problems.extend(_report(pairs[disagree], "round {round}: result {code!r} against {opp} does not match "
+                                             "{code_b!r} on line {line_b}"))
+    problems.extend(_report(pairs[clash], "round {round}: colour {colour!r} against {opp} does not match "
+                                          "{colour_b!r} on line {line_b}"))
+    problems.extend(_report(pairs[draw], "round {round}: unrated draw 'D' with {opp} has no result code here; "
+                                         "not recorded"))
+    pairs = pairs[~(disagree | clash | draw)]
+    a_colour, b_colour = a_colour[pairs.index], b_colour[pairs.index]
+    # With no colour on either line, the lower starting rank is taken as White.
+    a_white = np.select([a_colour == "w", a_colour == "b", b_colour == "b", b_colour == "w"],
+                        [True, False, True, False], default=True)
+
+    def side(a: str, b: str, white: bool) -> np.ndarray:
+        return np.where(a_white == white, pairs[a], pairs[b])
+
+    ids = players.set_index("rank")["id"]
+    games = pd.DataFrame({
+        "event": event,
+        "round": pairs["round"].astype("int64"),
+        "date": pairs["round"].map(dates).astype(object),
+        "white_rank": side("rank", "opp", True), "black_rank": side("rank", "opp", False),
+        "result": pd.Series(side("code", "code_b", True) + side("code", "code_b", False),
+                            index=pairs.index).map(RESULT_OF),
+        "white_line": side("line", "line_b", True), "black_line": side("line", "line_b", False),
+    }, index=pairs.index)
+    games["white_id"] = games["white_rank"].map(ids).astype("Int64")
+    games["black_id"] = games["black_rank"].map(ids).astype("Int64")
+    games["date"] = games["date"].where(games["date"].notna(), None)
+    games = games.astype({"white_rank": "int64", "black_rank": "int64", "white_line": "int64", "black_line": "int64"})
+    return games.sort_values(["round", "white_rank"]).reset_index(drop=True)[GAME_COLUMNS]
+
+
+def _unanswered(claims: pd.DataFrame, entries: pd.DataFrame) -> list[Problem]:
+    """A block naming an opponent whose own block that round names someone else."""
+    theirs = entries[["rank", "round", "opp", "line"]].rename(
+        columns={"rank": "opp", "opp": "their_opp", "line": "their_line"})
+    c = claims.merge(theirs, on=["opp", "round"], how="left")
+    # Their block names this player but was unusable: reported on their line already.
+    c = c[(c["their_opp"] != c["rank"]) & (c["their_opp"] >= 0)].astype({"their_opp": "int64", "their_line": "int64"})
+    return (_report(c[c["their_opp"] > 0], "round {round}: paired with {opp}, but line {their_line} pairs "
+                                           "{opp} with {their_opp}")
+            + _report(c[c["their_opp"] == 0], "round {round}: paired with {opp}, but line {their_line} gives "
+                                              "{opp} no opponent"))
+
+
+# ---------------------------------------------------------------------------
+# Writing
+
+
+def trf_text(name: str, start_date: dt.date, players: pd.DataFrame, games: pd.DataFrame,
+             round_dates: Sequence[dt.date | None] | None = None, byes: pd.DataFrame | None = None) -> str:
+    """A TRF-16 file of one tournament.
+
+    players: `id` (or `player_id`), and optionally name, sex, title, rating,
+    federation, birth_year; their order gives the starting ranks.
+    games: white_id, black_id, result (project codes), round, and optionally
+    date: round_dates, when not given, are the earliest game date of each round.
+    byes: optional id, round, code (H F U Z + -). A round in which a player has
+    neither game nor bye is written as a zero-point bye (0000 - Z).
+    """
+    players = players.rename(columns={"player_id": "id"}).reset_index(drop=True)
+    if players["id"].duplicated().any():
+        raise ValueError("players: an id appears twice")
+    rank_of = pd.Series(np.arange(1, len(players) + 1), index=players["id"])
+    blocks = _blocks(games, byes, rank_of)
+    rounds = max(int(blocks["round"].max()) if len(blocks) else 0, len(round_dates or ()))
+    if round_dates is None:
+        round_dates = _dates_by_round(games, rounds)
+    points = blocks.groupby("rank")["score"].sum().reindex(rank_of.values, fill_value=0.0).to_numpy()
+    final = pd.Series(points).rank(method="min", ascending=False).astype("int64").to_numpy()
+    lines = [f"012 {name}", f"042 {start_date:%Y/%m/%d}",
+             f"052 {max([start_date, *(d for d in round_dates if d)]):%Y/%m/%d}",
+             f"062 {len(players)}", f"072 {_rated(players)}"]
+    if any(round_dates):
+        lines.append(("132".ljust(FIRST_ROUND - 1)
+                      + "".join(f"{d:%y/%m/%d}".ljust(ROUND_WIDTH) if d else " " * ROUND_WIDTH
+                                for d in round_dates)).rstrip())
+    rest = _round_text(blocks, rank_of.values, rounds)
+    lines += [(_fixed_part(p, rank, pts, fin) + "  " + rest[rank]).rstrip()
+              for p, rank, pts, fin in zip(players.to_dict("records"), rank_of.values, points, final)]
+    return "\r\n".join(lines) + "\r\n"  # the spec ends each line with a CR
+
+
+def _blocks(games: pd.DataFrame, byes: pd.DataFrame | None, rank_of: pd.Series) -> pd.DataFrame:
+    """One row per player and round: rank, round, opponent, colour, result, score."""
+    unknown = sorted(set(games["result"]) - set(CODES_OF))
+    if unknown:
+        raise ValueError(f"games: unknown result codes {unknown}")
+    white, black = _ranks(games["white_id"], rank_of), _ranks(games["black_id"], rank_of)
+    white_code = games["result"].map({r: codes[0] for r, codes in CODES_OF.items()})
+    black_code = games["result"].map({r: codes[1] for r, codes in CODES_OF.items()})
+    parts = [pd.DataFrame({"rank": white, "round": games["round"], "opp": black, "colour": "w", "code": white_code}),
+             pd.DataFrame({"rank": black, "round": games["round"], "opp": white, "colour": "b", "code": black_code})]
+    if byes is not None and len(byes):
+        if not byes["code"].isin(BYE_CODES + FORFEITS).all():
+            raise ValueError(f"byes: codes must be among {BYE_CODES + FORFEITS}")
+        parts.append(pd.DataFrame({"rank": _ranks(byes["id"], rank_of), "round": byes["round"], "opp": 0,
+                                   "colour": "-", "code": byes["code"]}))
+    blocks = pd.concat(parts, ignore_index=True).astype({"rank": "int64", "round": "int64", "opp": "int64"})
+    twice = blocks[blocks.duplicated(["rank", "round"])]
+    if len(twice):
+        row = twice.iloc[0]
+        raise ValueError(f"starting rank {row['rank']} has two games or byes in round {row['round']}")
+    blocks["score"] = blocks["code"].map(SCORE_OF).astype("float64")
+    return blocks
+
+
+def _ranks(ids: pd.Series, rank_of: pd.Series) -> pd.Series:
+    ranks = ids.map(rank_of)
+    if ranks.isna().any():
+        raise ValueError(f"ids not among the players: {sorted(set(ids[ranks.isna()]))[:5]}")
+    return ranks
+
+
+def _dates_by_round(games: pd.DataFrame, rounds: int) -> list[dt.date | None]:
+    if "date" not in games or not len(games):
+        return [None] * rounds
+    first = pd.to_datetime(games["date"]).groupby(games["round"]).min()
+    return [first[k].date() if k in first.index and pd.notna(first[k]) else None for k in range(1, rounds + 1)]
+
+
+def _rated(players: pd.DataFrame) -> int:
+    if "rating" not in players:
+        return 0
+    return int(pd.to_numeric(players["rating"], errors="coerce").gt(0).sum())
+
+
+def _fixed_part(p: dict, rank: int, points: float, final: int) -> str:
+    """Columns 1-89 of a player line."""
+    def text(key: str, width: int) -> str:
+        value = p.get(key)
+        return "" if value is None or pd.isna(value) else str(value)[:width]
+
+    def number(key: str) -> str:
+        value = p.get(key)
+        return "" if value is None or pd.isna(value) or int(value) == 0 else str(int(value))
+
+    sex = {"m": "m", "f": "w", "w": "w"}.get(text("sex", 1).lower(), "")
+    birth = f"{number('birth_year')}/00/00" if number("birth_year") else ""  # only the year is known
+    return (f"{PLAYER} {rank:>4} {sex:1}{text('title', 3):>3} {text('name', 33):<33} {number('rating'):>4} "
+            f"{text('federation', 3):<3} {number('id'):>11} {birth:<10} {points:>4.1f} {final:>4}")
+
+
+def _round_text(blocks: pd.DataFrame, ranks: np.ndarray, rounds: int) -> dict[int, str]:
+    """The round blocks of each starting rank, from column 92 on."""
+    grid = pd.MultiIndex.from_product([ranks, range(1, rounds + 1)], names=["rank", "round"])
+    opp = blocks["opp"].astype(str).str.rjust(4).where(blocks["opp"] > 0, "0000")
+    text = (opp + " " + blocks["colour"].astype(str) + " " + blocks["code"].astype(str)).str.ljust(ROUND_WIDTH)
+    cells = pd.Series(text.to_numpy(), index=pd.MultiIndex.from_frame(blocks[["rank", "round"]]))
+    cells = cells.reindex(grid, fill_value="0000 - Z".ljust(ROUND_WIDTH))
+    joined = cells.groupby(level="rank").agg("".join)
+    return {int(r): joined.get(r, "") for r in ranks}

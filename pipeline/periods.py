@@ -1,0 +1,122 @@
+"""What every rule set's rating stage shares: the windows' games as arrays in a
+canonical order, players of a window as local indices, corrections, and the
+per-list parts that become warehouse rows."""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import duckdb
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from pipeline.warehouse import stage
+
+@dataclass(frozen=True)
+class RatedList:
+    list_id: str
+    games: int
+    players_rated: int
+    rounds: int
+    still_moving: int
+    revision: int | None = None  # None: recomputed, unchanged
+
+
+Columns = dict[str, np.ndarray | str]  # one list's part of a table; "list_id": one value for the part
+
+
+def column(table: pa.Table, name: str, dtype=float) -> np.ndarray:
+    return table.column(name).to_numpy(zero_copy_only=False).astype(dtype)
+
+
+@dataclass(frozen=True)
+class WindowGames:
+    """The played games of consecutive lists, sorted by list, white, black, score."""
+
+    list_index: np.ndarray  # 1 = the first list asked for
+    white: np.ndarray  # dense player indices (player_id order)
+    black: np.ndarray
+    white_score: np.ndarray
+    day: np.ndarray  # days since 1970-01-01
+    event: np.ndarray  # event key (one event per date when unnamed)
+    forfeits: np.ndarray  # per list: forfeits, counted and never rated
+
+    def of_list(self, i: int) -> slice:
+        """The games of the i-th list (0-based)."""
+        lo, hi = np.searchsorted(self.list_index, [i + 1, i + 2], side="left")
+        return slice(int(lo), int(hi))
+
+
+def window_games(con: duckdb.DuckDBPyConnection, lists: pd.DataFrame) -> WindowGames:
+    """The played games of the lists' windows (R1), and each list's forfeits."""
+    con.register("lists_to_rate", lists)
+    games = stage(con, "21_list_games").to_arrow_table()
+    con.unregister("lists_to_rate")
+    keys = _canonical_order(column(games, "list_index", np.int64), column(games, "white", np.int64),
+                            column(games, "black", np.int64), column(games, "white_score"),
+                            column(games, "day", np.int64), column(games, "event_key", np.int64))
+    played = ~np.isnan(keys[3])  # forfeits have no score: counted, never rated
+    forfeits = np.bincount(keys[0][~played] - 1, minlength=len(lists))
+    return WindowGames(*(k[played] for k in keys), forfeits)
+
+
+def _canonical_order(list_index, white, black, score, *carried: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The games sorted by list, white, black, score: an order that does not depend
+    on the input files, so that the floating-point sums are reproducible (identical
+    rows may come in any order: they add the same numbers)."""
+    code = np.where(np.isnan(score), 3, score * 2).astype(np.uint64)
+    bits = max(int(max(white.max(initial=0), black.max(initial=0))).bit_length(), 1)
+    if int(list_index.max(initial=0)).bit_length() + 2 * bits + 2 <= 64:  # one packed key: one fast sort
+        key = ((list_index.astype(np.uint64) << np.uint64(2 * bits + 2)) | (white.astype(np.uint64) << np.uint64(bits + 2))
+               | (black.astype(np.uint64) << np.uint64(2)) | code)
+        order = np.argsort(key, kind="stable")
+    else:
+        order = np.lexsort((code, black, white, list_index))
+    return tuple(k[order] for k in (list_index, white, black, score, *carried))
+
+
+def local_indices(white: np.ndarray, black: np.ndarray, n: int,
+                  also: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The players of a window (global indices, ascending; `also` added even
+    without a game) and the games in local indices."""
+    present = np.zeros(n, dtype=bool)
+    present[white] = True
+    present[black] = True
+    if also is not None:
+        present[also] = True
+    position = np.cumsum(present) - 1
+    return np.flatnonzero(present), position[white], position[black]
+
+
+def corrections(con: duckdb.DuckDBPyConnection, ids: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray, list[str]]]:
+    """The latest correction of each player at each list: list_id → (indices, ratings, reasons)."""
+    rows = con.execute("""select list_id, player_id, arg_max(rating, entered_at), arg_max(reason, entered_at)
+                          from corrections group by list_id, player_id order by list_id, player_id""").fetchall()
+    out: dict[str, tuple[np.ndarray, np.ndarray, list[str]]] = {}
+    for list_id, group in itertools.groupby(rows, key=lambda r: r[0]):  # a handful of corrections
+        _, players, values, reasons = zip(*group)
+        out[list_id] = (np.searchsorted(ids, players), np.array(values, dtype=float), list(reasons))
+    return out
+
+
+def mark_corrections(calculations: Columns, corrected: np.ndarray, ratings: np.ndarray, reasons: list[str]) -> None:
+    """Corrected players who played: their card says so and shows the rating in force."""
+    for player_id, value, reason in zip(corrected, ratings, reasons):  # a handful per list
+        hit = calculations["player_id"] == player_id
+        calculations["rule"] = np.where(hit, f"correction: {reason}", calculations["rule"])
+        calculations["rating"] = np.where(hit, value, calculations["rating"])
+
+
+def list_row(list_id: str, **values) -> Columns:
+    """The `lists` row of one list."""
+    return {"list_id": list_id} | {k: np.array([v]) for k, v in values.items()}
+
+
+def to_arrow(parts: list[Columns]) -> pa.Table:
+    """One Arrow table from the per-list parts; NaN becomes NULL."""
+    names = list(parts[0])
+    sizes = [len(p[names[1]]) for p in parts]
+    columns = {"list_id": pa.chunked_array([pa.repeat(p["list_id"], k) for p, k in zip(parts, sizes)])}
+    columns |= {k: pa.array(np.concatenate([p[k] for p in parts]), from_pandas=True) for k in names[1:]}
+    return pa.table(columns)

@@ -1,0 +1,173 @@
+"""The rating stage under the FIDE rule set: each monthly (or calendar) period
+rated from the list in force at its start, one call of `rate_period` per list.
+
+What FIDE's rules carry from list to list besides the rating: rated games to
+date and the highest published rating (K factor), whether the player has met a
+rated opponent (the first-event rule), and the pooled games of unrated players,
+kept per list so that those older than 26 months drop out.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import duckdb
+import numpy as np
+import pandas as pd
+from tqdm import tqdm
+
+from pipeline.periods import (Columns, RatedList, WindowGames, column, corrections, list_row, local_indices,
+                              mark_corrections)
+from pipeline.systems.fide import RULES, FideRules, PeriodResult, rate_period
+
+
+@dataclass
+class Pool:
+    """Unrated players' games against rated opponents, one entry per list (B02 8.2)."""
+
+    starts: list[pd.Timestamp] = field(default_factory=list)  # window start of each entry's list
+    entries: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=list)
+
+    def add(self, start: pd.Timestamp, who: np.ndarray, games: np.ndarray, opponents: np.ndarray,
+            score: np.ndarray) -> None:
+        if len(who):
+            self.starts.append(pd.Timestamp(start))
+            self.entries.append((who, games, opponents, score))
+
+    def since(self, cutoff: pd.Timestamp) -> None:
+        """Drop the lists whose window starts before the cutoff (26 months)."""
+        keep = [i for i, s in enumerate(self.starts) if s >= cutoff]  # at most one entry a list
+        self.starts = [self.starts[i] for i in keep]
+        self.entries = [self.entries[i] for i in keep]
+
+    def forget(self, rated: np.ndarray) -> None:
+        """A player who got a rating starts afresh if they ever lose it."""
+        self.entries = [tuple(a[~rated[e[0]]] for a in e) for e in self.entries]
+
+    def totals(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per player: pooled games, sum of opponents' ratings, score."""
+        if not self.entries:
+            return np.zeros(n, dtype=np.int64), np.zeros(n), np.zeros(n)
+        who = np.concatenate([e[0] for e in self.entries])
+        return tuple(np.bincount(who, weights=np.concatenate([e[k] for e in self.entries]), minlength=n)
+                     for k in (1, 2, 3))
+
+
+@dataclass
+class FideState:
+    ids: np.ndarray
+    birth_year: np.ndarray
+    rating: np.ndarray
+    games_total: np.ndarray
+    peak: np.ndarray
+    started: np.ndarray
+    pool: Pool
+
+
+def fide_starting_state(con: duckdb.DuckDBPyConnection, before: str | None) -> FideState:
+    """Every registered player (ids ascending) after the list `before` (None: the
+    initial ratings, where a rated player without games_total counts as
+    established, 30 games, and one without peak_rating has their rating as peak)."""
+    params = {"before": before}
+    players = con.sql("""
+        with upto as (
+            select list_id from lists
+            where window_start <= (select window_start from lists where list_id = $before)
+        ),
+        started as (
+            select player_id from initial_ratings where rating is not null
+            union select player_id from pooled_games where list_id in (select list_id from upto)
+            union select player_id from player_state where rating is not null and list_id in (select list_id from upto)
+        )
+        select p.player_id, p.birth_year, s.rating, coalesce(s.games_total, 0) as games_total, s.peak_rating,
+               p.player_id in (select player_id from started) as started
+        from players p left join (
+            select player_id, rating, coalesce(games_total, case when rating is not null then 30 end) as games_total,
+                   coalesce(peak_rating, rating) as peak_rating
+            from initial_ratings where $before is null
+            union all
+            select player_id, rating, games_total, peak_rating from player_state where list_id = $before
+        ) s using (player_id)
+        order by p.player_id""", params=params).to_arrow_table()
+    ids = column(players, "player_id", np.int64)
+    pooled = con.sql("""
+        with upto as (
+            select list_id, window_start from lists
+            where window_start <= (select window_start from lists where list_id = $before)
+        ),
+        last_rated as (
+            select player_id, max(u.window_start) as last from player_state s join upto u using (list_id)
+            where s.rating is not null group by player_id
+        )
+        select u.window_start, q.player_id, q.games, q.opponents_sum, q.score
+        from pooled_games q join upto u using (list_id) left join last_rated r using (player_id)
+        where q.games > 0 and (r.last is null or u.window_start > r.last)
+        order by u.window_start, q.player_id""", params=params).df()
+    pool = Pool()
+    for start, rows in pooled.groupby("window_start", sort=True):  # one group per list: at most 26 are kept
+        pool.add(start, np.searchsorted(ids, rows["player_id"].to_numpy()), rows["games"].to_numpy(),
+                 rows["opponents_sum"].to_numpy(float), rows["score"].to_numpy(float))
+    return FideState(ids, column(players, "birth_year"), column(players, "rating"),
+                     column(players, "games_total", np.int64), column(players, "peak_rating"),
+                     column(players, "started", bool), pool)
+
+
+def fide_lists(con: duckdb.DuckDBPyConnection, lists: pd.DataFrame, before: str | None, games: WindowGames,
+               context: dict, bar: tqdm, rules: FideRules = RULES
+               ) -> tuple[dict[str, list[Columns]], list[RatedList]]:
+    """The FIDE lists, each from the one before: their warehouse rows and summaries."""
+    s = fide_starting_state(con, before)
+    fixes = corrections(con, s.ids)
+    frames: dict[str, list[Columns]] = {t: [] for t in ("lists", "player_state", "calculations", "pooled_games")}
+    summary = []
+    for i, (list_id, start, end) in enumerate(lists.itertuples(index=False)):
+        window = games.of_list(i)
+        local, w, b = local_indices(games.white[window], games.black[window], len(s.ids))
+        s.pool.since(pd.Timestamp(end) + pd.Timedelta(days=1) - pd.DateOffset(months=rules.pool_months))
+        pool_games, pool_opponents, pool_score = (a[local] for a in s.pool.totals(len(s.ids)))
+        r = rate_period(w, b, games.white_score[window], games.day[window], games.event[window],
+                        s.rating[local], s.games_total[local], s.peak[local], s.birth_year[local],
+                        pd.Timestamp(end).year, pool_games, pool_opponents, pool_score, s.started[local], rules)
+        previous = s.rating
+        s.rating = s.rating.copy()
+        s.rating[local], s.games_total[local], s.peak[local], s.started[local] = r.rating, r.games_total, r.peak, r.started
+        calculations = _calculations(list_id, s.ids[local], previous[local], r)
+        if list_id in fixes:  # the commission's rating replaces the computed one
+            who, value, reason = fixes[list_id]
+            s.rating[who] = value
+            s.peak[who] = np.fmax(s.peak[who], value)
+            mark_corrections(calculations, s.ids[who], value, reason)
+        s.pool.forget(~np.isnan(s.rating) & np.isnan(previous))
+        joins = (r.pool_games > 0) | (r.ignored_games > 0)
+        s.pool.add(start, local[r.pool_games > 0], *(a[r.pool_games > 0] for a in
+                                                     (r.pool_games, r.pool_opponents, r.pool_score)))
+        frames["pooled_games"].append({
+            "list_id": list_id, "player_id": s.ids[local][joins], "games": r.pool_games[joins],
+            "opponents_sum": r.pool_opponents[joins], "score": r.pool_score[joins],
+            "ignored_games": r.ignored_games[joins]})
+        keep = ~np.isnan(s.rating) | (s.games_total > 0)
+        frames["player_state"].append({
+            "list_id": list_id, "player_id": s.ids[keep], "rating": s.rating[keep],
+            "games_total": s.games_total[keep], "peak_rating": s.peak[keep]})
+        frames["calculations"].append(calculations)
+        rated = int((~np.isnan(s.rating)).sum())
+        played = window.stop - window.start
+        frames["lists"].append(list_row(
+            list_id, input_signature=str(context["signature"][list_id]), max_file_id=context["max_file_id"],
+            window_start=start, window_end=end, run_id=context["run_id"],
+            games_rated=played, forfeits=games.forfeits[i], players_rated=rated,
+            new_players=int((~np.isnan(s.rating) & np.isnan(previous)).sum()),
+            estimated_players=0, rounds_used=0, players_still_moving=0, unanchored_players=0,
+            seniors_without_birth_year=int(np.isnan(s.birth_year[local]).sum())))
+        summary.append(RatedList(list_id, played, rated, 0, 0))
+        bar.update()
+    return frames, summary
+
+
+def _calculations(list_id: str, ids: np.ndarray, previous: np.ndarray, r: PeriodResult) -> Columns:
+    return {
+        "list_id": list_id, "player_id": ids, "previous_rating": previous, "junior": r.junior,
+        "games_played": r.played.astype(np.int64), "games": r.games.astype(np.int64), "score": r.score,
+        "mean_opponent": r.mean_opponent, "percentage": r.p, "bonus": r.dp, "performance": r.performance,
+        "estimate": np.full(len(ids), np.nan), "rule": r.rule.astype(str), "unrounded": r.unrounded,
+        "rating": r.rating, "expected": r.expected, "k": r.k, "change": r.change,
+    }

@@ -1,0 +1,282 @@
+"""The FIDE Elo (rules: shared/rules/fide-elo.md, seed 003, FIDE Handbook B02).
+
+| rule                                                    | where                  |
+|---------------------------------------------------------|------------------------|
+| expected score, table 8.1.2 (or the logistic option)    | `expected_score`       |
+| 400-point rule, 2650+ exception                         | `rating_difference`    |
+| K = 40/20/10, 30 games, under 18, ever 2400, K×n ≤ 700  | `k_factor`             |
+| one K per period from the start ratings, 0.5 away       | `rated_changes`        |
+| the 1400 floor (B02 7.2.1)                              | `rate_period`          |
+| unrated: 5 games pooled over 26 months, two 1800 draws, | `initial_ratings`,     |
+|   dp at p to the hundredth, at most 2200, from 1400     |   `pooled_sides`       |
+| a first event with a zero score is ignored              | `first_event_ignored`  |
+| monthly lists, the window is the month before           | `pipeline.calendar`    |
+
+Every function is array code: one call handles every player of a period.
+"""
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+import numpy as np
+
+from pipeline.config import TABLES_DIR
+
+
+def _expected_table() -> tuple[tuple[float, float, float], ...]:
+    """(difference from, expected score of the higher rated, of the lower rated) per row."""
+    with open(TABLES_DIR / "fide-8.1.2-expected-score.csv", newline="") as fh:
+        return tuple((float(r["diff_from"]), float(r["expected_higher"]), float(r["expected_lower"]))
+                     for r in csv.DictReader(fh))
+
+
+def _dp_table() -> tuple[tuple[float, float], ...]:
+    """Table 8.1.1: the performance table with p = 0 → −800 and p = 1 → +800 (fide-elo.md)."""
+    with open(TABLES_DIR / "performance-dp-table.csv", newline="") as fh:
+        rows = [(float(r["p"]), float(r["dp"])) for r in csv.DictReader(fh)]
+    return ((0.0, -800.0), *rows, (1.0, 800.0))
+
+
+@dataclass(frozen=True)
+class FideRules:
+    """Parameters of the FIDE Elo; defaults are the regulations in force (B02, 2024/2025)."""
+
+    difference_cap: float = 400.0  # seed: "plus de 400 points compte pour 400"
+    cap_exempt_from: float | None = 2650.0  # B02 since October 2025; None: the seed's rule, no exception
+    logistic: bool = False  # True: 1 / (1 + 10^(−D/400)) instead of table 8.1.2 (an option, never the default)
+    k_new: int = 40  # until 30 rated games are completed
+    established_games: int = 30
+    k_junior: int = 40  # under 18 (to the end of the year of the 18th birthday) while rated under 2300
+    junior_age: int = 18
+    junior_below: float = 2300.0
+    k_standard: int = 20  # while rated under 2400
+    k_master: int = 10  # once the published rating has ever reached 2400
+    master_from: float = 2400.0
+    max_k_times_games: int = 700  # B02 8.3.3: K × n ≤ 700
+    floor: float = 1400.0  # B02 7.2.1: below it, unrated on the next list
+    initial_games: int = 5  # B02 8.2: at least 5 games against rated opponents
+    pool_months: int = 26  # pooled over up to 26 months
+    fictitious_rating: float = 1800.0  # two fictitious draws against 1800
+    fictitious_draws: int = 2
+    initial_cap: float = 2200.0  # Ru at most 2200
+    expected_table: tuple[tuple[float, float, float], ...] = field(default_factory=_expected_table, repr=False)
+    dp_table: tuple[tuple[float, float], ...] = field(default_factory=_dp_table, repr=False)
+
+
+RULES = FideRules()
+
+
+class Rule(StrEnum):
+    """Which rule produced a player's rating on a list."""
+
+    NO_GAMES = "no rated game"
+    K_NEW = "K 40: fewer than 30 rated games"
+    K_JUNIOR = "K 40: under 18 and rated under 2300"
+    K_STANDARD = "K 20: rated under 2400"
+    K_MASTER = "K 10: published rating has reached 2400"
+    BELOW_FLOOR = "below 1400: unrated on this list (B02 7.2.1)"
+    INITIAL = "initial rating (B02 8.2)"
+    INITIAL_BELOW_FLOOR = "initial rating below 1400: not published"
+    POOLED = "unrated: games pooled, fewer than 5 against rated opponents"
+    FIRST_EVENT_IGNORED = "unrated: first event with a zero score ignored"
+    UNRATED_OPPONENTS_ONLY = "unrated: no rated opponent"
+
+
+def half_away(x: np.ndarray) -> np.ndarray:
+    """Round to a whole number, 0.5 away from zero (FIDE); 6 decimals first, so that
+    binary noise in K × Σ(S − E) cannot flip a half (as R3 does for the national list)."""
+    x = np.round(np.asarray(x, dtype=float), 6)
+    return np.sign(x) * np.floor(np.abs(x) + 0.5)
+
+
+def rating_difference(own: np.ndarray, opponent: np.ndarray, rules: FideRules = RULES) -> np.ndarray:
+    """D = own − opponent, a difference of more than 400 counting as 400, except for
+    a player rated 2650 or more (the real difference) when the exception is on."""
+    d = np.asarray(own, dtype=float) - np.asarray(opponent, dtype=float)
+    capped = np.clip(d, -rules.difference_cap, rules.difference_cap)
+    if rules.cap_exempt_from is None:
+        return capped
+    return np.where(np.asarray(own) >= rules.cap_exempt_from, d, capped)
+
+
+def expected_score(d: np.ndarray, rules: FideRules = RULES) -> np.ndarray:
+    """E(D): table 8.1.2 read at |D| (rounded to a whole point: ratings are whole
+    numbers, the table's rows are), the higher rated side's column for D ≥ 0."""
+    d = np.asarray(d, dtype=float)
+    if rules.logistic:
+        return 1.0 / (1.0 + 10.0 ** (-d / 400.0))
+    table = np.array(rules.expected_table)
+    row = np.searchsorted(table[:, 0], np.floor(np.abs(d) + 0.5), side="right") - 1
+    return np.where(d >= 0, table[row, 1], table[row, 2])
+
+
+def is_junior(birth_year: np.ndarray, year: int, rules: FideRules = RULES) -> np.ndarray:
+    """Under 18 until the end of the year of the 18th birthday: year − birth year ≤ 18,
+    the year being that of the period's last day; no birth year: not a junior."""
+    by = np.asarray(birth_year, dtype=float)
+    return np.where(np.isnan(by), False, year - by <= rules.junior_age)
+
+
+def k_factor(rating: np.ndarray, games_total: np.ndarray, peak: np.ndarray, junior: np.ndarray,
+             games: np.ndarray, rules: FideRules = RULES) -> tuple[np.ndarray, np.ndarray]:
+    """K of each player for the period, and the rule that gave it (B02 8.3.3).
+
+    The first that applies: 40 before 30 completed games; 40 for a junior rated
+    under 2300; 10 once the highest published rating reached 2400 (a master who
+    falls back keeps 10); else 20. Then K × n ≤ 700: K is at most ⌊700 / n⌋.
+    """
+    cases = [games_total < rules.established_games, junior & (rating < rules.junior_below),
+             peak >= rules.master_from]
+    k = np.select(cases, [rules.k_new, rules.k_junior, rules.k_master], rules.k_standard)
+    rule = np.select(cases, [Rule.K_NEW, Rule.K_JUNIOR, Rule.K_MASTER], Rule.K_STANDARD)
+    limit = np.floor_divide(rules.max_k_times_games, np.maximum(games, 1))
+    return np.minimum(k, limit).astype(np.int64), rule
+
+
+def initial_ratings(games: np.ndarray, opponents_sum: np.ndarray, score: np.ndarray,
+                    rules: FideRules = RULES) -> tuple[np.ndarray, ...]:
+    """Ru of unrated players from their pooled games against rated opponents (B02 8.2):
+    Ra counts two fictitious 1800 opponents drawn with; p is read to the hundredth
+    in table 8.1.1 (looked up, not interpolated); Ru rounded, at most 2200.
+    Returns Ra, p, dp, Ra + dp and Ru (NaN below 5 games)."""
+    f = rules.fictitious_draws
+    n = games + f
+    ra = (opponents_sum + f * rules.fictitious_rating) / n
+    p = (score + f * 0.5) / n
+    table = np.array(rules.dp_table)
+    hundredth = np.floor(np.round(p * 100, 6) + 0.5) / 100
+    dp = table[np.searchsorted(table[:, 0], hundredth - 1e-9), 1]
+    raw = ra + dp
+    ru = np.where(games >= rules.initial_games, np.minimum(half_away(raw), rules.initial_cap), np.nan)
+    return ra, p, dp, raw, ru
+
+
+def first_event_ignored(player: np.ndarray, day: np.ndarray, event: np.ndarray, score: np.ndarray,
+                        started: np.ndarray) -> np.ndarray:
+    """Which game sides belong to a first event with a zero score (ignored, B02 8.2).
+
+    Sides are an unrated player's games against rated opponents; `started` marks
+    players who met rated opponents before (their first event is behind them).
+    A player's first event is the one of their earliest game (ties: the smallest
+    event key); games without an event name form one event per date.
+    """
+    order = np.lexsort((event, day, player))
+    first = np.zeros(len(started), dtype=event.dtype)
+    leaders = order[np.r_[True, player[order][1:] != player[order][:-1]]] if len(order) else order
+    first[player[leaders]] = event[leaders]
+    in_first = ~started[player] & (event == first[player])
+    first_score = np.bincount(player[in_first], weights=score[in_first], minlength=len(started))
+    return in_first & (first_score[player] == 0)
+
+
+@dataclass(frozen=True)
+class PeriodResult:
+    """One period computed: everyone's state after it and each player's card."""
+
+    rating: np.ndarray  # published (whole number), NaN while unrated
+    games_total: np.ndarray
+    peak: np.ndarray
+    started: np.ndarray  # has met a rated opponent (first event behind them)
+    pool_games: np.ndarray  # this period's games against rated opponents that join the pool
+    pool_opponents: np.ndarray
+    pool_score: np.ndarray
+    ignored_games: np.ndarray
+    played: np.ndarray
+    games: np.ndarray  # games rated this period (rated: vs rated opponents; unrated: joining the pool)
+    score: np.ndarray
+    mean_opponent: np.ndarray
+    expected: np.ndarray  # Σ E (rated players)
+    junior: np.ndarray
+    k: np.ndarray
+    change: np.ndarray  # K × Σ(S − E) rounded 0.5 away from zero
+    pooled: np.ndarray  # unrated: games in the pool after this period
+    ra: np.ndarray
+    p: np.ndarray
+    dp: np.ndarray
+    performance: np.ndarray  # Ra + dp
+    unrounded: np.ndarray  # rated: R0 + K Σ(S − E); unrated: Ra + dp
+    rule: np.ndarray
+
+
+def rate_period(white: np.ndarray, black: np.ndarray, white_score: np.ndarray, day: np.ndarray,
+                event: np.ndarray, rating: np.ndarray, games_total: np.ndarray, peak: np.ndarray,
+                birth_year: np.ndarray, year: int, pool_games: np.ndarray, pool_opponents: np.ndarray,
+                pool_score: np.ndarray, started: np.ndarray, rules: FideRules = RULES) -> PeriodResult:
+    """Rate one period from the list in force at its start. Players are dense
+    indices 0..n-1; `rating` is NaN for unrated players; `pool_*` are the unrated
+    players' pooled games of the earlier periods still within 26 months."""
+    n = len(rating)
+    player = np.concatenate([white, black])
+    opponent = np.concatenate([black, white])
+    score = np.concatenate([white_score, 1.0 - white_score])
+    days, events = np.concatenate([day, day]), np.concatenate([event, event])
+    rated = ~np.isnan(rating)
+    played = np.bincount(player, minlength=n)
+    # Games of rated players against unrated ones change nothing for the rated player.
+    both = rated[player] & rated[opponent]
+    # Changes: one K for the period, from the ratings at its start.
+    who, opp = player[both], opponent[both]
+    e = expected_score(rating_difference(rating[who], rating[opp], rules), rules)
+    games = np.bincount(who, minlength=n)
+    scored = np.bincount(who, weights=score[both], minlength=n)
+    expected = np.bincount(who, weights=e, minlength=n)
+    opp_sum = np.bincount(who, weights=rating[opp], minlength=n)
+    junior = is_junior(birth_year, year, rules)
+    k, k_rule = k_factor(rating, games_total, peak, junior, games, rules)
+    change = half_away(k * (scored - expected))
+    unrounded_rated = rating + k * (scored - expected)
+    after = rating + change
+    # Unrated players: their games against rated opponents join the pool.
+    sides = ~rated[player] & rated[opponent]
+    ignored = first_event_ignored(player[sides], days[sides], events[sides], score[sides], started)
+    keep = np.flatnonzero(sides)[~ignored]
+    new_games = np.bincount(player[keep], minlength=n)
+    new_opponents = np.bincount(player[keep], weights=rating[opponent[keep]], minlength=n)
+    new_score = np.bincount(player[keep], weights=score[keep], minlength=n)
+    ignored_games = np.bincount(player[np.flatnonzero(sides)[ignored]], minlength=n)
+    pooled = pool_games + new_games
+    ra, p, dp, raw, ru = initial_ratings(pooled, pool_opponents + new_opponents, pool_score + new_score, rules)
+    enters = ~rated & (new_games > 0) & (ru >= rules.floor)
+    # "Falling" below 1400 takes a rated game: a start list's lower ratings stay until then.
+    stays_rated = rated & ~((games > 0) & (after < rules.floor))
+
+    new_rating = np.select([stays_rated, enters], [after, ru], np.nan)
+    unrated_rule = np.select(
+        [enters, (new_games > 0) & (pooled >= rules.initial_games),
+         (new_games > 0), ignored_games > 0, played > 0],
+        [Rule.INITIAL, Rule.INITIAL_BELOW_FLOOR, Rule.POOLED, Rule.FIRST_EVENT_IGNORED,
+         Rule.UNRATED_OPPONENTS_ONLY], Rule.NO_GAMES)
+    rated_rule = np.select([games == 0, ~stays_rated], [Rule.NO_GAMES, Rule.BELOW_FLOOR], k_rule)
+    counted = np.where(rated, games, new_games)
+    counted_sum = np.where(rated, opp_sum, new_opponents)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean_opponent = np.where(counted > 0, counted_sum / counted, np.nan)
+    unrated_attempt = ~rated & (new_games > 0) & (pooled >= rules.initial_games)
+    return PeriodResult(
+        rating=new_rating,
+        games_total=games_total + np.where(rated, games, np.where(enters, pooled, 0)),
+        peak=np.fmax(peak, new_rating),
+        started=started | rated | (new_games > 0) | (ignored_games > 0),
+        pool_games=np.where(enters, 0, new_games),
+        pool_opponents=np.where(enters, 0.0, new_opponents),
+        pool_score=np.where(enters, 0.0, new_score),
+        ignored_games=ignored_games,
+        played=played,
+        games=counted,
+        score=np.where(rated, scored, new_score),
+        mean_opponent=mean_opponent,
+        expected=np.where(rated & (games > 0), expected, np.nan),
+        junior=junior,
+        k=np.where(rated & (games > 0), k, 0),
+        change=np.where(rated & (games > 0), change, np.nan),
+        pooled=np.where(rated, 0, pooled),
+        ra=np.where(unrated_attempt, ra, np.nan),
+        p=np.where(unrated_attempt, p, np.nan),
+        dp=np.where(unrated_attempt, dp, np.nan),
+        performance=np.where(unrated_attempt, raw, np.nan),
+        unrounded=np.where(rated, np.where(games > 0, unrounded_rated, rating),
+                           np.where(unrated_attempt, np.minimum(raw, rules.initial_cap), np.nan)),
+        rule=np.where(rated, rated_rule, unrated_rule),
+    )

@@ -1,0 +1,191 @@
+"""The FIDE rule set (shared/rules/fide-elo.md), case by case, computed by hand.
+
+Table 8.1.2 rows used below (fide-8.1.2-expected-score.csv):
+  0–3: 0.50   4–10: 0.51/0.49   33–39: 0.55/0.45   84–91: 0.62/0.38
+  99–106: 0.64/0.36   122–129: 0.67/0.33   392–411: 0.92/0.08   457–484: 0.95/0.05
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from pipeline.systems.fide import (RULES, Rule, expected_score, half_away, k_factor, rate_period,
+                                   rating_difference)
+
+NAN = np.nan
+
+
+def period(games, rating, games_total=None, peak=None, birth_year=None, year=2026, pool=None, started=None,
+           events=None, rules=RULES):
+    """rate_period on a few players: games are (white, black, white's score[, day])."""
+    n = len(rating)
+    rating = np.array(rating, dtype=float)
+    white = np.array([g[0] for g in games], dtype=np.int64)
+    black = np.array([g[1] for g in games], dtype=np.int64)
+    score = np.array([g[2] for g in games], dtype=float)
+    day = np.array([g[3] if len(g) > 3 else i for i, g in enumerate(games)], dtype=np.int64)
+    event = np.array(events if events is not None else day, dtype=np.int64)
+    games_total = np.array(games_total if games_total is not None else np.where(np.isnan(rating), 0, 30))
+    peak = np.array(peak if peak is not None else rating, dtype=float)
+    birth_year = np.array(birth_year if birth_year is not None else [1980] * n, dtype=float)
+    pool = pool or (np.zeros(n, dtype=np.int64), np.zeros(n), np.zeros(n))
+    started = np.array(started if started is not None else ~np.isnan(rating))
+    return rate_period(white, black, score, day, event, rating, games_total, peak, birth_year, year,
+                       *pool, started, rules)
+
+
+@pytest.mark.parametrize("d, e", [
+    (0, 0.50), (3, 0.50), (4, 0.51), (-4, 0.49),  # the first rows' edges
+    (100, 0.64), (-100, 0.36),
+    (400, 0.92), (-400, 0.08),
+    (736, 1.00), (-900, 0.00),  # beyond the last row
+])
+def test_expected_score_reads_table_8_1_2(d, e):
+    assert expected_score(np.array([d]))[0] == e
+
+
+def test_the_logistic_curve_is_an_option():
+    logistic = dataclasses.replace(RULES, logistic=True)
+    # The seed: a 200-point favourite should score about 76 % under both.
+    assert expected_score(np.array([200.0]), logistic)[0] == pytest.approx(1 / (1 + 10 ** -0.5))  # 0.7597
+    assert expected_score(np.array([200.0]))[0] == 0.76  # table row 198–206
+
+
+@pytest.mark.parametrize("own, opponent, d", [
+    (2000, 1500, 400),  # 500 counts as 400
+    (1500, 2000, -400),
+    (2000, 1700, 300),  # under 400: the real difference
+    (2700, 2200, 500),  # 2650 or more: the real difference (B02, October 2025)
+    (2649, 2149, 400),  # just under 2650: capped
+    (2200, 2700, -400),  # the lower player is not 2650+: capped
+])
+def test_the_400_point_rule_and_the_2650_exception(own, opponent, d):
+    assert rating_difference(np.array([own]), np.array([opponent]))[0] == d
+
+
+def test_without_the_2650_exception_everyone_is_capped():
+    seed_rules = dataclasses.replace(RULES, cap_exempt_from=None)
+    assert rating_difference(np.array([2700.0]), np.array([2200.0]), seed_rules)[0] == 400
+
+
+@pytest.mark.parametrize("rating, games_total, peak, junior, n, k, rule", [
+    (1800, 29, 1800, False, 5, 40, Rule.K_NEW),  # 29 games completed: still 40
+    (1800, 30, 1800, False, 5, 20, Rule.K_STANDARD),  # 30 completed: 20
+    (2299, 100, 2299, True, 5, 40, Rule.K_JUNIOR),  # under 18, rated under 2300
+    (2300, 100, 2300, True, 5, 20, Rule.K_STANDARD),  # a junior at 2300: 20
+    (2350, 100, 2400, False, 5, 10, Rule.K_MASTER),  # peaked at 2400, fell back: keeps 10
+    (2399, 100, 2399, False, 5, 20, Rule.K_STANDARD),  # never reached 2400
+    (1800, 10, 1800, False, 18, 38, Rule.K_NEW),  # 40 × 18 = 720 > 700: ⌊700 / 18⌋ = 38
+    (1800, 10, 1800, False, 17, 40, Rule.K_NEW),  # 40 × 17 = 680 ≤ 700
+    (1800, 100, 1800, False, 36, 19, Rule.K_STANDARD),  # 20 × 36 = 720: ⌊700 / 36⌋ = 19
+    (2500, 100, 2500, False, 70, 10, Rule.K_MASTER),  # 10 × 70 = 700 exactly: kept
+    (2500, 100, 2500, False, 71, 9, Rule.K_MASTER),  # 10 × 71 = 710: ⌊700 / 71⌋ = 9
+])
+def test_k_factor(rating, games_total, peak, junior, n, k, rule):
+    got_k, got_rule = k_factor(np.array([rating]), np.array([games_total]), np.array([peak]), np.array([junior]),
+                               np.array([n]))
+    assert (got_k[0], got_rule[0]) == (k, rule)
+
+
+def test_junior_until_the_end_of_the_year_of_the_18th_birthday():
+    # Period in 2026: born 2008 turns 18 in 2026 → junior all year; born 2007 → not.
+    r = period([(0, 2, 1.0), (1, 2, 1.0)], [2000, 2000, 2000], birth_year=[2008, 2007, 1980])
+    assert list(r.k[:2]) == [40, 20]
+
+
+def test_a_whole_period_is_one_application_of_k():
+    # Player 0, rated 2000, K 20, beats 2000 and 2100 and draws with 1900:
+    #   E = 0.50, 0.36 (D = −100), 0.64 (D = +100); Σ(S − E) = 0.50 + 0.64 − 0.14 = 1.00
+    #   change = 20 × 1.00 = +20 → 2020.
+    r = period([(0, 1, 1.0), (0, 2, 1.0), (0, 3, 0.5)], [2000, 2000, 2100, 1900])
+    assert r.expected[0] == pytest.approx(1.50)
+    assert (r.k[0], r.change[0], r.rating[0]) == (20, 20, 2020)
+    # Game by game with the rating updated after each game gives another number (the seed: "wrong"):
+    #   vs 2000: +10 → 2010; vs 2100: D = −90, E = 0.38, +12.4 → 2022; vs 1900: D = 122, E = 0.67, −3.4 → 2019.
+    rating = 2000.0
+    for opponent, score in ((2000, 1.0), (2100, 1.0), (1900, 0.5)):
+        rating = period([(0, 1, score)], [rating, opponent]).rating[0]
+    assert rating == 2019 != 2020
+
+
+@pytest.mark.parametrize("opponent, after", [
+    (2435, 2401),  # draw, D = −35, E = 0.45: 10 × +0.05 = +0.5 → +1 (away from zero)
+    (2365, 2399),  # draw, D = +35, E = 0.55: 10 × −0.05 = −0.5 → −1
+])
+def test_halves_round_away_from_zero(opponent, after):
+    r = period([(0, 1, 0.5)], [2400, opponent], peak=[2400, opponent])  # player 0: K 10 (reached 2400)
+    assert r.k[0] == 10 and r.rating[0] == after
+
+
+def test_half_away():
+    np.testing.assert_array_equal(half_away(np.array([0.5, -0.5, 1.5, -2.5, 2.4999, 0.1 * 3 * 5])),
+                                  [1, -1, 2, -3, 2, 2])  # 0.1 × 3 × 5 = 1.5000000000000002 in binary
+
+
+def test_the_1400_floor():
+    # 0: 1405 loses to 1405: E 0.50, −10 → 1395 < 1400: unrated on this list.
+    # 2: 1410 loses to 1420: D = −10, E 0.49, −9.8 → −10 → 1400: not below, stays.
+    # 4: 1300 on the start list, no game: keeps 1300 (falling below takes a rated game).
+    r = period([(0, 1, 0.0), (2, 3, 0.0)], [1405, 1405, 1410, 1420, 1300])
+    assert np.isnan(r.rating[0]) and r.rule[0] == Rule.BELOW_FLOOR
+    assert r.rating[2] == 1400
+    assert r.rating[4] == 1300 and r.rule[4] == Rule.NO_GAMES
+
+
+def test_games_of_rated_players_against_unrated_ones_change_nothing():
+    r = period([(0, 1, 1.0), (0, 2, 1.0)], [1800, NAN, 1800])
+    # Only the game against 2 counts for 0: E = 0.5, +0.5 × 20 = +10.
+    assert (r.games[0], r.rating[0]) == (1, 1810)
+
+
+def test_an_initial_rating_with_the_two_1800_draws():
+    # Player 0, unrated, scores 3 / 5 against 1500, 1600, 1700, 1800, 1900 (sum 8500):
+    #   Ra = (8500 + 2 × 1800) / 7 = 1728.571; p = (3 + 2 × 0.5) / 7 = 0.5714 → 0.57 → dp = +50
+    #   Ru = 1778.571 → 1779 (at most 2200, at least 1400: published).
+    games = [(0, 1, 1.0), (0, 2, 1.0), (0, 3, 1.0), (0, 4, 0.0), (0, 5, 0.0)]
+    r = period(games, [NAN, 1500, 1600, 1700, 1800, 1900])
+    assert r.ra[0] == pytest.approx(12100 / 7) and r.p[0] == pytest.approx(4 / 7) and r.dp[0] == 50
+    assert (r.rating[0], r.rule[0], r.games_total[0], r.peak[0]) == (1779, Rule.INITIAL, 5, 1779)
+
+
+@pytest.mark.parametrize("opponents, score, ru, published", [
+    # 5 wins against 2200: Ra = (11000 + 3600) / 7 = 2085.7; p = 6/7 → 0.86 → +309; 2394.7 → at most 2200.
+    ([2200] * 5, 1.0, 2200, 2200),
+    # 5 losses against 1400: Ra = (7000 + 3600) / 7 = 1514.3; p = 1/7 → 0.14 → −309; 1205.3 → 1205 < 1400.
+    ([1400] * 5, 0.0, 1205, NAN),
+])
+def test_initial_rating_bounds(opponents, score, ru, published):
+    # (started: 0 met rated players before, so five losses are not a first event to ignore)
+    r = period([(0, i + 1, score) for i in range(5)], [NAN, *opponents], started=[True] * 6)
+    assert half_away(r.unrounded[0]) == ru
+    np.testing.assert_equal(r.rating[0], published)
+    if np.isnan(published):
+        assert r.rule[0] == Rule.INITIAL_BELOW_FLOOR and r.pool_games[0] == 5  # the pool goes on
+
+
+def test_games_are_pooled_until_five():
+    # Four games now: pooled, no rating; with 1 earlier pooled game (1800, a win) it makes 5:
+    #   opponents 1800 + 4 × 1600 = 8200; Ra = (8200 + 3600) / 7 = 1685.714; p = (1 + 2 + 1) / 7 = 0.5714 → +50
+    #   Ru = 1735.714 → 1736.
+    games = [(0, 1, 0.5), (0, 1, 0.5), (0, 1, 1.0), (0, 1, 0.0)]
+    alone = period(games, [NAN, 1600], started=[True, True])
+    assert np.isnan(alone.rating[0]) and alone.rule[0] == Rule.POOLED and alone.pool_games[0] == 4
+    pool = (np.array([1, 0]), np.array([1800.0, 0]), np.array([1.0, 0]))
+    pooled = period(games, [NAN, 1600], pool=pool, started=[True, True])
+    assert pooled.rating[0] == 1736 and pooled.games_total[0] == 5 and pooled.pool_games[0] == 0
+
+
+def test_a_first_event_with_a_zero_score_is_ignored():
+    # Player 0 (never met a rated player) loses both games of event 7 (days 1, 2), then
+    # scores 1 / 2 in event 9 (days 3, 4): only event 9's two games join the pool.
+    games = [(0, 1, 0.0, 1), (0, 1, 0.0, 2), (0, 1, 1.0, 3), (0, 1, 0.0, 4)]
+    r = period(games, [NAN, 1600], events=[7, 7, 9, 9], started=[False, True])
+    assert (r.pool_games[0], r.ignored_games[0], r.pool_score[0]) == (2, 2, 1.0)
+    # Someone who already met rated players keeps a zero-score event.
+    again = period(games, [NAN, 1600], events=[7, 7, 9, 9], started=[True, True])
+    assert (again.pool_games[0], again.ignored_games[0]) == (4, 0)
+    # A first event with a point is kept.
+    kept = period([(0, 1, 0.5, 1), (0, 1, 0.0, 2)], [NAN, 1600], events=[7, 7], started=[False, True])
+    assert (kept.pool_games[0], kept.ignored_games[0]) == (2, 0)

@@ -1,0 +1,92 @@
+"""Exports of a published list (pipeline/formats/list_files.py)."""
+from __future__ import annotations
+
+import pandas as pd
+import pyarrow as pa
+
+from pipeline.formats.list_files import (
+    fide_list_text,
+    published_rating,
+    swiss_manager_csv,
+)
+
+LIST = pa.table({
+    "player_id": [1503014, 42, 7],
+    "name": ["Carlsen, Magnus", "=1+2, Eve", 'Doe, "Jo" Ann'],
+    "federation": ["NOR", None, "BEL"],
+    "sex": ["M", "w", None],
+    "title": ["GM", None, "FM"],
+    "rating": [2830, 1540, 1490],
+    "games": [9, 12, 0],
+    "estimated": [False, True, True],
+})
+
+
+def test_r12_estimates_end_in_9():
+    # Ruling R12: an estimate is printed ending in 9; published ratings are
+    # multiples of ten, so 1540 -> 1549 and 1490 -> 1499 (the seed's example).
+    # An estimate already printed (1499) is not marked twice: 1508 would be wrong.
+    got = published_rating(pd.Series([2830, 1540, 1490, 1499, 1000]), pd.Series([False, True, True, True, None]))
+    assert got.tolist() == [2830, 1549, 1499, 1499, 1000]  # an unknown flag is not an estimate
+
+
+def test_fide_list_text():
+    text = fide_list_text(LIST, "2027-01")
+    # FIDE's single-list header (e.g. the SEP26 file); the rating column is
+    # headed by the list's month, JAN27 for list 2027-01.
+    assert text == (
+        "ID Number      Name                                                         "
+        "Fed Sex Tit  WTit OTit           FOA JAN27 Gms K  B-day Flag\n"
+        "1503014        Carlsen, Magnus                                              "
+        "NOR M   GM                           2830  9\n"
+        "42             =1+2, Eve                                                        "
+        "F                                1549  12           w\n"
+        "7              Doe, \"Jo\" Ann                                                "
+        "BEL     FM                           1499  0\n"
+    )
+    header, carlsen, eve, doe = text.splitlines()
+    # The columns where FIDE's file has them (0-based: ID 0, Name 15, Fed 76,
+    # Sex 80, Tit 84, rating 113, Gms 119, B-day 126, Flag 132).
+    for label, at in (("Name", 15), ("Fed", 76), ("Sex", 80), ("Tit", 84), ("JAN27", 113), ("Gms", 119),
+                      ("B-day", 126), ("Flag", 132)):
+        assert header[at:at + len(label)] == label
+    assert (carlsen[0:7], carlsen[15:30], carlsen[76:79], carlsen[80], carlsen[84:86]) == (
+        "1503014", "Carlsen, Magnus", "NOR", "M", "GM")
+    assert (carlsen[113:117], carlsen[119]) == ("2830", "9")
+    # Eve: w (as TRF writes women) becomes F, and FIDE's flag column says w.
+    assert (eve[80], eve[113:117], eve[119:121], eve[132]) == ("F", "1549", "12", "w")
+    assert doe[113:117] == "1499" and doe[76:79] == "BEL" and len(doe) == 120  # trailing blanks cut
+    assert eve[126:130] == "    "  # B-day never published
+
+
+def test_fide_list_text_defaults_and_long_names():
+    frame = LIST.to_pandas()
+    assert fide_list_text(frame, "2027-01") == fide_list_text(LIST, "2027-01")  # pandas or arrow: same bytes
+    assert fide_list_text(LIST) == fide_list_text(LIST) and "FOA Rtng  Gms" in fide_list_text(LIST)
+    long = frame.assign(name=["X" * 70, "Y", "Z"])
+    line = fide_list_text(long).splitlines()[1]
+    # A name gets 60 characters, so a space still separates it from Fed at 76.
+    assert line[15:75] == "X" * 60 and line[75] == " " and line[76:79] == "NOR"
+
+
+def test_swiss_manager_csv():
+    text = swiss_manager_csv(LIST)
+    assert text == (
+        '"ID_No";"Name";"Sex";"Fed";"Clubnumber";"ClubName";"Birthday";"Rtg_Nat";"Fide_No";"Rtg_Int";"Title"\r\n'
+        '"1503014";"Carlsen, Magnus";"M";"NOR";"";"";"";"2830";"";"";"GM"\r\n'
+        # =1+2 would run as a formula: neutralised with an apostrophe; 1540 estimated: 1549.
+        '"42";"\'=1+2, Eve";"F";"";"";"";"";"1549";"";"";""\r\n'
+        # Quotes inside a field are doubled.
+        '"7";"Doe, ""Jo"" Ann";"";"BEL";"";"";"";"1499";"";"";"FM"\r\n'
+    )
+    assert swiss_manager_csv(LIST) == text  # deterministic
+
+
+def test_swiss_manager_csv_optional_columns():
+    frame = LIST.to_pandas().assign(club_number=["101", None, "-5"], club=["Tromso", "@home", None],
+                                    fide_id=[1503014, None, None], fide_rating=[2830, None, None])
+    rows = swiss_manager_csv(frame).split("\r\n")
+    assert rows[1] == '"1503014";"Carlsen, Magnus";"M";"NOR";"101";"Tromso";"";"2830";"1503014";"2830";"GM"'
+    # @home and -5 start like formulas; a missing FIDE id stays empty (not "nan").
+    assert rows[2] == '"42";"\'=1+2, Eve";"F";"";"";"\'@home";"";"1549";"";"";""'
+    assert rows[3] == '"7";"Doe, ""Jo"" Ann";"";"BEL";"\'-5";"";"";"1499";"";"";"FM"'
