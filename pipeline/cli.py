@@ -17,7 +17,8 @@ from pipeline.explain import whatif as whatif_outcomes
 from pipeline.ingest import Ingested, InputFileError, ingest_file
 from pipeline.publish import publish_all, write_csv, write_dataset, write_parquet
 from pipeline.rate import RatedList, UnknownList, rate_all
-from pipeline.systems import SYSTEMS, SystemMismatch, warehouse_system
+from pipeline.explain_fide import fide_card, fide_whatif
+from pipeline.systems import SYSTEMS, SystemMismatch, stored_system, warehouse_system
 from pipeline.validate import Validated, rejects_of, validate_staged
 from pipeline.warehouse import WarehouseError, audit_failures, connect, run_record, temp_staging, transaction
 
@@ -361,6 +362,11 @@ def export_history(warehouse: Path, wait: float, out: Path) -> None:
     click.echo(f"{history.num_rows} rows of {len(set(history.column('list_id').to_pylist()))} lists written to {out}")
 
 
+def _by_system(con: duckdb.DuckDBPyConnection, performance, fide):
+    """The performance Elo's or the FIDE function, after the warehouse's rule set."""
+    return fide if stored_system(con) == "fide" else performance
+
+
 @main.command()
 @click.argument("player_id", type=int)
 @click.option("--list", "list_id", required=True, help="The list (YYYY-MM).")
@@ -371,11 +377,15 @@ def explain(player_id: int, list_id: str, warehouse: Path, wait: float) -> None:
     the numbers substituted, the unrounded and the published rating; for an unrated
     player, the estimate at each round.
 
+    Under FIDE rules: K and why, each game's D (with the 400-point rule), E and S − E,
+    the change K × Σ(S − E) and its rounding; for an unrated player, the pool, Ra with
+    the two 1800 draws, p, dp and Ru; and the linear tournament performance.
+
     Example: ratings explain 12345 --list 2027-01
     """
     with _opened(warehouse, wait, read_only=True) as con:
         try:
-            click.echo(card(con, player_id, list_id))
+            click.echo(_by_system(con, card, fide_card)(con, player_id, list_id))
         except NotFound as err:
             raise click.ClickException(str(err)) from err
 
@@ -395,6 +405,6 @@ def whatif(player_id: int, opponent: int, list_id: str | None, warehouse: Path, 
         try:
             target = list_id or next_list(con)
             click.echo(f"Player {player_id}, one more game against {opponent}, list {target}:")
-            click.echo(whatif_outcomes(con, player_id, opponent, target))
+            click.echo(_by_system(con, whatif_outcomes, fide_whatif)(con, player_id, opponent, target))
         except NotFound as err:
             raise click.ClickException(str(err)) from err

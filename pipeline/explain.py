@@ -12,9 +12,10 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from pipeline.calendar import nominal_calendar, season_end_year
+from pipeline.calendar import CALENDARS, season_end_year
 from pipeline.periods import local_indices, window_games
 from pipeline.rate import starting_state
+from pipeline.systems import DEFAULT_SYSTEM, stored_system
 from pipeline.systems.performance import RULES, ListResult, PerformanceRules, Rule, bonus, compatible, rate_list
 
 
@@ -43,21 +44,33 @@ def _lists(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
     return con.sql("select list_id, window_start, window_end from lists order by window_start").df()
 
 
-def replay(con: duckdb.DuckDBPyConnection, player_id: int, list_id: str, rules: PerformanceRules = RULES,
-           extra_game: tuple[float, float] | None = None) -> Replay:
-    """Recompute `list_id`; `extra_game` = (opponent rating, score) adds a game
-    against a rated opponent who is not in the registry (what-if)."""
+def list_to_replay(con: duckdb.DuckDBPyConnection, list_id: str) -> tuple[str | None, pd.DataFrame]:
+    """The list before `list_id` (None: the initial ratings) and `list_id`'s window:
+    a computed list, or the next one (whose window may already hold games)."""
     lists = _lists(con)
     if list_id in set(lists["list_id"]):
         where = int(np.flatnonzero(lists["list_id"] == list_id)[0])
         before = None if where == 0 else lists["list_id"].iloc[where - 1]
-        one = lists.iloc[[where]].reset_index(drop=True)
-    elif not lists.empty and list_id == next_list(con):
-        before = lists["list_id"].iloc[-1]
-        last_end = pd.Timestamp(lists["window_end"].iloc[-1]).date()
-        one = nominal_calendar(last_end + pd.Timedelta(days=1), last_end + pd.Timedelta(days=1))
-    else:
-        raise NotFound(f"no list {list_id!r}")
+        return before, lists.iloc[[where]].reset_index(drop=True)
+    if not lists.empty and list_id == next_list(con):
+        return lists["list_id"].iloc[-1], _next_window(con)
+    raise NotFound(f"no list {list_id!r}")
+
+
+def _next_window(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
+    """The window after the latest list computed, in the warehouse's rule set's calendar."""
+    lists = _lists(con)
+    if lists.empty:
+        raise NotFound("no list has been computed yet")
+    day = pd.Timestamp(lists["window_end"].iloc[-1]).date() + pd.Timedelta(days=1)
+    return CALENDARS[stored_system(con) or DEFAULT_SYSTEM](day, day)
+
+
+def replay(con: duckdb.DuckDBPyConnection, player_id: int, list_id: str, rules: PerformanceRules = RULES,
+           extra_game: tuple[float, float] | None = None) -> Replay:
+    """Recompute `list_id`; `extra_game` = (opponent rating, score) adds a game
+    against a rated opponent who is not in the registry (what-if)."""
+    before, one = list_to_replay(con, list_id)
     ids, birth_year, rating, archive_performance, archive_games = starting_state(con, before)
     me = int(np.searchsorted(ids, player_id))
     if me >= len(ids) or ids[me] != player_id:
@@ -182,12 +195,7 @@ def card(con: duckdb.DuckDBPyConnection, player_id: int, list_id: str, rules: Pe
 
 def next_list(con: duckdb.DuckDBPyConnection) -> str:
     """The list after the latest one computed (its window may already hold games)."""
-    lists = _lists(con)
-    if lists.empty:
-        raise NotFound("no list has been computed yet")
-    last_end = pd.Timestamp(lists["window_end"].iloc[-1]).date()
-    day = last_end + pd.Timedelta(days=1)
-    return nominal_calendar(day, day)["list_id"].iloc[0]
+    return _next_window(con)["list_id"].iloc[0]
 
 
 def whatif(con: duckdb.DuckDBPyConnection, player_id: int, opponent: float, list_id: str,

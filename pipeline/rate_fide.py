@@ -63,6 +63,12 @@ class FideState:
     pool: Pool
 
 
+def pool_cutoff(window_end: pd.Timestamp, rules: FideRules = RULES) -> pd.Timestamp:
+    """The earliest window start whose games are still pooled: the 26 months that
+    end with this window (a January window keeps the lists from December two years before)."""
+    return pd.Timestamp(window_end) + pd.Timedelta(days=1) - pd.DateOffset(months=rules.pool_months)
+
+
 def fide_starting_state(con: duckdb.DuckDBPyConnection, before: str | None) -> FideState:
     """Every registered player (ids ascending) after the list `before` (None: the
     initial ratings, where a rated player without games_total counts as
@@ -122,7 +128,7 @@ def fide_lists(con: duckdb.DuckDBPyConnection, lists: pd.DataFrame, before: str 
     for i, (list_id, start, end) in enumerate(lists.itertuples(index=False)):
         window = games.of_list(i)
         local, w, b = local_indices(games.white[window], games.black[window], len(s.ids))
-        s.pool.since(pd.Timestamp(end) + pd.Timedelta(days=1) - pd.DateOffset(months=rules.pool_months))
+        s.pool.since(pool_cutoff(end, rules))
         pool_games, pool_opponents, pool_score = (a[local] for a in s.pool.totals(len(s.ids)))
         r = rate_period(w, b, games.white_score[window], games.day[window], games.event[window],
                         s.rating[local], s.games_total[local], s.peak[local], s.birth_year[local],
