@@ -2,7 +2,8 @@
 
 players: membership number, a name made from it, birth year, sex and region kept as extras;
 ratings: the federation's first published list (January 1989), rounded to tens (R3), as the
-list in force before the first window; games: all 1,059,890 games.
+list in force before the first window, with each player's rated games to date (FIDE's K reads
+them; the performance Elo ignores the column); games: all 1,059,890 games.
 
     python bench/belgium_inputs.py ../shared/data/belgium OUTDIR
 """
@@ -21,7 +22,8 @@ def write_belgium_inputs(src: Path, out: Path) -> dict[str, Path]:
     con.execute(f"""copy (select player_id, 'Player ' || player_id as name, birth_year, null::varchar as club,
                          sex, federation_region from '{src}/players.parquet' order by player_id)
                     to '{files["players"]}' (format parquet)""")
-    con.execute(f"""copy (select player_id, (floor(round(rating, 3) / 10 + 0.5) * 10)::integer as rating
+    con.execute(f"""copy (select player_id, (floor(round(rating, 3) / 10 + 0.5) * 10)::integer as rating,
+                                games_total
                          from '{src}/official_ratings.parquet' where list_period = '198901' order by player_id)
                     to '{files["ratings"]}' (format parquet)""")
     con.execute(f"""copy (select game_id, date, white_id, black_id, result, event
