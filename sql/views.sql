@@ -33,10 +33,10 @@ comment on column rating_history.list_id is 'The list (YYYY-MM, month of publica
 comment on column rating_history.player_id is 'Membership number.';
 comment on column rating_history.name is 'Name in the registry.';
 comment on column rating_history.club is 'Club in the registry.';
-comment on column rating_history.rating is 'Published rating on this list (multiple of ten, R3).';
+comment on column rating_history.rating is 'Published rating on this list (performance Elo: a multiple of ten, R3; FIDE: a whole number).';
 comment on column rating_history.previous_rating is 'Rating on the list before (initial ratings for the first list); null for a new player.';
 comment on column rating_history.change is 'rating - previous_rating.';
-comment on column rating_history.games is 'Compatible games counted on this list (Nj).';
+comment on column rating_history.games is 'Games counted on this list (performance Elo: compatible games, Nj; FIDE: rated games).';
 comment on column rating_history.status is 'new (first rating), played, or did not play.';
 
 create or replace view player_card as
