@@ -115,3 +115,15 @@ def test_one_rule_set_per_warehouse(cli, fide):
     assert refused.exit_code == 1 and "this warehouse holds fide lists" in refused.output
     assert "every list is up to date" in cli("rate", "--warehouse", w).output  # its own rule set by default
     assert "ok     ratings_are_rounded" in cli("audit", "--warehouse", w).output
+
+
+@pytest.mark.parametrize("start", ["2026-03", "2026-04", "2028-03", "2028-04"])
+def test_recomputing_from_a_later_list_rebuilds_the_pool_from_the_warehouse(cli, fide, start):
+    # From 2026-03, 6's three January games come back from pooled_games; from 2028-03 and
+    # 2028-04, 9's and 10's (26 months back or not): the same lists, so no new revision.
+    w, out, _ = fide
+    before = {p.name: p.read_bytes() for p in (out / "lists").glob("*.csv")}
+    rated = cli("rate", "--from", start, "--warehouse", w).output
+    assert "unchanged" in rated and "  2\n" not in rated
+    cli("publish", "--warehouse", w, "--out", out, "--no-reports")
+    assert {p.name: p.read_bytes() for p in (out / "lists").glob("*.csv")} == before
