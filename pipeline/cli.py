@@ -14,8 +14,9 @@ import duckdb
 from pipeline import config
 from pipeline.explain import NotFound, card, next_list
 from pipeline.explain import whatif as whatif_outcomes
-from pipeline.ingest import Ingested, InputFileError, ingest_file
-from pipeline.publish import publish_all, write_csv, write_dataset, write_parquet
+from pipeline.ingest import Ingested, InputFileError, ingest_file, is_tournament, kind_of
+from pipeline.ingest_trf import ingest_tournament
+from pipeline.publish import DEFAULT_FORMATS, FORMATS, publish_all, write_csv, write_dataset, write_parquet
 from pipeline.rate import RatedList, UnknownList, rate_all
 from pipeline.explain_fide import fide_card, fide_whatif
 from pipeline.systems import SYSTEMS, SystemMismatch, stored_system, warehouse_system
@@ -53,7 +54,8 @@ def input_options(f):
         ("ratings", "Initial ratings, the list in force before the first window: player_id, rating, "
                     "archive_performance, archive_games."),
         ("calendar", "Calendar (R1): list_id, window_start, window_end. Default: the nominal windows."),
-        ("games", "Games: date, white_id, black_id, result, optional game_id, event, round."),
+        ("games", "Games: date, white_id, black_id, result, optional game_id, event, round; "
+                  "or a tournament report file (FIDE TRF, Belgian SWAR), read from its content."),
     ]):
         f = click.option(f"--{kind}", type=click.Path(exists=True, dir_okay=False, path_type=Path),
                          multiple=True, help=text)(f)
@@ -76,17 +78,51 @@ def _timed(stage: str) -> Iterator[None]:
     click.echo(f"  {stage} took {time.perf_counter() - start:.2f} s")
 
 
-def _files(players, ratings, calendar, games) -> list[tuple[str, Path]]:
+def _files(players, ratings, calendar, games, unnamed=()) -> list[tuple[str | None, Path]]:
+    """The input files with their kind (None: to be read from the content)."""
     chosen = {"players": players, "ratings": ratings, "calendar": calendar, "games": games}
-    return [(kind, Path(p)) for kind in config.KINDS for p in chosen[kind]]
+    return [(kind, Path(p)) for kind in config.KINDS for p in chosen[kind]] + [(None, Path(p)) for p in unnamed]
 
 
-def _ingest(con: duckdb.DuckDBPyConnection, run_id: int, files: list[tuple[str, Path]],
+def _tournaments(files: list[tuple[str | None, Path]]) -> tuple[list[tuple[str | None, Path]], list[Path]]:
+    """The files split into tables and tournament reports (TRF, SWAR), by content."""
+    tables, tournaments = [], []
+    for kind, path in files:
+        if kind in (None, "games") and path.is_file() and is_tournament(path):
+            tournaments.append(path)
+        elif kind is None and path.is_file() and path.suffix.lower() in (".trf", ".trfx"):
+            raise click.ClickException(f"{path}: named like a TRF file but not a tournament report file "
+                                       "(its first lines carry no TRF codes)")
+        else:
+            tables.append((kind, path))
+    return tables, tournaments
+
+
+def _ingest_tournaments(con: duckdb.DuckDBPyConnection, run_id: int, paths: list[Path], staging: str,
+                        register_new: bool) -> None:
+    """Stage tournament files against the registry as it stands, and say what each held."""
+    click.echo("Ingest tournaments")
+    for path in paths:
+        t = ingest_tournament(con, path, run_id, staging, register_new)
+        if t.file_id is None:
+            click.echo(f"  {path}  already ingested: adds nothing")
+            continue
+        click.echo(f"  {path}  {'SWAR (Belgian TRF)' if t.flavour == 'swar' else 'FIDE TRF'}: 1 event "
+                   f"({t.event}), {t.players} players ({t.in_registry} in the registry, {t.registered} new), "
+                   f"{t.games} games ({t.forfeits} forfeits), {t.byes} byes, {len(t.problems)} problems")
+        for p in t.problems[:10]:
+            click.echo(f"    {path.name}, line {p.line}: {p.message}", err=True)
+        if len(t.problems) > 10:
+            click.echo(f"    ... {len(t.problems) - 10} more (their rows are rejected: see the rejects table)",
+                       err=True)
+
+
+def _ingest(con: duckdb.DuckDBPyConnection, run_id: int, files: list[tuple[str | None, Path]],
             staging: str = "main") -> list[Ingested]:
     done = []
     for kind, path in files:
         try:
-            done.append(ingest_file(con, path, kind, run_id, staging))
+            done.append(ingest_file(con, path, kind or kind_of(con, path), run_id, staging))
         except InputFileError as err:
             raise click.ClickException(str(err)) from err
     click.echo("Ingest")
@@ -135,12 +171,32 @@ system_option = click.option(
     help="Rule set: performance (the national performance Elo) or fide (FIDE Elo, monthly lists). "
          "Default: the warehouse's, or performance for a new warehouse. One rule set per warehouse.")
 
+register_option = click.option(
+    "--register-new", is_flag=True,
+    help="Add the players of tournament files who are not in the registry (with the file's id: the "
+         "national id of a SWAR file, the FIDE id of a TRF). Without it, their games are rejected and reported.")
+
 reports_option = click.option("--reports/--no-reports", default=True, show_default=True,
                               help="Also write OUT/<list_id>/index.html, the HTML report of each new or revised list.")
 
 
-def _publish(con: duckdb.DuckDBPyConnection, out: Path, reports: bool) -> None:
-    written = publish_all(con, out)
+def _formats(ctx, param, value: str) -> tuple[str, ...]:
+    chosen = tuple(dict.fromkeys(v.strip() for v in value.split(",") if v.strip()))
+    unknown = [v for v in chosen if v not in FORMATS]
+    if unknown or not chosen:
+        raise click.BadParameter(f"{', '.join(unknown) or 'nothing'}: choose among {', '.join(FORMATS)}")
+    return chosen
+
+
+format_option = click.option(
+    "--format", "formats", default=",".join(DEFAULT_FORMATS), show_default=True, callback=_formats,
+    help="Comma-separated list files to write: csv, parquet, txt (FIDE's fixed-width list layout), "
+         "swiss-manager (Swiss-Manager's player import CSV). The states are Parquet in any case.")
+
+
+def _publish(con: duckdb.DuckDBPyConnection, out: Path, reports: bool,
+             formats: tuple[str, ...] = DEFAULT_FORMATS) -> None:
+    written = publish_all(con, out, formats)
     click.echo(f"Publish\n  {len(written)} lists written to {out}/lists and {out}/state")
     if reports:
         from pipeline.report import write_reports  # matplotlib: only when reports are asked for
@@ -155,24 +211,29 @@ def _publish(con: duckdb.DuckDBPyConnection, out: Path, reports: bool) -> None:
 @warehouse_option
 @out_option
 @reports_option
+@format_option
 @system_option
+@register_option
 def run(players, ratings, calendar, games, warehouse: Path, wait: float, out: Path, reports: bool,
-        system: str | None) -> None:
+        formats: tuple[str, ...], system: str | None, register_new: bool) -> None:
     """Ingest, validate, rate and publish in one go.
 
     With no input files, rates and publishes what the warehouse holds (late games
     ingested before, corrections); on an empty warehouse, runs the embedded
     sample season in data/sample/.
 
+    A --games file may be a tournament report (TRF, SWAR): it is taken in after
+    the other files, against the registry they give.
+
     Example: ratings run --players p.csv --games g.csv --ratings r.csv --warehouse w.duckdb --out lists/
     """
-    files = _files(players, ratings, calendar, games)
+    files, tournaments = _tournaments(_files(players, ratings, calendar, games))
     with _opened(warehouse, wait) as con, run_record(con, "run", {"files": files, "out": out}) as run_id:
         try:
             warehouse_system(con, system)  # refused before anything is taken in
         except SystemMismatch as err:
             raise click.ClickException(str(err)) from err
-        if not files and not con.execute("select 1 from source_files limit 1").fetchall():
+        if not files and not tournaments and not con.execute("select 1 from source_files limit 1").fetchall():
             files = list(config.SAMPLE_FILES.items())
             click.echo(f"No input files and an empty warehouse: using the embedded sample in {config.SAMPLE_DIR}")
         # Ingest and validate as one transaction, staging in memory: a file is
@@ -183,25 +244,41 @@ def run(players, ratings, calendar, games, warehouse: Path, wait: float, out: Pa
                 _ingest(con, run_id, files, staging)
             with _timed("Validate"):
                 _report_validation(con, validate_staged(con, staging))
+            if tournaments:  # their players are matched to the registry just validated
+                with _timed("Ingest tournaments"):
+                    _ingest_tournaments(con, run_id, tournaments, staging, register_new)
+                with _timed("Validate tournaments"):
+                    _report_validation(con, validate_staged(con, staging))
         with _timed("Rate"):
             _rate(con, run_id, system)
         with _timed("Publish"):
-            _publish(con, out, reports)
+            _publish(con, out, reports, formats)
 
 
 @main.command()
+@click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @input_options
 @warehouse_option
-def ingest(players, ratings, calendar, games, warehouse: Path, wait: float) -> None:
+@register_option
+def ingest(files, players, ratings, calendar, games, warehouse: Path, wait: float, register_new: bool) -> None:
     """Read input files into the warehouse's staging tables (nothing judged yet).
 
-    Example: ratings ingest --games late-games.csv --warehouse w.duckdb
+    FILES are recognised by their content: a tournament report (FIDE TRF, Belgian
+    SWAR), or a CSV or Parquet table whose columns say what it holds (games,
+    calendar, registry, initial ratings). A tournament's players are matched to the
+    registry already in the warehouse: validate a new registry file before.
+
+    Example: ratings ingest round5.trf late-games.csv --warehouse w.duckdb
     """
-    files = _files(players, ratings, calendar, games)
-    if not files:
-        raise click.UsageError("give at least one of --players, --ratings, --calendar, --games")
-    with _opened(warehouse, wait) as con, run_record(con, "ingest", {"files": files}) as run_id, _timed("Ingest"):
-        _ingest(con, run_id, files)
+    tables, tournaments = _tournaments(_files(players, ratings, calendar, games, files))
+    if not tables and not tournaments:
+        raise click.UsageError("give at least one file (FILES, or --players, --ratings, --calendar, --games)")
+    with _opened(warehouse, wait) as con, run_record(con, "ingest", {"files": tables + tournaments}) as run_id, \
+            _timed("Ingest"):
+        if tables:
+            _ingest(con, run_id, tables)
+        if tournaments:
+            _ingest_tournaments(con, run_id, tournaments, "main", register_new)
 
 
 @main.command()
@@ -237,13 +314,19 @@ def rate(warehouse: Path, wait: float, from_list: str | None, system: str | None
 @warehouse_option
 @out_option
 @reports_option
-def publish(warehouse: Path, wait: float, out: Path, reports: bool) -> None:
-    """Write the computed lists (CSV, Parquet) and states (Parquet) to OUT.
+@format_option
+def publish(warehouse: Path, wait: float, out: Path, reports: bool, formats: tuple[str, ...]) -> None:
+    """Write the computed lists (CSV, Parquet; FIDE TXT and Swiss-Manager CSV on request)
+    and states (Parquet) to OUT.
 
-    Example: ratings publish --warehouse w.duckdb --out lists/
+    The TXT and Swiss-Manager files are for pairing programs: every rated player and,
+    under the performance Elo, the registry's estimated ratings of unrated players,
+    printed ending in 9 (R12). Birth dates are never written.
+
+    Example: ratings publish --format csv,parquet,txt,swiss-manager --warehouse w.duckdb --out lists/
     """
     with _opened(warehouse, wait) as con, run_record(con, "publish", {"out": out}), _timed("Publish"):
-        _publish(con, out, reports)
+        _publish(con, out, reports, formats)
 
 
 @main.command()

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import duckdb
 
+from pipeline.formats.trf import looks_like_trf
 from pipeline.schemas import REQUIRED, columns
 from pipeline.warehouse import row, scalar
 
@@ -70,6 +71,31 @@ def raw_row_readers(con: duckdb.DuckDBPyConnection, path: Path) -> list[str]:
             for encoding in ("utf-8", "latin-1") for padding in ("", ", null_padding = true")]
 
 
+def is_tournament(path: Path) -> bool:
+    """Whether the file is a tournament report (FIDE TRF or SWAR), from its content."""
+    with open(path, "rb") as fh:
+        head = fh.read(8192)
+    return head[:4] != b"PAR1" and b"\x00" not in head and looks_like_trf(head)
+
+
+def kind_of(con: duckdb.DuckDBPyConnection, path: Path) -> str:
+    """What a CSV or Parquet input holds, from its columns: games (white_id and
+    black_id), a calendar (window_start), a registry (name), initial ratings (rating)."""
+    names: set[str] = set()
+    for source in raw_row_readers(con, Path(path)):
+        try:
+            names = {n.strip().lower().lstrip("\ufeff") for n in con.sql(source).columns[1:]}
+            break
+        except duckdb.InvalidInputException:
+            continue
+    for kind, needed in (("games", {"white_id", "black_id"}), ("calendar", {"window_start"}),
+                         ("players", {"name"}), ("ratings", {"rating"})):
+        if needed <= names:
+            return kind
+    raise InputFileError(f"{path}: cannot tell what the file holds from its columns ({', '.join(sorted(names))}); "
+                         "name its kind with --players, --ratings, --calendar or --games")
+
+
 def _staging_select(kind: str, names: list[str]) -> tuple[list[str], tuple[str, ...]]:
     """The staged columns of a kind from the file's columns (matched without case), and
     the required columns the file lacks."""
@@ -114,7 +140,9 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: i
     # at all, and its rows are rejected for the missing columns.
     source, select, missing = next((r for r in readable if not r[2]), readable[0])
     try:
-        con.execute(f"insert into {staging}.staged_{kind} select {file_id}, __row, {', '.join(select)} from ({source})")
+        names = ", ".join(["file_id", "row_number", *columns(kind)] + (["extra"] if kind == "players" else []))
+        con.execute(f"insert into {staging}.staged_{kind} ({names}) "
+                    f"select {file_id}, __row, {', '.join(select)} from ({source})")
     except duckdb.InvalidInputException as err:
         raise InputFileError(f"{path}: not a readable CSV file ({err})") from err
     rows = scalar(con, f"select count(*) from {staging}.staged_{kind} where file_id = ?", [file_id])

@@ -17,6 +17,8 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
+from pipeline.formats.cells import spreadsheet_safe
+from pipeline.formats.list_files import fide_list_text, swiss_manager_csv
 from pipeline.systems import DEFAULT_SYSTEM, stored_system
 from pipeline.warehouse import stage
 
@@ -25,12 +27,6 @@ from pipeline.warehouse import stage
 NOT_PUBLISHED = {"performance": ["games_total", "peak_rating"], "fide": ["archive_performance", "archive_games"]}
 LIST_ID = re.compile(r"\d{4}-\d{2}")
 REPORT = re.compile(r"\d{4}-\d{2}-r\d+")
-
-
-def spreadsheet_safe(column: pa.ChunkedArray) -> pa.ChunkedArray:
-    """Text cells a spreadsheet would run as a formula get a leading apostrophe."""
-    risky = pc.is_in(pc.utf8_slice_codeunits(column, 0, 1), value_set=pa.array(["=", "+", "-", "@", "\t", "\r"]))
-    return pc.if_else(pc.fill_null(risky, False), pc.binary_join_element_wise("'", column, ""), column)
 
 
 def replace_atomically(path: Path, write) -> None:
@@ -71,9 +67,18 @@ def write_dataset(table: pa.Table, out: Path, partition: str) -> None:
     os.replace(tmp, out)
 
 
-def publish_all(con: duckdb.DuckDBPyConnection, out: Path) -> list[str]:
-    """Write OUT/lists/<list_id>.{csv,parquet}, OUT/state/<list_id>.parquet and, for
-    each list revised after its first computation, OUT/diffs/<list_id>-r<revision>.csv."""
+FORMATS = ("csv", "parquet", "txt", "swiss-manager")
+DEFAULT_FORMATS = ("csv", "parquet")
+
+
+def write_text(text: str, path: Path) -> None:
+    replace_atomically(path, lambda tmp: tmp.write_bytes(text.encode("utf-8")))
+
+
+def publish_all(con: duckdb.DuckDBPyConnection, out: Path, formats: tuple[str, ...] = DEFAULT_FORMATS) -> list[str]:
+    """Write OUT/lists/<list_id>.{csv,parquet} (and, as asked, .txt in FIDE's list
+    layout and -swiss-manager.csv for pairing programs), OUT/state/<list_id>.parquet
+    and, for each list revised after its first computation, OUT/diffs/<list_id>-r<revision>.csv."""
     out = Path(out)
     (out / "lists").mkdir(parents=True, exist_ok=True)
     (out / "state").mkdir(parents=True, exist_ok=True)
@@ -85,12 +90,20 @@ def publish_all(con: duckdb.DuckDBPyConnection, out: Path) -> list[str]:
         stale.unlink()
     list_rows, state_rows = _by_list(lists), _by_list(states)
     empty_list, empty_state = lists.slice(0, 0), states.slice(0, 0)
+    pairing = _by_list(stage(con, "53_pairing_lists").to_arrow_table()) if {"txt", "swiss-manager"} & set(formats) \
+        else {}
     for list_id in list_ids:
         if not LIST_ID.fullmatch(list_id):  # a file name: never a path out of OUT (validation checks it too)
             raise ValueError(f"list id {list_id!r} is not YYYY-MM")
         one = list_rows.get(list_id, empty_list)
-        write_parquet(one, out / "lists" / f"{list_id}.parquet")
-        write_csv(one, out / "lists" / f"{list_id}.csv")
+        if "parquet" in formats:
+            write_parquet(one, out / "lists" / f"{list_id}.parquet")
+        if "csv" in formats:
+            write_csv(one, out / "lists" / f"{list_id}.csv")
+        if list_id in pairing and "txt" in formats:
+            write_text(fide_list_text(pairing[list_id], list_id), out / "lists" / f"{list_id}.txt")
+        if list_id in pairing and "swiss-manager" in formats:
+            write_text(swiss_manager_csv(pairing[list_id]), out / "lists" / f"{list_id}-swiss-manager.csv")
         state = state_rows.get(list_id, empty_state).drop_columns(["list_id"])
         write_parquet(state, out / "state" / f"{list_id}.parquet")
     changes = stage(con, "52_published_changes").to_arrow_table()

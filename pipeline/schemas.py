@@ -50,6 +50,12 @@ class PlayersInput(PlayerRows):
     name: Series[str] = pa.Field(nullable=False)
     birth_year: Series[str] = pa.Field(nullable=True)
     club: Series[str] = pa.Field(nullable=True)
+    estimated_rating: Series[str] = pa.Field(nullable=True)
+
+    @pa.check("estimated_rating",
+              name=f"absurd estimated rating (not a number from {MIN_RATING} to {MAX_RATING})")
+    def _estimated_rating(cls, s: Series[str]) -> Series[bool]:
+        return _in_range(s, MIN_RATING, MAX_RATING)
 
     @pa.check("birth_year", name=f"impossible birth year (not a year from {MIN_BIRTH_YEAR} to this year)")
     def _birth_year(cls, s: Series[str]) -> Series[bool]:
@@ -163,7 +169,7 @@ REQUIRED = {
     "games": ("date", "white_id", "black_id", "result"),
 }
 OPTIONAL = {
-    "players": ("birth_year", "club"),
+    "players": ("birth_year", "club", "estimated_rating"),
     "ratings": ("archive_performance", "archive_games", "games_total", "peak_rating"),
     "calendar": (),
     "games": ("game_id", "event", "round"),

@@ -43,11 +43,17 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, stagi
         con.register("schema_rejects", schema_rejects)
         # Views, not copies of the file: the SQL checks read every staged row (with
         # try_cast), the insert reads the accepted ones.
+        # Rows with a problem found while reading (a bad TRF line) are rejected with it
+        # and take no part in the other checks.
+        read_problem = "problem is null" if kind == "games" else "true"
         con.execute(f"""create or replace temp view candidates as
-            select * from {staging}.staged_{kind} where file_id = {file_id}""")
+            select * from {staging}.staged_{kind} where file_id = {file_id} and {read_problem}""")
+        problems = (f"union all select row_number, problem from {staging}.staged_games "
+                    f"where file_id = {file_id} and problem is not null" if kind == "games" else "")
         con.execute(f"""create or replace temp table file_rejects as
             select row_number, string_agg(reason, '; ' order by reason) as reason from (
                 select * from schema_rejects union all select * from ({stage_sql(f"validate/{kind}")})
+                {problems}
             ) group by row_number""")
         record = ", ".join(f"'{c}': s.{c}" for c in columns(kind))
         con.execute(f"""insert into rejects
@@ -77,8 +83,9 @@ def _frames(con: duckdb.DuckDBPyConnection, table: str, file_id: int, rows: int,
     """The staged rows as pandas frames of at most CHUNK_ROWS rows, indexed by row
     number: the Pandera pass holds one chunk in memory, whatever the file's size."""
     names = ", ".join(columns(kind))
+    read_problem = "and problem is null" if kind == "games" else ""
     for first in range(0, max(rows, 1), CHUNK_ROWS):
-        frame = con.sql(f"""select row_number, {names} from {table} where file_id = {file_id}
+        frame = con.sql(f"""select row_number, {names} from {table} where file_id = {file_id} {read_problem}
                             and row_number > {first} and row_number <= {first + CHUNK_ROWS}""")
         yield frame.to_arrow_table().to_pandas().set_index("row_number")
 

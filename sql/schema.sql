@@ -38,7 +38,7 @@ create table if not exists source_files (
 -- Raw rows as read, all text, waiting for validation (one table per kind).
 create table if not exists staged_players (
     file_id integer not null, row_number bigint not null,
-    player_id varchar, name varchar, birth_year varchar, club varchar, extra json
+    player_id varchar, name varchar, birth_year varchar, club varchar, estimated_rating varchar, extra json
 );
 create table if not exists staged_ratings (
     file_id integer not null, row_number bigint not null,
@@ -52,7 +52,19 @@ create table if not exists staged_calendar (
 create table if not exists staged_games (
     file_id integer not null, row_number bigint not null,
     date varchar, white_id varchar, black_id varchar, result varchar,
-    game_id varchar, event varchar, round varchar
+    game_id varchar, event varchar, round varchar,
+    problem varchar                        -- found while reading (a TRF line): the row is rejected with it
+);
+
+-- Byes of imported tournament files (TRF): kept, never rated.
+create table if not exists byes (
+    file_id    integer not null,           -- the games file (source_files) of the tournament
+    player_id  bigint,                     -- null: the player is not in the registry
+    event      varchar,
+    round      integer not null,
+    date       date,
+    code       varchar not null,           -- H half point, F full point, U pairing-allocated, Z zero, + - forfeit
+    line       integer not null            -- the player's line in the file
 );
 
 create table if not exists rejects (
@@ -68,6 +80,7 @@ create table if not exists players (
     name       varchar not null,
     birth_year integer,                    -- private: never in a public list
     club       varchar,
+    estimated_rating double,               -- a club's or age estimate (R12): never rated, published for pairing
     extra      json,                       -- the input's other columns, kept as they came
     file_id    integer not null,
     row_number bigint not null

@@ -16,18 +16,19 @@ LIST = pa.table({
     "federation": ["NOR", None, "BEL"],
     "sex": ["M", "w", None],
     "title": ["GM", None, "FM"],
-    "rating": [2830, 1540, 1490],
+    "rating": [2830, 1540, 1500],
     "games": [9, 12, 0],
     "estimated": [False, True, True],
 })
 
 
 def test_r12_estimates_end_in_9():
-    # Ruling R12: an estimate is printed ending in 9; published ratings are
-    # multiples of ten, so 1540 -> 1549 and 1490 -> 1499 (the seed's example).
-    # An estimate already printed (1499) is not marked twice: 1508 would be wrong.
-    got = published_rating(pd.Series([2830, 1540, 1490, 1499, 1000]), pd.Series([False, True, True, True, None]))
-    assert got.tolist() == [2830, 1549, 1499, 1499, 1000]  # an unknown flag is not an estimate
+    # Ruling R12: an estimate is printed ending in 9: rounded to the ten (R3), then
+    # one off, so an estimate of 1500 is 1499 (the rules' example), 1540 is 1539,
+    # 1543 is 1540 then 1539, and 1545 rounds up to 1550, printed 1549.
+    got = published_rating(pd.Series([2830, 1540, 1500, 1543, 1545, 1000]),
+                           pd.Series([False, True, True, True, True, None]))
+    assert got.tolist() == [2830, 1539, 1499, 1539, 1549, 1000]  # an unknown flag is not an estimate
 
 
 def test_fide_list_text():
@@ -40,7 +41,7 @@ def test_fide_list_text():
         "1503014        Carlsen, Magnus                                              "
         "NOR M   GM                           2830  9\n"
         "42             =1+2, Eve                                                        "
-        "F                                1549  12           w\n"
+        "F                                1539  12           w\n"
         "7              Doe, \"Jo\" Ann                                                "
         "BEL     FM                           1499  0\n"
     )
@@ -54,7 +55,7 @@ def test_fide_list_text():
         "1503014", "Carlsen, Magnus", "NOR", "M", "GM")
     assert (carlsen[113:117], carlsen[119]) == ("2830", "9")
     # Eve: w (as TRF writes women) becomes F, and FIDE's flag column says w.
-    assert (eve[80], eve[113:117], eve[119:121], eve[132]) == ("F", "1549", "12", "w")
+    assert (eve[80], eve[113:117], eve[119:121], eve[132]) == ("F", "1539", "12", "w")
     assert doe[113:117] == "1499" and doe[76:79] == "BEL" and len(doe) == 120  # trailing blanks cut
     assert eve[126:130] == "    "  # B-day never published
 
@@ -74,8 +75,8 @@ def test_swiss_manager_csv():
     assert text == (
         '"ID_No";"Name";"Sex";"Fed";"Clubnumber";"ClubName";"Birthday";"Rtg_Nat";"Fide_No";"Rtg_Int";"Title"\r\n'
         '"1503014";"Carlsen, Magnus";"M";"NOR";"";"";"";"2830";"";"";"GM"\r\n'
-        # =1+2 would run as a formula: neutralised with an apostrophe; 1540 estimated: 1549.
-        '"42";"\'=1+2, Eve";"F";"";"";"";"";"1549";"";"";""\r\n'
+        # =1+2 would run as a formula: neutralised with an apostrophe; 1540 estimated: 1539.
+        '"42";"\'=1+2, Eve";"F";"";"";"";"";"1539";"";"";""\r\n'
         # Quotes inside a field are doubled.
         '"7";"Doe, ""Jo"" Ann";"";"BEL";"";"";"";"1499";"";"";"FM"\r\n'
     )
@@ -88,5 +89,5 @@ def test_swiss_manager_csv_optional_columns():
     rows = swiss_manager_csv(frame).split("\r\n")
     assert rows[1] == '"1503014";"Carlsen, Magnus";"M";"NOR";"101";"Tromso";"";"2830";"1503014";"2830";"GM"'
     # @home and -5 start like formulas; a missing FIDE id stays empty (not "nan").
-    assert rows[2] == '"42";"\'=1+2, Eve";"F";"";"";"\'@home";"";"1549";"";"";""'
+    assert rows[2] == '"42";"\'=1+2, Eve";"F";"";"";"\'@home";"";"1539";"";"";""'
     assert rows[3] == '"7";"Doe, ""Jo"" Ann";"";"BEL";"\'-5";"";"";"1499";"";"";"FM"'

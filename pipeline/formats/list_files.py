@@ -14,13 +14,14 @@ and keep the rows in the order given. Same input, same bytes.
 """
 from __future__ import annotations
 
+import functools
 from itertools import pairwise
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from pipeline.publish import spreadsheet_safe
+from pipeline.formats.cells import spreadsheet_safe
 
 # FIDE's header: each column's label at the column where its values start.
 FIDE_COLUMNS = (("ID Number", 0), ("Name", 15), ("Fed", 76), ("Sex", 80), ("Tit", 84), ("WTit", 89),
@@ -32,13 +33,14 @@ SWISS_MANAGER_HEADER = ("ID_No", "Name", "Sex", "Fed", "Clubnumber", "ClubName",
 
 
 def published_rating(rating: pd.Series, estimated: pd.Series) -> pd.Series:
-    """The rating as printed: an estimate ends in 9 (1540 is printed 1549)."""
-    rating = pd.to_numeric(rating, errors="coerce").astype("Int64")
+    """The rating as printed: an estimate, rounded to the ten like every published
+    rating (R3), ends in 9 by taking one off (1500 is printed 1499, as in the rules'
+    example; 1543 → 1540 → 1539)."""
+    rating = pd.to_numeric(rating, errors="coerce")
     marked = estimated.astype("boolean").fillna(False).to_numpy(dtype=bool)
     # ruling R12: in the published text list an estimated rating ends in 9.
-    # Published ratings are multiples of ten (R3), so the 9 replaces the last
-    # digit (never adds to it), and an estimate already ending in 9 stays as it is.
-    return rating.where(~marked, rating // 10 * 10 + 9)
+    tens = np.floor(np.round(rating, 3) / 10 + 0.5) * 10
+    return rating.where(~marked, tens - 1).round().astype("Int64")
 
 
 def fide_list_text(table: pa.Table | pd.DataFrame, list_id: str | None = None) -> str:
@@ -51,7 +53,7 @@ def fide_list_text(table: pa.Table | pd.DataFrame, list_id: str | None = None) -
              _cell(_sex(t["sex"]), 4), _cell(t["title"], 5, cut=4), _blank(t, 5 + 15 + 4),
              _cell(rating, 6), _cell(t["games"], 4), _blank(t, 3 + 6),
              _cell(pd.Series(np.where(_sex(t["sex"]) == "F", "w", ""), index=t.index), 4)]
-    lines = pd.concat(cells, axis=1).agg("".join, axis=1).str.rstrip() if len(t) else pd.Series([], dtype=str)
+    lines = _joined(cells, "").str.rstrip() if len(t) else pd.Series([], dtype=str)
     return "\n".join([header.rstrip(), *lines]) + "\n"
 
 
@@ -73,10 +75,14 @@ def swiss_manager_csv(table: pa.Table | pd.DataFrame) -> str:
         "Rtg_Int": _plain(_optional(t, "fide_rating")),
         "Title": _safe(t["title"]),
     }
-    quoted = pd.DataFrame({k: '"' + v.str.replace('"', '""', regex=False) + '"' for k, v in columns.items()},
-                          index=t.index)
-    rows = quoted.agg(";".join, axis=1) if len(t) else pd.Series([], dtype=str)
+    quoted = ['"' + v.str.replace('"', '""', regex=False) + '"' for v in columns.values()]
+    rows = _joined(quoted, ";") if len(t) else pd.Series([], dtype=str)
     return "\r\n".join([";".join(f'"{h}"' for h in SWISS_MANAGER_HEADER), *rows]) + "\r\n"
+
+
+def _joined(columns: list[pd.Series], separator: str) -> pd.Series:
+    """Row-wise join of text columns, as whole-column concatenations."""
+    return functools.reduce(lambda a, b: a + separator + b, columns)
 
 
 def _frame(table: pa.Table | pd.DataFrame) -> pd.DataFrame:

@@ -2,7 +2,8 @@
 -- inputs: accepted (staged_players rows that passed every check)
 -- grain: player_id
 with final as (
-    select player_id::bigint as player_id, name, birth_year::integer as birth_year, club, extra,
+    select player_id::bigint as player_id, name, birth_year::integer as birth_year, club,
+           estimated_rating::double as estimated_rating, extra,
            file_id, row_number
     from accepted
 )
