@@ -50,9 +50,9 @@ out_option = click.option(
 
 def input_options(f):
     for kind, text in reversed([
-        ("players", "Player registry: player_id, name, birth_year, club (CSV or Parquet)."),
+        ("players", "Player registry: player_id, name, birth_year, club, estimated_rating (CSV or Parquet)."),
         ("ratings", "Initial ratings, the list in force before the first window: player_id, rating, "
-                    "archive_performance, archive_games."),
+                    "archive_performance, archive_games (FIDE: games_total, peak_rating)."),
         ("calendar", "Calendar (R1): list_id, window_start, window_end. Default: the nominal windows."),
         ("games", "Games: date, white_id, black_id, result, optional game_id, event, round; "
                   "or a tournament report file (FIDE TRF, Belgian SWAR), read from its content."),
