@@ -1,0 +1,54 @@
+"""Go grades and points, shared by both Go rule sets (shared/rules/go-ratings.md).
+
+Points: 100 a grade, dan positive, kyu negative. A grade is kept as a level on
+one scale: d dan is d, k kyu is 1 − k (1 kyu is 0, 2 kyu is −1, ...), so the
+grade of level L spans the points 100(L − 1) … 100L.
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+GRADE = re.compile(r"\s*(\d{1,2})\s*([kKdD])\s*")
+
+
+def level_of_points(points: np.ndarray) -> np.ndarray:
+    """Ruling G4 (and the 1984 article): r ≥ 0 is ⌊r/100⌋ + 1 dan, r < 0 is
+    ⌊−r/100⌋ + 1 kyu (237 is 3 dan, −1075 is 11 kyu, −100 is 2 kyu)."""
+    r = np.asarray(points, dtype=float)
+    return np.where(r >= 0, np.floor(r / 100) + 1, -np.floor(-r / 100))  # float: NaN (no rating) stays NaN
+
+
+def level_of_grade(grade: str | None) -> int | None:
+    """'5k' → −4, '2d' → 2; None for NC, blank or unreadable."""
+    m = GRADE.fullmatch(grade or "")
+    if not m:
+        return None
+    n = int(m[1])
+    return n if m[2].lower() == "d" else 1 - n
+
+
+def grade_text(level: np.ndarray) -> np.ndarray:
+    """Levels as grades written like 5k and 2d (None where there is no grade)."""
+    level = np.asarray(level, dtype=float)
+    whole = np.nan_to_num(level).astype(np.int64)
+    text = np.where(whole >= 1, np.char.add(whole.astype(str), "d"), np.char.add((1 - whole).astype(str), "k"))
+    return np.where(np.isnan(level), None, text.astype(object))
+
+
+def middle_of(level: np.ndarray) -> np.ndarray:
+    """The middle of a grade, where a new member starts: 1 dan 50, 5 kyu −450."""
+    return 100.0 * np.asarray(level, dtype=float) - 50.0
+
+
+def next_level(level: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """The grade after an event, with hysteresis: promoted as soon as the points pass
+    the grade's upper bound (strictly), demoted only strictly below the lower bound
+    minus 100 (ruling G4: 5 kyu stays at −600, is 6 kyu at −601), then to the grade
+    that keeps the same 100-point margin."""
+    level = np.asarray(level, dtype=float)
+    r = np.asarray(points, dtype=float)
+    up = r > 100.0 * level
+    down = r < 100.0 * (level - 2)
+    return np.select([up, down], [level_of_points(r), level_of_points(r + 100)], level)
