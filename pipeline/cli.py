@@ -19,7 +19,10 @@ from pipeline.ingest_trf import ingest_tournament
 from pipeline.publish import DEFAULT_FORMATS, FORMATS, publish_all, write_csv, write_dataset, write_parquet
 from pipeline.rate import RatedList, UnknownList, rate_all
 from pipeline.explain_fide import fide_card, fide_whatif
-from pipeline.systems import SYSTEMS, SystemMismatch, stored_system, warehouse_system
+from pipeline.explain_go import go_card
+from pipeline.publish_go import publish_go
+from pipeline.rate_go import RatedEvent, rate_go
+from pipeline.systems import GO_SYSTEMS, SYSTEMS, SystemMismatch, record_system, stored_system, warehouse_system
 from pipeline.validate import Validated, rejects_of, validate_staged
 from pipeline.warehouse import WarehouseError, audit_failures, connect, run_record, temp_staging, transaction
 
@@ -55,7 +58,9 @@ def input_options(f):
                     "archive_performance, archive_games (FIDE: games_total, peak_rating)."),
         ("calendar", "Calendar (R1): list_id, window_start, window_end. Default: the nominal windows."),
         ("games", "Games: date, white_id, black_id, result, optional game_id, event, round; "
-                  "or a tournament report file (FIDE TRF, Belgian SWAR), read from its content."),
+                  "or a tournament report file (FIDE TRF, Belgian SWAR), read from its content. "
+                  "Go: event_id, date, black_id, white_id, winner (B, W, jigo), handicap, weight."),
+        ("events", "Go events: event_id, name, start_date, end_date, class (A/B/C/D), board_size (9/13/19)."),
     ]):
         f = click.option(f"--{kind}", type=click.Path(exists=True, dir_okay=False, path_type=Path),
                          multiple=True, help=text)(f)
@@ -78,10 +83,11 @@ def _timed(stage: str) -> Iterator[None]:
     click.echo(f"  {stage} took {time.perf_counter() - start:.2f} s")
 
 
-def _files(players, ratings, calendar, games, unnamed=()) -> list[tuple[str | None, Path]]:
+def _files(players, ratings, calendar, games, events=(), unnamed=()) -> list[tuple[str | None, Path]]:
     """The input files with their kind (None: to be read from the content)."""
-    chosen = {"players": players, "ratings": ratings, "calendar": calendar, "games": games}
-    return [(kind, Path(p)) for kind in config.KINDS for p in chosen[kind]] + [(None, Path(p)) for p in unnamed]
+    chosen = {"players": players, "ratings": ratings, "calendar": calendar, "games": games, "events": events}
+    return [(kind, Path(p)) for kind in config.KINDS if kind in chosen for p in chosen[kind]] + \
+        [(None, Path(p)) for p in unnamed]
 
 
 def _tournaments(files: list[tuple[str | None, Path]]) -> tuple[list[tuple[str | None, Path]], list[Path]]:
@@ -117,12 +123,23 @@ def _ingest_tournaments(con: duckdb.DuckDBPyConnection, run_id: int, paths: list
                        err=True)
 
 
+def _kind(con: duckdb.DuckDBPyConnection, kind: str | None, path: Path) -> str:
+    """A file's kind: as named, except that games with a winner column are Go games;
+    unnamed, read from the columns."""
+    if kind is None:
+        return kind_of(con, path)
+    if kind == "games":
+        with contextlib.suppress(InputFileError):  # unreadable or columns missing: validation says which
+            return "go_games" if kind_of(con, path) == "go_games" else kind
+    return kind
+
+
 def _ingest(con: duckdb.DuckDBPyConnection, run_id: int, files: list[tuple[str | None, Path]],
             staging: str = "main") -> list[Ingested]:
     done = []
     for kind, path in files:
         try:
-            done.append(ingest_file(con, path, kind or kind_of(con, path), run_id, staging))
+            done.append(ingest_file(con, path, _kind(con, kind, path), run_id, staging))
         except InputFileError as err:
             raise click.ClickException(str(err)) from err
     click.echo("Ingest")
@@ -160,15 +177,28 @@ def _report_rating(rated: list[RatedList]) -> None:
 
 def _rate(con: duckdb.DuckDBPyConnection, run_id: int, system: str | None, from_list: str | None = None) -> None:
     try:
+        system = warehouse_system(con, system)
+        if system in GO_SYSTEMS:
+            record_system(con, system)
+            _report_go_rating(rate_go(con, system))
+            return
         rated = rate_all(con, run_id, system, from_list=from_list)
     except (UnknownList, SystemMismatch) as err:
         raise click.ClickException(str(err)) from err
     _report_rating(rated)
 
 
+def _report_go_rating(rated: list[RatedEvent]) -> None:
+    click.echo("Rate (every event, in date order)")
+    click.echo(f"  {'event':<24} {'games':>6} {'players':>7} {'first ratings':>13} {'rated after':>11}")
+    for r in rated:
+        click.echo(f"  {r.event_id:<24} {r.games:>6} {r.players:>7} {r.first_ratings:>13} {r.rated_after:>11}")
+
+
 system_option = click.option(
     "--system", type=click.Choice(SYSTEMS), default=None,
-    help="Rule set: performance (the national performance Elo) or fide (FIDE Elo, monthly lists). "
+    help="Rule set: performance (the national performance Elo), fide (FIDE Elo, monthly lists), go-belgium "
+         "(Belgian Go Federation, per event) or go-ffg1984 (French Go rules of 1984, per game). "
          "Default: the warehouse's, or performance for a new warehouse. One rule set per warehouse.")
 
 register_option = click.option(
@@ -196,6 +226,10 @@ format_option = click.option(
 
 def _publish(con: duckdb.DuckDBPyConnection, out: Path, reports: bool,
              formats: tuple[str, ...] = DEFAULT_FORMATS) -> None:
+    if stored_system(con) in GO_SYSTEMS:
+        events = publish_go(con, out, formats)
+        click.echo(f"Publish\n  {len(events)} event states written to {out}/state, the current list to {out}/lists")
+        return
     written = publish_all(con, out, formats)
     click.echo(f"Publish\n  {len(written)} lists written to {out}/lists and {out}/state")
     if reports:
@@ -214,7 +248,7 @@ def _publish(con: duckdb.DuckDBPyConnection, out: Path, reports: bool,
 @format_option
 @system_option
 @register_option
-def run(players, ratings, calendar, games, warehouse: Path, wait: float, out: Path, reports: bool,
+def run(players, ratings, calendar, games, events, warehouse: Path, wait: float, out: Path, reports: bool,
         formats: tuple[str, ...], system: str | None, register_new: bool) -> None:
     """Ingest, validate, rate and publish in one go.
 
@@ -227,10 +261,12 @@ def run(players, ratings, calendar, games, warehouse: Path, wait: float, out: Pa
 
     Example: ratings run --players p.csv --games g.csv --ratings r.csv --warehouse w.duckdb --out lists/
     """
-    files, tournaments = _tournaments(_files(players, ratings, calendar, games))
+    files, tournaments = _tournaments(_files(players, ratings, calendar, games, events))
     with _opened(warehouse, wait) as con, run_record(con, "run", {"files": files, "out": out}) as run_id:
         try:
-            warehouse_system(con, system)  # refused before anything is taken in
+            # Refused before anything is taken in; recorded now, as validation reads it
+            # (a Go rule set's starting points are Go points).
+            record_system(con, warehouse_system(con, system))
         except SystemMismatch as err:
             raise click.ClickException(str(err)) from err
         if not files and not tournaments and not con.execute("select 1 from source_files limit 1").fetchall():
@@ -260,7 +296,8 @@ def run(players, ratings, calendar, games, warehouse: Path, wait: float, out: Pa
 @input_options
 @warehouse_option
 @register_option
-def ingest(files, players, ratings, calendar, games, warehouse: Path, wait: float, register_new: bool) -> None:
+def ingest(files, players, ratings, calendar, games, events, warehouse: Path, wait: float,
+           register_new: bool) -> None:
     """Read input files into the warehouse's staging tables (nothing judged yet).
 
     FILES are recognised by their content: a tournament report (FIDE TRF, Belgian
@@ -270,7 +307,7 @@ def ingest(files, players, ratings, calendar, games, warehouse: Path, wait: floa
 
     Example: ratings ingest round5.trf late-games.csv --warehouse w.duckdb
     """
-    tables, tournaments = _tournaments(_files(players, ratings, calendar, games, files))
+    tables, tournaments = _tournaments(_files(players, ratings, calendar, games, events, files))
     if not tables and not tournaments:
         raise click.UsageError("give at least one file (FILES, or --players, --ratings, --calendar, --games)")
     with _opened(warehouse, wait) as con, run_record(con, "ingest", {"files": tables + tournaments}) as run_id, \
@@ -398,7 +435,8 @@ def query(sql: str, warehouse: Path, wait: float, out_file: Path | None) -> None
 @main.command()
 @click.argument("player_id", type=int)
 @click.option("--list", "list_id", required=True, help="The list (YYYY-MM) the correction applies to.")
-@click.option("--rating", type=click.IntRange(1, 3000), required=True, help="The rating decided.")
+@click.option("--rating", type=click.IntRange(-2450, 3000), required=True,
+              help="The rating decided (Go: points, negative for kyu).")
 @click.option("--reason", required=True, help="The commission's reason, shown in the player's history.")
 @warehouse_option
 def correct(player_id: int, list_id: str, rating: int, reason: str, warehouse: Path, wait: float) -> None:
@@ -407,9 +445,13 @@ def correct(player_id: int, list_id: str, rating: int, reason: str, warehouse: P
 
     Example: ratings correct 12345 --list 2027-01 --rating 1850 --reason "result of round 3 reversed on appeal"
     """
-    if not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", list_id):
-        raise click.BadParameter("a list id is YYYY-MM", param_hint="--list")
     with _opened(warehouse, wait) as con, run_record(con, "correct", {"player": player_id, "list": list_id}) as run_id:
+        if stored_system(con) in GO_SYSTEMS:
+            if not con.execute("select 1 from go_events where event_id = ?", [list_id]).fetchall():
+                raise click.BadParameter(f"no event {list_id!r} (under the Go rules, --list is an event id)",
+                                         param_hint="--list")
+        elif not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", list_id):
+            raise click.BadParameter("a list id is YYYY-MM", param_hint="--list")
         if not con.execute("select 1 from players where player_id = ?", [player_id]).fetchall():
             raise click.ClickException(f"player {player_id} is not in the registry")
         con.execute("insert into corrections values (?, ?, ?, ?, ?, ?)",
@@ -464,10 +506,18 @@ def explain(player_id: int, list_id: str, warehouse: Path, wait: float) -> None:
     the change K × Σ(S − E) and its rounding; for an unrated player, the pool, Ra with
     the two 1800 draws, p, dp and Ru; and the linear tournament performance.
 
+    Under the Go rules (--list is then an event id): each game's difference, A, Con,
+    expected result, weight, handicap factor and change, the first rating of an NC
+    player, the grade before and after; under the 1984 rules each game's case.
+
     Example: ratings explain 12345 --list 2027-01
     """
     with _opened(warehouse, wait, read_only=True) as con:
         try:
+            system = stored_system(con)
+            if system in GO_SYSTEMS:
+                click.echo(go_card(con, player_id, list_id, system))
+                return
             click.echo(_by_system(con, card, fide_card)(con, player_id, list_id))
         except NotFound as err:
             raise click.ClickException(str(err)) from err
@@ -485,6 +535,8 @@ def whatif(player_id: int, opponent: int, list_id: str | None, warehouse: Path, 
     Example: ratings whatif 12345 --opponent 1850
     """
     with _opened(warehouse, wait, read_only=True) as con:
+        if stored_system(con) in GO_SYSTEMS:
+            raise click.ClickException("whatif is for the chess rule sets (performance, fide)")
         try:
             target = list_id or next_list(con)
             click.echo(f"Player {player_id}, one more game against {opponent}, list {target}:")

@@ -20,7 +20,7 @@ SAMPLE_FILES = {
 
 # Input kinds in the order they must be validated: games are checked against
 # the registry and the calendar, so those come first.
-KINDS = ("players", "ratings", "calendar", "games")
+KINDS = ("players", "ratings", "calendar", "games", "events", "go_games")  # Go: events before their games
 
 # Plausibility bounds for validation (issue 2: "impossible birth years,
 # negative or absurd ratings").

@@ -88,7 +88,8 @@ def kind_of(con: duckdb.DuckDBPyConnection, path: Path) -> str:
             break
         except duckdb.InvalidInputException:
             continue
-    for kind, needed in (("games", {"white_id", "black_id"}), ("calendar", {"window_start"}),
+    for kind, needed in (("go_games", {"black_id", "white_id", "winner"}), ("games", {"white_id", "black_id"}),
+                         ("events", {"event_id", "start_date"}), ("calendar", {"window_start"}),
                          ("players", {"name"}), ("ratings", {"rating"})):
         if needed <= names:
             return kind
@@ -140,7 +141,8 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: i
     # at all, and its rows are rejected for the missing columns.
     source, select, missing = next((r for r in readable if not r[2]), readable[0])
     try:
-        names = ", ".join(["file_id", "row_number", *columns(kind)] + (["extra"] if kind == "players" else []))
+        staged = ["file_id", "row_number", *columns(kind)] + (["extra"] if kind == "players" else [])
+        names = ", ".join(_quote(c) for c in staged)
         con.execute(f"insert into {staging}.staged_{kind} ({names}) "
                     f"select {file_id}, __row, {', '.join(select)} from ({source})")
     except duckdb.InvalidInputException as err:

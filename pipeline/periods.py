@@ -114,9 +114,11 @@ def list_row(list_id: str, **values) -> Columns:
 
 
 def to_arrow(parts: list[Columns]) -> pa.Table:
-    """One Arrow table from the per-list parts; NaN becomes NULL."""
+    """One Arrow table from the per-list parts (the first column holds one value per
+    part: the list or event id); NaN becomes NULL."""
     names = list(parts[0])
+    key = names[0]
     sizes = [len(p[names[1]]) for p in parts]
-    columns = {"list_id": pa.chunked_array([pa.repeat(p["list_id"], k) for p, k in zip(parts, sizes)])}
+    columns = {key: pa.chunked_array([pa.repeat(p[key], k) for p, k in zip(parts, sizes)])}
     columns |= {k: pa.array(np.concatenate([p[k] for p in parts]), from_pandas=True) for k in names[1:]}
     return pa.table(columns)

@@ -58,7 +58,7 @@ def write_dataset(table: pa.Table, out: Path, partition: str) -> None:
     tmp = out.with_name(f".{out.name}.tmp")
     if tmp.exists():
         shutil.rmtree(tmp)
-    for key, rows in _by_list(table, partition).items():
+    for key, rows in by_key(table, partition).items():
         folder = tmp / f"{partition}={key}"
         folder.mkdir(parents=True)
         pq.write_table(rows.drop_columns([partition]), folder / "part-0.parquet", compression="zstd")
@@ -88,9 +88,9 @@ def publish_all(con: duckdb.DuckDBPyConnection, out: Path, formats: tuple[str, .
     list_ids = [r[0] for r in con.execute("select list_id from lists order by window_start").fetchall()]
     for stale in out.glob("*/.*.tmp"):  # left by a killed run
         stale.unlink()
-    list_rows, state_rows = _by_list(lists), _by_list(states)
+    list_rows, state_rows = by_key(lists), by_key(states)
     empty_list, empty_state = lists.slice(0, 0), states.slice(0, 0)
-    pairing = _by_list(stage(con, "53_pairing_lists").to_arrow_table()) if {"txt", "swiss-manager"} & set(formats) \
+    pairing = by_key(stage(con, "53_pairing_lists").to_arrow_table()) if {"txt", "swiss-manager"} & set(formats) \
         else {}
     for list_id in list_ids:
         if not LIST_ID.fullmatch(list_id):  # a file name: never a path out of OUT (validation checks it too)
@@ -109,13 +109,13 @@ def publish_all(con: duckdb.DuckDBPyConnection, out: Path, formats: tuple[str, .
     changes = stage(con, "52_published_changes").to_arrow_table()
     if changes.num_rows:
         (out / "diffs").mkdir(exist_ok=True)
-    for report, rows in _by_list(changes, "report").items():
+    for report, rows in by_key(changes, "report").items():
         if REPORT.fullmatch(report):
             write_csv(rows.drop_columns(["report"]), out / "diffs" / f"{report}.csv")
     return list_ids
 
 
-def _by_list(table: pa.Table, key: str = "list_id") -> dict[str, pa.Table]:
+def by_key(table: pa.Table, key: str = "list_id") -> dict[str, pa.Table]:
     """Each list's rows of a table sorted by `key`, as zero-copy slices."""
     counts = pc.value_counts(table.column(key).combine_chunks())  # in order of first appearance
     keys = counts.field("values").to_pylist()

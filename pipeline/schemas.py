@@ -52,6 +52,12 @@ class PlayersInput(PlayerRows):
     club: Series[str] = pa.Field(nullable=True)
     estimated_rating: Series[str] = pa.Field(nullable=True)
 
+    grade: Series[str] = pa.Field(nullable=True)
+
+    @pa.check("grade", name="not a Go grade (like 5k, 2d, or NC)")
+    def _grade(cls, s: Series[str]) -> Series[bool]:
+        return s.str.fullmatch(r"\s*(\d{1,2}\s*[kKdD]|NC|nc)\s*")
+
     @pa.check("estimated_rating",
               name=f"absurd estimated rating (not a number from {MIN_RATING} to {MAX_RATING})")
     def _estimated_rating(cls, s: Series[str]) -> Series[bool]:
@@ -154,11 +160,86 @@ class GamesInput(pa.DataFrameModel):
         strict = False
 
 
+GO_MIN_RATING, GO_MAX_RATING = -2450, 3000  # Go points: 25 kyu … beyond 9 dan
+
+
+class GoRatingsInput(PlayerRows):
+    """Starting points of Go players (negative: kyu)."""
+
+    rating: Series[str] = pa.Field(nullable=False)
+
+    @pa.check("rating", name=f"not Go points (a number from {GO_MIN_RATING} to {GO_MAX_RATING})")
+    def _rating(cls, s: Series[str]) -> Series[bool]:
+        return _in_range(s, GO_MIN_RATING, GO_MAX_RATING)
+
+
+EVENT_ID = r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}"
+
+
+class EventsInput(pa.DataFrameModel):
+    event_id: Series[str] = pa.Field(nullable=False)
+    name: Series[str] = pa.Field(nullable=False)
+    start_date: Series[str] = pa.Field(nullable=False)
+    end_date: Series[str] = pa.Field(nullable=False)
+    class_: Series[str] = pa.Field(nullable=False, isin=["A", "B", "C", "D"], alias="class")
+    board_size: Series[str] = pa.Field(nullable=True, isin=["9", "13", "19"])
+
+    @pa.check("event_id", name="not an event id (letters, digits, _ . -; at most 64; it names a file)")
+    def _event_id(cls, s: Series[str]) -> Series[bool]:
+        return s.str.fullmatch(EVENT_ID)
+
+    @pa.check("start_date", "end_date", name="unparseable date (expected YYYY-MM-DD)")
+    def _dates(cls, s: Series[str]) -> Series[bool]:
+        return _is_date(s)
+
+    @pa.dataframe_check(name="the event ends before it starts")
+    def _ordered(cls, df: pd.DataFrame) -> Series[bool]:
+        return ~(df["end_date"] < df["start_date"])
+
+    class Config:
+        strict = False
+
+
+class GoGamesInput(pa.DataFrameModel):
+    event_id: Series[str] = pa.Field(nullable=False)
+    date: Series[str] = pa.Field(nullable=False)
+    black_id: Series[str] = pa.Field(nullable=False)
+    white_id: Series[str] = pa.Field(nullable=False)
+    winner: Series[str] = pa.Field(nullable=False, isin=["B", "W", "b", "w", "jigo", "Jigo", "JIGO"])
+    handicap: Series[str] = pa.Field(nullable=True)
+    weight: Series[str] = pa.Field(nullable=True)
+
+    @pa.check("date", name="unparseable date (expected YYYY-MM-DD)")
+    def _date(cls, s: Series[str]) -> Series[bool]:
+        return _is_date(s)
+
+    @pa.check("black_id", "white_id", name=NOT_AN_ID)
+    def _ids(cls, s: Series[str]) -> Series[bool]:
+        return _is_id(s)
+
+    @pa.check("handicap", name="handicap must be a whole number of stones from 0 to 9")
+    def _handicap(cls, s: Series[str]) -> Series[bool]:
+        return s.str.fullmatch(r"[0-9]")
+
+    @pa.check("weight", name="weight must be a number from 0 to 2")
+    def _weight(cls, s: Series[str]) -> Series[bool]:
+        return _in_range(s, 0, 2)
+
+    @pa.dataframe_check(name="a player plays against themself")
+    def _two_players(cls, df: pd.DataFrame) -> Series[bool]:
+        return df["black_id"] != df["white_id"]
+
+    class Config:
+        strict = False
+
+
 SCHEMAS: dict[str, type[pa.DataFrameModel]] = {
     "players": PlayersInput,
     "ratings": RatingsInput,
     "calendar": CalendarInput,
     "games": GamesInput,
+    "events": EventsInput,
+    "go_games": GoGamesInput,
 }
 
 # Input columns per kind: required first, then optional ones.
@@ -167,12 +248,16 @@ REQUIRED = {
     "ratings": ("player_id", "rating"),
     "calendar": ("list_id", "window_start", "window_end"),
     "games": ("date", "white_id", "black_id", "result"),
+    "events": ("event_id", "name", "start_date", "end_date", "class"),
+    "go_games": ("event_id", "date", "black_id", "white_id", "winner"),
 }
 OPTIONAL = {
-    "players": ("birth_year", "club", "estimated_rating"),
+    "players": ("birth_year", "club", "estimated_rating", "grade"),
     "ratings": ("archive_performance", "archive_games", "games_total", "peak_rating"),
     "calendar": (),
     "games": ("game_id", "event", "round"),
+    "events": ("board_size",),
+    "go_games": ("handicap", "weight"),
 }
 
 
@@ -180,14 +265,21 @@ def columns(kind: str) -> tuple[str, ...]:
     return REQUIRED[kind] + OPTIONAL[kind]
 
 
-def rejection_reasons(kind: str, frame: pd.DataFrame, missing: set[str]) -> pd.DataFrame:
+def schema_of(kind: str, system: str | None) -> type[pa.DataFrameModel]:
+    """The model of a kind; starting points of a Go rule set are Go points."""
+    if kind == "ratings" and system and system.startswith("go"):
+        return GoRatingsInput
+    return SCHEMAS[kind]
+
+
+def rejection_reasons(kind: str, frame: pd.DataFrame, missing: set[str], system: str | None = None) -> pd.DataFrame:
     """Every problem of every row at once (lazy validation): row_number, reason.
 
     `frame` is indexed by row number; `missing` names the required columns the
     file does not have, so that their rows say so instead of "missing value".
     """
     try:
-        SCHEMAS[kind].validate(frame, lazy=True)
+        schema_of(kind, system).validate(frame, lazy=True)
     except pa.errors.SchemaErrors as err:
         fc = err.failure_cases
     else:

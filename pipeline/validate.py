@@ -14,11 +14,14 @@ import pandas as pd
 
 from pipeline.config import KINDS
 from pipeline.schemas import columns, rejection_reasons
+from pipeline.systems import stored_system
 from pipeline.warehouse import row, scalar, stage_sql, transaction
 
 CHUNK_ROWS = 1_000_000
 
-CLEAN_TABLE = {"players": "players", "ratings": "initial_ratings", "calendar": "calendar", "games": "games"}
+CLEAN_TABLE = {"players": "players", "ratings": "initial_ratings", "calendar": "calendar", "games": "games",
+               "events": "go_events", "go_games": "go_games"}
+WITH_PROBLEMS = ("games", "go_games")  # staged from tournament files, with the problems found reading them
 
 
 @dataclass(frozen=True)
@@ -36,7 +39,8 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, stagi
     path, rows_read, message = row(con,
         "select path, rows_read, message from source_files where file_id = ?", [file_id])
     missing = set(message.removeprefix("missing column(s): ").split(", ")) if message else set()
-    schema_rejects = pd.concat([rejection_reasons(kind, frame, missing)
+    system = stored_system(con)
+    schema_rejects = pd.concat([rejection_reasons(kind, frame, missing, system)
                                 for frame in _frames(con, f"{staging}.staged_{kind}", file_id, rows_read, kind)],
                                ignore_index=True)
     with transaction(con):
@@ -45,17 +49,17 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, stagi
         # try_cast), the insert reads the accepted ones.
         # Rows with a problem found while reading (a bad TRF line) are rejected with it
         # and take no part in the other checks.
-        read_problem = "problem is null" if kind == "games" else "true"
+        read_problem = "problem is null" if kind in WITH_PROBLEMS else "true"
         con.execute(f"""create or replace temp view candidates as
             select * from {staging}.staged_{kind} where file_id = {file_id} and {read_problem}""")
-        problems = (f"union all select row_number, problem from {staging}.staged_games "
-                    f"where file_id = {file_id} and problem is not null" if kind == "games" else "")
+        problems = (f"union all select row_number, problem from {staging}.staged_{kind} "
+                    f"where file_id = {file_id} and problem is not null" if kind in WITH_PROBLEMS else "")
         con.execute(f"""create or replace temp table file_rejects as
             select row_number, string_agg(reason, '; ' order by reason) as reason from (
                 select * from schema_rejects union all select * from ({stage_sql(f"validate/{kind}")})
                 {problems}
             ) group by row_number""")
-        record = ", ".join(f"'{c}': s.{c}" for c in columns(kind))
+        record = ", ".join(f"'{c}': s.\"{c}\"" for c in columns(kind))
         con.execute(f"""insert into rejects
             select s.file_id, s.row_number, r.reason, to_json({{{record}}})
             from {staging}.staged_{kind} s join file_rejects r using (row_number)
@@ -82,8 +86,8 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, stagi
 def _frames(con: duckdb.DuckDBPyConnection, table: str, file_id: int, rows: int, kind: str) -> Iterator[pd.DataFrame]:
     """The staged rows as pandas frames of at most CHUNK_ROWS rows, indexed by row
     number: the Pandera pass holds one chunk in memory, whatever the file's size."""
-    names = ", ".join(columns(kind))
-    read_problem = "and problem is null" if kind == "games" else ""
+    names = ", ".join(f'"{c}"' for c in columns(kind))
+    read_problem = "and problem is null" if kind in WITH_PROBLEMS else ""
     for first in range(0, max(rows, 1), CHUNK_ROWS):
         frame = con.sql(f"""select row_number, {names} from {table} where file_id = {file_id} {read_problem}
                             and row_number > {first} and row_number <= {first + CHUNK_ROWS}""")

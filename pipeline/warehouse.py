@@ -11,7 +11,7 @@ from pathlib import Path
 
 import duckdb
 
-from pipeline.config import SQL_DIR
+from pipeline.config import KINDS, SQL_DIR
 
 
 class WarehouseError(Exception):
@@ -143,6 +143,6 @@ def audit_failures(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
 
 def temp_staging(con: duckdb.DuckDBPyConnection) -> str:
     """In-memory copies of the staging tables, for ingest and validate in one go."""
-    for kind in ("players", "ratings", "calendar", "games"):
+    for kind in KINDS:
         con.execute(f"create or replace temp table staged_{kind} as select * from main.staged_{kind} limit 0")
     return "temp"

@@ -38,7 +38,8 @@ create table if not exists source_files (
 -- Raw rows as read, all text, waiting for validation (one table per kind).
 create table if not exists staged_players (
     file_id integer not null, row_number bigint not null,
-    player_id varchar, name varchar, birth_year varchar, club varchar, estimated_rating varchar, extra json
+    player_id varchar, name varchar, birth_year varchar, club varchar, estimated_rating varchar, grade varchar,
+    extra json
 );
 create table if not exists staged_ratings (
     file_id integer not null, row_number bigint not null,
@@ -67,6 +68,18 @@ create table if not exists byes (
     line       integer not null            -- the player's line in the file
 );
 
+-- Go inputs: events (tournaments, club periods) and their games.
+create table if not exists staged_events (
+    file_id integer not null, row_number bigint not null,
+    event_id varchar, name varchar, start_date varchar, end_date varchar, class varchar, board_size varchar
+);
+create table if not exists staged_go_games (
+    file_id integer not null, row_number bigint not null,
+    event_id varchar, date varchar, black_id varchar, white_id varchar, winner varchar, handicap varchar,
+    weight varchar,
+    problem varchar                        -- found while reading a tournament file: the row is rejected with it
+);
+
 create table if not exists rejects (
     file_id    integer not null,
     row_number bigint not null,
@@ -81,6 +94,7 @@ create table if not exists players (
     birth_year integer,                    -- private: never in a public list
     club       varchar,
     estimated_rating double,               -- a club's or age estimate (R12): never rated, published for pairing
+    grade      varchar,                    -- Go: the grade declared by the club (5k, 2d); null or NC: unranked
     extra      json,                       -- the input's other columns, kept as they came
     file_id    integer not null,
     row_number bigint not null
@@ -239,4 +253,71 @@ create table if not exists corrections (
     reason     varchar not null,
     entered_at timestamp not null,
     run_id     integer not null
+);
+
+create table if not exists go_events (
+    event_id   varchar primary key,        -- a file name too (OUT/state/<event_id>.parquet)
+    name       varchar not null,
+    start_date date not null,
+    end_date   date not null,
+    class      varchar not null,           -- A (EGF, 1.2), B (tournament, 1.0), C (club, 0.8), D (friendly, 0)
+    board_size integer not null,           -- 19, 13 (× 0.5) or 9 (× 0.3)
+    file_id    integer not null,
+    row_number bigint not null
+);
+
+create table if not exists go_games (
+    game_key     bigint not null,          -- file_id * 2^32 + row_number
+    event_id     varchar not null,
+    date         date not null,
+    black_id     bigint not null,
+    white_id     bigint not null,
+    winner       varchar not null,         -- B, W or jigo
+    black_result double not null,          -- 1, 0 or 0.5
+    handicap     integer not null,         -- stones Black receives (0: even)
+    weight       double,                   -- a game's own weight, overriding class × board size
+    file_id      integer not null,
+    row_number   bigint not null
+);
+
+-- Go ratings, recomputed from the first event on at each rating: each player's
+-- state after each event (everyone with a rating), each player's event, each game side.
+create table if not exists go_state (
+    event_id  varchar not null,
+    player_id bigint not null,
+    rating    double not null,             -- unrounded
+    grade     varchar not null,            -- 5k, 2d (with hysteresis)
+    games     integer not null,            -- games counted to date
+    events    integer not null             -- events played to date
+);
+create table if not exists go_results (
+    event_id      varchar not null,
+    player_id     bigint not null,
+    rule          varchar not null,
+    rating_before double,                  -- null: NC (no rating before)
+    start         double,                  -- what the event counts from: the rating before, or the first rating (G2)
+    rating_after  double,
+    grade_before  varchar,
+    grade_after   varchar,
+    games         integer not null,
+    change        double
+);
+create table if not exists go_game_sides (
+    event_id        varchar not null,
+    game_key        bigint not null,
+    player_id       bigint not null,
+    opponent_id     bigint not null,
+    colour          varchar not null,      -- B or W
+    handicap        integer not null,
+    result          double not null,
+    own             double,                -- the ratings counted from (G1: before the event; 1984: before the game)
+    opponent_rating double,
+    difference      double,                -- own − opponent ± the handicap adjustment
+    con             double,
+    a               double,
+    expected        double,
+    weight          double,
+    factor          double,
+    change          double,
+    rule            varchar                -- 1984: the case (1.1, 1.2, 2.1, 2.2); Belgian: counted or why not
 );

@@ -1,4 +1,4 @@
-"""The rule sets: the performance Elo (the default) and the FIDE Elo.
+"""The rule sets: the performance Elo (the default), the FIDE Elo, and the two Go ratings.
 
 A warehouse holds the lists of one rule set: it is recorded at the first
 rating, and asking a warehouse for the other one is refused with a message.
@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import duckdb
 
-SYSTEMS = ("performance", "fide")
+GO_SYSTEMS = ("go-belgium", "go-ffg1984")
+SYSTEMS = ("performance", "fide", *GO_SYSTEMS)
 DEFAULT_SYSTEM = "performance"
 
 

@@ -3,7 +3,8 @@
 -- grain: player_id
 with final as (
     select player_id::bigint as player_id, name, birth_year::integer as birth_year, club,
-           estimated_rating::double as estimated_rating, extra,
+           estimated_rating::double as estimated_rating,
+           case when upper(trim(grade)) = 'NC' then 'NC' else lower(replace(grade, ' ', '')) end as grade, extra,
            file_id, row_number
     from accepted
 )

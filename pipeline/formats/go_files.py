@@ -1,0 +1,650 @@
+"""Go tournament files: OpenGotha XML and the EGD results format, read into tables.
+
+OpenGotha XML is what the OpenGotha pairing program saves (pairgoth, its
+successor, reads and writes it too). A `<Tournament>` root holds `<Players>`
+(one `<Player name= firstName= rank= rating= egfPin= club= country= .../>`
+each), `<Games>` (`<Game roundNumber= blackPlayer= whitePlayer= handicap=
+result= .../>`), optional `<ByePlayer>` entries and a
+`<TournamentParameterSet>` whose `<GeneralParameterSet name= shortName=
+beginDate= endDate= size= .../>` describes the event. A game names its
+players by OpenGotha's key, name + firstName with the spaces removed, in
+upper case (Player.computeKeyString in OpenGotha's source). Results are
+RESULT_WHITEWINS, RESULT_BLACKWINS, RESULT_EQUAL (jigo), RESULT_BOTHWIN,
+RESULT_BOTHLOSE and RESULT_UNKNOWN, each but the last also with _BYDEF (by
+default: not played). Pairgoth writes both-lose as RESULT_BOTHLOOSE. Files
+of dataVersion 200 and before stored ratings 2050 lower (OpenGotha adds
+2050 when it reads them); OpenGotha files carry no round dates.
+
+The EGD results format is the text table the European Go Database takes
+(OpenGotha's "EGF" export, the .h/.h9 files). Everything after a `;` is a
+comment; the header is in comments, `; CL[A]` class, `; EV[...]` event
+name, `; PC[country,town]`, `; DT[start,end]`, `; HA[hN]` handicap rule
+(handicap = grade difference - N), `; KM[...]` komi, `; TM[...]` time. Each
+other line is a player: place (blank for a tie), name (OpenGotha writes
+"Surname Firstname", blanks inside a name as _), grade, country, club, any
+number of placement columns, then one entry per round,
+`<opponent><result>[/<colour>[<handicap>]]`: result + (win), - (loss),
+= (jigo) or ? (unknown), colour w or b (? unknown). `!` in place of `/`
+marks a game given by default, not counted for rating. Opponent 0 is no
+game (0+ 0- 0= a bye or an absent round). The opponent is the number of
+the player's line, counted from the first (OpenGotha's ScoredPlayer.
+halfGamesStrings): that is the place, except that a tie leaves the place
+blank. Some exports end a line with `|<EGD pin>`.
+
+Each game is read once. A bad element or line is reported as a `Problem`
+and the rest of the file is still read.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from xml.parsers import expat
+
+import numpy as np
+import pandas as pd
+
+from pipeline.formats.trf import Problem  # one Problem type for every tournament format
+
+__all__ = ["Problem", "GoTournament", "looks_like_opengotha", "looks_like_egd", "read_opengotha", "read_egd",
+           "opengotha_from_xml", "egd_from_text", "grade_text", "opengotha_key"]
+
+PLAYER_COLUMNS = ["key", "name", "grade", "rating", "egd_pin", "club", "country"]
+GAME_COLUMNS = ["round", "date", "black", "white", "winner", "handicap", "forfeit", "counted"]
+DEFAULT_BOARD = 19
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+GRADE = re.compile(r"([0-9]{1,2})\s*(k|kyu|d|dan|p|pro)", re.IGNORECASE)
+KYU_RANGE = range(1, 31)  # OpenGotha's grades: 30k to 9d, and 1p to 9p
+DAN_RANGE = range(1, 10)
+
+# OpenGotha result code -> (winner, by default).
+OPENGOTHA_RESULTS = {
+    "RESULT_WHITEWINS": ("W", False), "RESULT_BLACKWINS": ("B", False), "RESULT_EQUAL": ("jigo", False),
+    "RESULT_BOTHWIN": (None, False), "RESULT_BOTHLOSE": (None, False), "RESULT_BOTHLOOSE": (None, False),
+    "RESULT_WHITEWINS_BYDEF": ("W", True), "RESULT_BLACKWINS_BYDEF": ("B", True),
+    "RESULT_EQUAL_BYDEF": ("jigo", True), "RESULT_BOTHWIN_BYDEF": (None, True),
+    "RESULT_BOTHLOSE_BYDEF": (None, True), "RESULT_BOTHLOOSE_BYDEF": (None, True),
+}
+NO_RESULT = "RESULT_UNKNOWN"
+OLD_RATING_SHIFT = 2050  # OpenGotha: `if (importedDataVersion < 201L) rating += 2050`
+
+EGD_HEADER = re.compile(r"\s*;\s*([A-Z]{2})\[(.*)\]")
+EGD_RESULT = re.compile(r"(?P<opp>[0-9]+)(?P<res>[-+=?])(?:(?P<sep>[/!])(?P<colour>[wWbB?])?(?P<hd>[0-9])?)?"
+                        r"(?P<bang>!)?")
+EGD_CLASSES = ("A", "B", "C", "D")
+# This line's result then the opponent's, for a game both lines agree on.
+EGD_AGREEING = ("+-", "-+", "==", "++", "--")
+# Black's result then White's -> winner; both won or both lost has none.
+EGD_WINNER = {"+-": "B", "-+": "W", "==": "jigo", "++": None, "--": None}
+NUMBER_LIKE = re.compile(r"[0-9.,?½¼¾-]+")  # a placement column (MMS, SOS, ...), not a club
+
+
+@dataclass(frozen=True, eq=False)
+class GoTournament:
+    source: str  # "opengotha" or "egd"
+    event: dict  # event_id, name, start_date, end_date, class, board_size
+    players: pd.DataFrame  # PLAYER_COLUMNS; key is file-local (OpenGotha key, EGD line number)
+    games: pd.DataFrame  # GAME_COLUMNS, each game once
+    problems: tuple[Problem, ...]
+
+
+# ---------------------------------------------------------------------------
+# Grades and other small values
+
+
+def grade_text(grade: str | None) -> str | None:
+    """A grade as "5k" or "2d"; None when it is not one.
+
+    Accepts "5K", "5k", "5 kyu", "2D", "2 dan". A professional grade counts
+    as the amateur dan OpenGotha ranks it at when pairing (Player.
+    convertKDPToInt): 1p-3p 7d, 4p-6p 8d, 7p-9p 9d; the pro grade itself is
+    not kept. A bare number is None: OpenGotha would read it as kyu, but a
+    missing letter is as likely a typo as a kyu.
+    """
+    match = GRADE.fullmatch(str(grade).strip()) if grade is not None else None
+    if not match:
+        return None
+    number, kind = int(match[1]), match[2][0].lower()
+    if kind == "k":
+        return f"{number}k" if number in KYU_RANGE else None
+    if number not in DAN_RANGE:
+        return None
+    return f"{number}d" if kind == "d" else f"{7 + (number - 1) // 3}d"
+
+
+def _grade_step(grade: str) -> int:
+    """A grade on one scale, one step per grade: 1k is 0, 1d is 1."""
+    number = int(grade[:-1])
+    return number if grade.endswith("d") else 1 - number
+
+
+def _safe_id(text: str | None) -> str | None:
+    """Letters, digits and _ - . only: accents dropped, anything else one _."""
+    if not text:
+        return None
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", ascii_text).strip("_.-")[:64] or None
+
+
+def _iso_date(text: str) -> dt.date:
+    """YYYY-MM-DD, as both formats write dates; ValueError otherwise."""
+    if not re.fullmatch(r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}", text.strip()):
+        raise ValueError(text)
+    year, month, day = (int(part) for part in text.strip().split("-"))
+    return dt.date(year, month, day)
+
+
+def _text_of(data: bytes) -> str:
+    """UTF-8 when it decodes, else ISO-8859-15, which OpenGotha's EGD export writes."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("iso-8859-15")
+    return text.removeprefix("\ufeff")
+
+
+def _players_frame(rows: list[dict]) -> pd.DataFrame:
+    players = pd.DataFrame(rows, columns=PLAYER_COLUMNS)
+    return players.astype({"key": "str", "name": "str", "grade": "object", "rating": "float64",
+                           "egd_pin": "Int64", "club": "object", "country": "object"})
+
+
+def _games_frame(rows: list[dict]) -> pd.DataFrame:
+    games = pd.DataFrame(rows, columns=GAME_COLUMNS)
+    games = games.astype({"round": "int64", "black": "str", "white": "str", "winner": "object",
+                          "handicap": "int64", "forfeit": "bool", "counted": "bool"})
+    games["date"] = games["date"].astype(object).where(games["date"].notna(), None)
+    return games.sort_values("round", kind="stable").reset_index(drop=True)
+
+
+def _by_line(problems: Iterable[Problem]) -> tuple[Problem, ...]:
+    return tuple(sorted(problems, key=lambda p: p.line))
+
+
+# ---------------------------------------------------------------------------
+# Recognising the formats
+
+
+def looks_like_opengotha(head: bytes) -> bool:
+    """Whether the start of a file is an XML document whose root is <Tournament>."""
+    # A multi-byte character cut at the end of the head must not matter.
+    text = head.decode("utf-8", errors="ignore").lstrip("\ufeff \t\r\n")
+    text = re.sub(r"^<\?xml[^>]*\?>\s*", "", text)
+    while text.startswith("<!--") and "-->" in text:
+        text = text[text.index("-->") + 3:].lstrip()
+    return bool(re.match(r"<Tournament[\s/>]", text))
+
+
+def looks_like_egd(head: bytes) -> bool:
+    """Whether the start of a file is an EGD results table: an EGD header tag
+    in a comment, or a player line with a grade and two results."""
+    lines = [line for line in LINE_BREAK.split(head.decode("utf-8", errors="ignore").lstrip("\ufeff"))[:60]
+             if line.strip()]
+    if not lines or lines[0].lstrip().startswith("<"):
+        return False
+    if any(EGD_HEADER.match(line) and EGD_HEADER.match(line)[1] in ("CL", "EV", "PC", "DT", "HA", "KM", "TM")
+           for line in lines):
+        return True
+    return any(_looks_like_player_line(line) for line in lines)
+
+
+def _looks_like_player_line(line: str) -> bool:
+    tokens = line.split(";")[0].split()
+    results = [t for t in tokens if (m := EGD_RESULT.fullmatch(t)) and int(m["opp"]) > 0]
+    return len(results) >= 2 and any(grade_text(t) for t in tokens)
+
+
+# ---------------------------------------------------------------------------
+# OpenGotha XML
+
+
+@dataclass(frozen=True)
+class _Element:
+    tag: str
+    attrs: dict[str, str]
+    line: int
+    parent: str | None
+
+
+def read_opengotha(path: str | Path) -> GoTournament:
+    path = Path(path)
+    return opengotha_from_xml(path.read_bytes(), path.stem)
+
+
+def opengotha_from_xml(data: bytes | str, file_name: str = "") -> GoTournament:
+    """An OpenGotha (or pairgoth) tournament file; file_name is the fallback event id."""
+    elements, problems = _xml_elements(data)
+    root = elements[0] if elements else None
+    if root is None or root.tag != "Tournament":
+        problems.append(Problem(root.line if root else 0,
+                                f"root element is <{root.tag}>, not <Tournament>" if root else "no XML element"))
+        event = _opengotha_event(None, file_name, [])  # its own "no GeneralParameterSet" would repeat that
+        return GoTournament("opengotha", event, _players_frame([]), _games_frame([]), _by_line(problems))
+    old_ratings = _data_version(root, problems) <= 200
+    players = _opengotha_players([e for e in elements if e.tag == "Player" and e.parent == "Players"],
+                                 old_ratings, problems)
+    general = next((e for e in elements if e.tag == "GeneralParameterSet"), None)
+    event = _opengotha_event(general, file_name, problems)
+    games = _opengotha_games([e for e in elements if e.tag == "Game" and e.parent == "Games"],
+                             players["key"].tolist(), event["start_date"], problems)
+    return GoTournament("opengotha", event, players, games, _by_line(problems))
+
+
+def _xml_elements(data: bytes | str) -> tuple[list[_Element], list[Problem]]:
+    """Every start tag with its attributes and line, in file order. expat
+    rather than ElementTree, which keeps no line numbers."""
+    elements: list[_Element] = []
+    problems: list[Problem] = []
+    open_tags: list[str] = []
+    parser = expat.ParserCreate()
+
+    def start(tag: str, attrs: dict[str, str]) -> None:
+        elements.append(_Element(tag, attrs, parser.CurrentLineNumber, open_tags[-1] if open_tags else None))
+        open_tags.append(tag)
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = lambda tag: open_tags.pop()
+    try:
+        parser.Parse(data, True)
+    except expat.ExpatError as error:
+        # What came before the error is kept: a file cut short still has its players.
+        problems.append(Problem(error.lineno, f"not well-formed XML: {expat.ErrorString(error.code)}"))
+    return elements, problems
+
+
+def _data_version(root: _Element, problems: list[Problem]) -> int:
+    """The root's dataVersion; 201 (current) when absent, since files without
+    it (OpenGotha 3.52, pairgoth) already store ratings unshifted."""
+    text = root.attrs.get("dataVersion", "201").strip()
+    if not text.isdigit():
+        problems.append(Problem(root.line, f"unreadable dataVersion {text!r}: ratings read as written"))
+        return 201
+    return int(text)
+
+
+def opengotha_key(name: str, first_name: str) -> str:
+    """OpenGotha's player key: name and first name, no spaces, upper case."""
+    return (name + first_name).replace(" ", "").upper()
+
+
+def _folded(reference: str) -> str:
+    """A key without case, spaces or accents: how OpenGotha matches the
+    references of older files (Gotha.forceToASCII) and how pairgoth's mixed-
+    case ones still find their player."""
+    ascii_text = unicodedata.normalize("NFKD", reference).encode("ascii", "ignore").decode()
+    return ascii_text.replace(" ", "").upper()
+
+
+def _opengotha_players(elements: list[_Element], old_ratings: bool, problems: list[Problem]) -> pd.DataFrame:
+    rows: list[dict] = []
+    first_line: dict[str, int] = {}
+    for e in elements:
+        name, first = e.attrs.get("name", "").strip(), e.attrs.get("firstName", "").strip()
+        if not name and not first:
+            problems.append(Problem(e.line, "player without name or firstName: not read"))
+            continue
+        key = opengotha_key(name, first)
+        if key in first_line:
+            problems.append(Problem(e.line, f"player key {key} already used on line {first_line[key]}: not read"))
+            continue
+        first_line[key] = e.line
+        rows.append({"key": key, "name": f"{name} {first}".strip(),
+                     "grade": _attr_grade(e, problems), "rating": _attr_rating(e, old_ratings, problems),
+                     "egd_pin": _attr_pin(e, problems), "club": e.attrs.get("club", "").strip() or None,
+                     "country": e.attrs.get("country", "").strip() or None})
+    return _players_frame(rows)
+
+
+def _attr_grade(e: _Element, problems: list[Problem]) -> str | None:
+    # rank is what OpenGotha pairs and exports with; grade is only the EGD list's.
+    text = e.attrs.get("rank") or e.attrs.get("grade") or ""
+    grade = grade_text(text)
+    if grade is None and text.strip():
+        problems.append(Problem(e.line, f"unreadable grade {text!r}"))
+    return grade
+
+
+def _attr_rating(e: _Element, old_ratings: bool, problems: list[Problem]) -> float:
+    text = e.attrs.get("rating", "").strip()
+    if not text:
+        return np.nan
+    if not re.fullmatch(r"-?[0-9]+(?:\.[0-9]+)?", text):
+        problems.append(Problem(e.line, f"unreadable rating {text!r}"))
+        return np.nan
+    return float(text) + (OLD_RATING_SHIFT if old_ratings else 0)
+
+
+def _attr_pin(e: _Element, problems: list[Problem]) -> int | None:
+    # Some files break the line inside the attribute; XML reads that as a space.
+    text = e.attrs.get("egfPin", "").strip()
+    if not text.isdigit():
+        if text:
+            problems.append(Problem(e.line, f"unreadable egfPin {text!r}"))
+        return None
+    return int(text) or None  # "0" is how some files say none
+
+
+def _opengotha_event(general: _Element | None, file_name: str, problems: list[Problem]) -> dict:
+    attrs = general.attrs if general else {}
+    line = general.line if general else 0
+    if general is None:
+        problems.append(Problem(0, "no GeneralParameterSet: the event has no name or dates"))
+
+    def date(attribute: str) -> dt.date | None:
+        text = attrs.get(attribute, "")
+        try:
+            return _iso_date(text) if text.strip() else None
+        except ValueError:
+            problems.append(Problem(line, f"unreadable {attribute} {text!r}"))
+            return None
+
+    size = attrs.get("size", str(DEFAULT_BOARD)).strip()
+    if not size.isdigit():
+        problems.append(Problem(line, f"unreadable board size {size!r}: 19 assumed"))
+    name = attrs.get("name", "").strip() or None
+    return {"event_id": _safe_id(attrs.get("shortName")) or _safe_id(name) or _safe_id(file_name) or "event",
+            "name": name, "start_date": date("beginDate"), "end_date": date("endDate"), "class": None,
+            "board_size": int(size) if size.isdigit() else DEFAULT_BOARD}
+
+
+def _opengotha_games(elements: list[_Element], keys: list[str], start: dt.date | None,
+                     problems: list[Problem]) -> pd.DataFrame:
+    folded = Counter(_folded(k) for k in keys)
+    by_folded = {_folded(k): k for k in keys if folded[_folded(k)] == 1}  # an ambiguous fold finds no one
+    known = set(keys)
+    seated: dict[tuple[int, str], int] = {}  # (round, key) -> line of the game it is in
+    rows: list[dict] = []
+    for e in elements:
+        row = _opengotha_game(e, known, by_folded, start, problems)
+        if row is None:
+            continue
+        busy = [k for k in (row["black"], row["white"]) if (row["round"], k) in seated]
+        if busy:
+            problems.append(Problem(e.line, f"round {row['round']}: {busy[0]} already plays on line "
+                                            f"{seated[row['round'], busy[0]]}: not recorded"))
+            continue
+        seated[row["round"], row["black"]] = seated[row["round"], row["white"]] = e.line
+        rows.append(row)
+    return _games_frame(rows)
+
+
+def _opengotha_game(e: _Element, known: set[str], by_folded: dict[str, str], start: dt.date | None,
+                    problems: list[Problem]) -> dict | None:
+    """One <Game> as a games row, or None (reported) when it cannot be one."""
+    text = e.attrs.get("roundNumber", "").strip()
+    if not text.isdigit() or int(text) == 0:
+        problems.append(Problem(e.line, f"unreadable roundNumber {text!r}"))
+        return None
+    rnd = int(text)
+    sides = {}
+    for side in ("black", "white"):
+        reference = e.attrs.get(f"{side}Player", "")
+        sides[side] = reference if reference in known else by_folded.get(_folded(reference))
+        if sides[side] is None:
+            problems.append(Problem(e.line, f"round {rnd}: {side}Player {reference!r} is not among the players"))
+    if None in sides.values():
+        return None
+    if sides["black"] == sides["white"]:
+        problems.append(Problem(e.line, f"round {rnd}: {sides['black']} plays itself"))
+        return None
+    result = e.attrs.get("result", NO_RESULT)  # OpenGotha's default when the attribute is missing
+    if result == NO_RESULT:
+        problems.append(Problem(e.line, f"round {rnd}: no result ({NO_RESULT}): not recorded"))
+        return None
+    if result not in OPENGOTHA_RESULTS:
+        problems.append(Problem(e.line, f"round {rnd}: unknown result code {result!r}"))
+        return None
+    handicap = e.attrs.get("handicap", "0").strip()
+    if not re.fullmatch(r"[0-9]", handicap):
+        problems.append(Problem(e.line, f"round {rnd}: unreadable handicap {handicap!r}"))
+        return None
+    winner, by_default = OPENGOTHA_RESULTS[result]
+    return {"round": rnd, "date": start, "black": sides["black"], "white": sides["white"], "winner": winner,
+            "handicap": int(handicap), "forfeit": by_default, "counted": winner is not None and not by_default}
+
+
+# ---------------------------------------------------------------------------
+# EGD results format
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """One round of one player line."""
+    number: int  # the player's line number among player lines: the key
+    line: int  # line in the file
+    round: int
+    opp: int
+    result: str  # + - = ?
+    colour: str | None  # w or b
+    handicap: int | None
+    not_counted: bool  # marked !
+
+
+def read_egd(path: str | Path) -> GoTournament:
+    path = Path(path)
+    return egd_from_text(_text_of(path.read_bytes()), path.stem)
+
+
+def egd_from_text(text: str, file_name: str = "") -> GoTournament:
+    """An EGD results table; file_name is the fallback event id."""
+    lines = LINE_BREAK.split(text.removeprefix("\ufeff"))
+    problems: list[Problem] = []
+    headers = _egd_headers(lines)
+    event = _egd_event(headers, file_name, problems)
+    reduction = _handicap_reduction(headers, problems)
+    rows, entries, count = _egd_players(lines, problems)
+    players = _players_frame([{k: v for k, v in row.items() if k in PLAYER_COLUMNS} for row in rows])
+    grades = {int(row["key"]): row["grade"] for row in rows}
+    games = _egd_games(entries, grades, count, reduction, event["start_date"], problems)
+    return GoTournament("egd", event, players, games, _by_line(problems))
+
+
+def _egd_headers(lines: list[str]) -> dict[str, tuple[str, int]]:
+    """Header tag -> (value, line), the first of each."""
+    headers: dict[str, tuple[str, int]] = {}
+    for number, line in enumerate(lines, 1):
+        if m := EGD_HEADER.match(line):
+            headers.setdefault(m[1], (m[2].strip(), number))
+    return headers
+
+
+def _egd_event(headers: dict[str, tuple[str, int]], file_name: str, problems: list[Problem]) -> dict:
+    name = headers.get("EV", ("", 0))[0] or None
+    start = end = None
+    if "DT" in headers:
+        text, line = headers["DT"]
+        try:
+            dates = [_iso_date(part) for part in text.split(",")]
+            if not 1 <= len(dates) <= 2:
+                raise ValueError(text)
+            start, end = dates[0], dates[-1]
+        except ValueError:
+            problems.append(Problem(line, f"unreadable dates DT[{text}]"))
+    grade_class = None
+    if "CL" in headers:
+        text, line = headers["CL"]
+        if text.upper() in EGD_CLASSES:
+            grade_class = text.upper()
+        else:
+            problems.append(Problem(line, f"unknown class CL[{text}]: A, B, C or D"))
+    return {"event_id": _safe_id(name) or _safe_id(file_name) or "event", "name": name, "start_date": start,
+            "end_date": end, "class": grade_class, "board_size": DEFAULT_BOARD}
+
+
+def _handicap_reduction(headers: dict[str, tuple[str, int]], problems: list[Problem]) -> int | None:
+    """N of HA[hN]; None without a readable rule (results without colour are then even games)."""
+    if "HA" not in headers:
+        return None
+    text, line = headers["HA"]
+    if m := re.fullmatch(r"h([0-9])", text.strip(), re.IGNORECASE):
+        return int(m[1])
+    problems.append(Problem(line, f"unreadable handicap rule HA[{text}]: games without colour read as even"))
+    return None
+
+
+def _egd_players(lines: list[str], problems: list[Problem]) -> tuple[list[dict], list[_Entry], int]:
+    """Player rows, their round entries, and how many player lines there are."""
+    candidates = []  # (line, player number, tokens, pin text)
+    for number, line in enumerate(lines, 1):
+        body, _, pin = line.split(";")[0].partition("|")
+        if body.strip():
+            candidates.append((number, len(candidates) + 1, body.split(), pin.strip()))
+    runs = {number: _result_run(tokens) for number, _, tokens, _ in candidates}
+    # Every line has one entry a round: the usual count is the number of rounds,
+    # and a longer run on one line started in its placement columns.
+    rounds = max(Counter(runs.values()).most_common(), key=lambda kv: (kv[1], kv[0]))[0] if runs else 0
+    rows: list[dict] = []
+    entries: list[_Entry] = []
+    for line, player, tokens, pin in candidates:
+        run = runs[line]
+        results = tokens[len(tokens) - run:][run - rounds:] if run >= rounds else []
+        row = _egd_player(line, player, tokens[:len(tokens) - min(run, rounds)], pin, problems)
+        if row is None:
+            continue
+        rows.append(row)
+        if run < rounds:
+            problems.append(Problem(line, f"{run} results where the other lines have {rounds}: results not read"))
+            continue
+        entries.extend(_entry(player, line, k, EGD_RESULT.fullmatch(token)) for k, token in enumerate(results, 1))
+    return rows, entries, len(candidates)
+
+
+def _result_run(tokens: list[str]) -> int:
+    """How many tokens at the end of a line are round entries."""
+    run = 0
+    while run < len(tokens) and EGD_RESULT.fullmatch(tokens[len(tokens) - 1 - run]):
+        run += 1
+    return run
+
+
+def _egd_player(line: int, player: int, head: list[str], pin: str, problems: list[Problem]) -> dict | None:
+    """The fields before the results: place, name, grade, country, club,
+    placement columns. None (reported) when no grade follows the name."""
+    place = head[0] if head and head[0].isdigit() else None
+    rest = head[1:] if place else head
+    at = _grade_at(rest)
+    if at is None:
+        problems.append(Problem(line, "no grade after the name: line not read"))
+        return None
+    if place is not None and int(place) != player:
+        problems.append(Problem(line, f"place {place} on player line {player}: opponents count lines, "
+                                      f"so this is player {player}"))
+    grade = grade_text(rest[at])
+    if grade is None:
+        problems.append(Problem(line, f"unreadable grade {rest[at]!r}"))
+    country = rest[at + 1] if at + 1 < len(rest) and rest[at + 1].isalpha() else None
+    club_at = at + 2 if country else at + 1
+    club = rest[club_at] if club_at < len(rest) and not NUMBER_LIKE.fullmatch(rest[club_at]) else None
+    if pin and not pin.isdigit():
+        problems.append(Problem(line, f"unreadable EGD pin {pin!r}"))
+    return {"key": str(player), "name": " ".join(rest[:at]), "grade": grade, "rating": np.nan,
+            "egd_pin": int(pin) if pin.isdigit() and int(pin) else None, "club": club, "country": country}
+
+
+def _grade_at(fields: list[str]) -> int | None:
+    """Where the grade is, after at least one name token: the first real
+    grade, else the first token that starts with a digit and has a letter
+    (a bad grade such as "3x"), else the first that starts with a digit.
+    A digit alone can be part of a name ("Player 1")."""
+    for fits in (lambda t: grade_text(t) is not None, lambda t: t[0].isdigit() and any(c.isalpha() for c in t),
+                 lambda t: t[0].isdigit()):
+        at = next((i for i, token in enumerate(fields) if i > 0 and fits(token)), None)
+        if at is not None:
+            return at
+    return None
+
+
+def _entry(player: int, line: int, rnd: int, m: re.Match) -> _Entry:
+    colour = (m["colour"] or "").lower()
+    return _Entry(player, line, rnd, int(m["opp"]), m["res"], colour if colour in ("w", "b") else None,
+                  int(m["hd"]) if m["hd"] else None, m["sep"] == "!" or bool(m["bang"]))
+
+
+def _egd_games(entries: list[_Entry], grades: dict[int, str | None], count: int, reduction: int | None,
+               start: dt.date | None, problems: list[Problem]) -> pd.DataFrame:
+    """Each game once: from two entries, one on each player's line, that name
+    each other in the same round and agree on result, colours and handicap."""
+    by_seat = {(e.number, e.round): e for e in entries}
+    rows: list[dict] = []
+    for e in sorted(entries, key=lambda e: (e.round, e.number)):
+        if e.opp == 0:
+            continue  # a bye or an absent round: not a game
+        if e.opp == e.number:
+            problems.append(Problem(e.line, f"round {e.round}: paired with itself"))
+        elif e.opp > count:
+            problems.append(Problem(e.line, f"round {e.round}: opponent {e.opp}, but the file has {count} "
+                                            f"player lines"))
+        elif e.opp not in grades:
+            problems.append(Problem(e.line, f"round {e.round}: opponent {e.opp}'s line was not read"))
+        elif (theirs := by_seat.get((e.opp, e.round))) is None:
+            continue  # their results were not read: reported on their line already
+        elif theirs.opp != e.number:
+            named = f"opponent {theirs.opp}" if theirs.opp else "no opponent"
+            problems.append(Problem(e.line, f"round {e.round}: paired with {e.opp}, but line {theirs.line} "
+                                            f"gives {e.opp} {named}"))
+        elif e.number < e.opp:  # each game from its lower line
+            row = _egd_game(e, theirs, grades, reduction, start, problems)
+            if row is not None:
+                rows.append(row)
+    return _games_frame(rows)
+
+
+def _egd_game(a: _Entry, b: _Entry, grades: dict[int, str | None], reduction: int | None,
+              start: dt.date | None, problems: list[Problem]) -> dict | None:
+    """The game of two entries that name each other, or None (reported)."""
+    where = f"round {a.round}: "
+    if "?" in (a.result, b.result):
+        problems.append(Problem(a.line, where + f"no result against {a.opp} ('?'): not recorded"))
+        return None
+    if a.result + b.result not in EGD_AGREEING:
+        problems.append(Problem(a.line, where + f"result {a.result!r} against {a.opp} does not match "
+                                                f"{b.result!r} on line {b.line}"))
+        return None
+    if a.colour and a.colour == b.colour:
+        problems.append(Problem(a.line, where + f"colour {a.colour!r} against {a.opp} does not match "
+                                                f"{b.colour!r} on line {b.line}"))
+        return None
+    if a.handicap is not None and b.handicap is not None and a.handicap != b.handicap:
+        problems.append(Problem(a.line, where + f"handicap {a.handicap} against {a.opp} does not match "
+                                                f"{b.handicap} on line {b.line}"))
+        return None
+    if a.not_counted != b.not_counted:
+        problems.append(Problem(a.line, where + f"'!' (not counted) against {a.opp} on only one of lines "
+                                                f"{a.line} and {b.line}"))
+        return None
+    a_black = a.colour == "b" or b.colour == "w"
+    if a.colour or b.colour:
+        black, white = (a, b) if a_black else (b, a)
+        handicap = _given_handicap(a, b) or 0  # "23+/w" is "23+/w0" (the format's own example)
+    else:
+        black, white, handicap = _by_grades(a, b, grades, reduction)
+    winner = EGD_WINNER[black.result + white.result]
+    return {"round": a.round, "date": start, "black": str(black.number), "white": str(white.number),
+            "winner": winner, "handicap": handicap, "forfeit": a.not_counted,
+            "counted": winner is not None and not a.not_counted}
+
+
+def _given_handicap(a: _Entry, b: _Entry) -> int | None:
+    return a.handicap if a.handicap is not None else b.handicap
+
+
+def _by_grades(a: _Entry, b: _Entry, grades: dict[int, str | None],
+               reduction: int | None) -> tuple[_Entry, _Entry, int]:
+    """Black, White and handicap of a game neither line gives a colour for.
+
+    The format leaves colour and handicap out when the handicap follows
+    from the grades: the grade difference less the N of HA[hN], at most 9.
+    Without a readable rule the game is taken as even. The weaker grade
+    takes Black, as in any handicap game; with equal or unknown grades the
+    earlier line (the better placed player) is taken as White.
+    """
+    ga, gb = grades.get(a.number), grades.get(b.number)
+    steps = _grade_step(ga) - _grade_step(gb) if ga and gb else 0
+    handicap = _given_handicap(a, b)
+    if handicap is None:
+        handicap = min(9, max(0, abs(steps) - reduction)) if reduction is not None else 0
+    return (a, b, handicap) if steps < 0 else (b, a, handicap)

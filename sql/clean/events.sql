@@ -1,0 +1,9 @@
+-- Typed Go events from the accepted staged rows (board size 19 unless given).
+-- inputs: accepted (staged_events rows that passed every check)
+-- grain: event_id
+with final as (
+    select event_id, name, start_date::date as start_date, end_date::date as end_date, class,
+           coalesce(board_size::integer, 19) as board_size, file_id, row_number
+    from accepted
+)
+select * from final

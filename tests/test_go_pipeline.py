@@ -1,0 +1,121 @@
+"""`ratings run --system go-belgium | go-ffg1984`: events, games with handicaps,
+declared grades, NC players; per-event states and the current list; the card."""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from tests.conftest import write_rows
+
+
+@pytest.fixture
+def go_files(tmp_path):
+    players = write_rows(tmp_path / "players.csv", ["player_id", "name", "grade"], [
+        [1, "Anna", "20k"], [2, "Bram", "20k"], [3, "Cleo", "NC"]])
+    events = write_rows(tmp_path / "events.csv", ["event_id", "name", "start_date", "end_date", "class", "board_size"], [
+        ["club-1", "Club night 1", "2026-01-10", "2026-01-10", "C", 19],
+        ["club-2", "Club night 2", "2026-01-11", "2026-01-11", "C", 19],
+        ["open-1", "Spring open", "2026-03-01", "2026-03-02", "B", 19]])
+    games = write_rows(tmp_path / "games.csv", ["event_id", "date", "black_id", "white_id", "winner", "handicap"], [
+        ["club-1", "2026-01-10", 1, 2, "B", 0],
+        ["club-2", "2026-01-11", 2, 1, "W", 1],
+        ["open-1", "2026-03-01", 3, 2, "B", 0],
+        ["open-1", "2026-03-02", 1, 3, "B", 0]])
+    return {"players": players, "events": events, "games": games}
+
+
+def _state(out, event_id):
+    return pd.read_parquet(out / "state" / f"{event_id}.parquet").set_index("player_id")
+
+
+def test_belgian_go_rating_event_by_event(cli, go_files, tmp_path):
+    w, out = tmp_path / "w.duckdb", tmp_path / "out"
+    cli("run", "--system", "go-belgium", "--players", go_files["players"], "--events", go_files["events"],
+        "--games", go_files["games"], "--warehouse", w, "--out", out)
+    # club-1: the seed's first example: both 20 kyu members start at the middle, −1950;
+    # a club game (0.8): Anna +46.4 → −1903.6, Bram → −1996.4.
+    one = _state(out, "club-1")
+    assert one.loc[1, "rating"] == pytest.approx(-1903.6) and one.loc[2, "rating"] == pytest.approx(-1996.4)
+    assert list(one["grade"]) == ["20k", "20k"] and 3 not in one.index  # Cleo (NC) has not played yet
+    # club-2: the second example as the rules are written: Bram (Black) receives one stone, Anna wins.
+    # Anna: difference 92.8 − 50 = 42.8, A 197.68, Con 113.216, E = 0.986 − 1/(e^0.216512 + 1) = 0.539917,
+    #   giver's factor 0.95² = 0.9025: +113.216 × 0.8 × 0.9025 × 0.460083 = +37.608 → −1865.992:
+    #   above 20 kyu's upper bound (−1900): promoted to 19 kyu.
+    # Bram: difference −42.8, A 202.32, Con 118.784, E = 1/(e^(42.8/202.32) + 1) = 0.447310, factor 0.95:
+    #   118.784 × 0.8 × 0.95 × (0 − 0.447310) = −40.381 → −2036.781 (still 20 kyu: not 100 below −2000).
+    two = _state(out, "club-2")
+    assert two.loc[1, "rating"] == pytest.approx(-1865.992, abs=1e-3) and two.loc[1, "grade"] == "19k"
+    assert two.loc[2, "rating"] == pytest.approx(-2036.781, abs=1e-3) and two.loc[2, "grade"] == "20k"
+    # open-1: Cleo, NC, beat Bram and lost to Anna: her first rating makes her expected score 1 (G2),
+    # between the two; the event then counts from it. Everyone with a rating is in the state.
+    three = _state(out, "open-1")
+    assert set(three.index) == {1, 2, 3}
+    assert list(three.columns) == ["rating", "grade", "games", "events"]
+    assert (three.loc[1, "games"], three.loc[1, "events"], three.loc[3, "events"]) == (3, 3, 1)
+    current = pd.read_csv(out / "lists" / "current.csv")
+    assert list(current.columns) == ["player_id", "name", "club", "rating", "grade", "games", "events", "last_event"]
+    assert current.set_index("player_id").loc[1, "rating"] == round(three.loc[1, "rating"])
+    card = cli("explain", 3, "--list", "open-1", "--warehouse", w).output
+    assert "Before: NC (no rating)" in card and "First rating (ruling G2)" in card
+    anna = cli("explain", 1, "--list", "club-2", "--warehouse", w).output
+    assert "difference +42.8, A 197.68, Con 113.216, expected 0.5399" in anna
+    assert "change = 113.216 × 0.8 × 0.9025 × (1 − 0.5399) = +37.608" in anna
+    assert "After: -1866.0 (19k)" in anna
+
+
+def test_a_correction_recomputes_every_later_event(cli, go_files, tmp_path):
+    w, out = tmp_path / "w.duckdb", tmp_path / "out"
+    args = ["--players", go_files["players"], "--events", go_files["events"], "--games", go_files["games"]]
+    cli("run", "--system", "go-belgium", *args, "--warehouse", w, "--out", out)
+    before = _state(out, "open-1").loc[2, "rating"]
+    cli("correct", 2, "--list", "club-2", "--rating", -1800, "--reason", "plays far stronger", "--warehouse", w)
+    cli("run", "--warehouse", w, "--out", out)
+    assert _state(out, "club-2").loc[2, "rating"] == -1800 and _state(out, "club-2").loc[2, "grade"] == "19k"
+    assert _state(out, "open-1").loc[2, "rating"] != before  # open-1 counted from the corrected rating
+
+
+def test_french_1984_rules_game_by_game(cli, tmp_path):
+    players = write_rows(tmp_path / "players.csv", ["player_id", "name"], [[1, "One"], [2, "Two"], [3, "Three"]])
+    ratings = write_rows(tmp_path / "ratings.csv", ["player_id", "rating"], [[1, 100], [2, 150], [3, 200]])
+    events = write_rows(tmp_path / "events.csv", ["event_id", "name", "start_date", "end_date", "class"], [
+        ["e1", "Two days", "2026-01-10", "2026-01-11", "B"], ["e2", "Later", "2026-02-01", "2026-02-01", "B"]])
+    games = write_rows(tmp_path / "games.csv", ["event_id", "date", "black_id", "white_id", "winner"], [
+        ["e1", "2026-01-11", 2, 3, "B"],  # second day: Two (140 by then) beats Three (200)
+        ["e1", "2026-01-10", 1, 2, "B"],  # first day: One (100) beats Two (150)
+        ["e2", "2026-02-01", 3, 1, "B"]])
+    w, out = tmp_path / "w.duckdb", tmp_path / "out"
+    cli("run", "--system", "go-ffg1984", "--players", players, "--ratings", ratings, "--events", events,
+        "--games", games, "--warehouse", w, "--out", out)
+    # In date order: One beats Two, case 1.2: +20 / −10 → 120, 140; Two beats Three, 1.2:
+    # T = (60 + 10) / 3 = 23.333 → 163.333, 190. Then e2: Three (190) beats One (120), 2.2: T = 4 → 194, 116.
+    e1, e2 = _state(out, "e1"), _state(out, "e2")
+    assert e1["rating"].to_dict() == pytest.approx({1: 120, 2: 140 + 70 / 3, 3: 190})
+    assert e2["rating"].to_dict() == pytest.approx({1: 116, 2: 140 + 70 / 3, 3: 194})
+    # Grades: 100 and 150 read as 2 dan (G4); Three's 200 as 3 dan, kept at 190 and 194
+    # (a demotion needs less than 100, the 3 dan lower bound minus 100).
+    assert e2["grade"].to_dict() == {1: "2d", 2: "2d", 3: "3d"}
+    current = pd.read_csv(out / "lists" / "current.csv").set_index("player_id")
+    assert current.loc[2, "rating"] == 163  # ruling F1: exact points, the list rounds half up
+    card = cli("explain", 2, "--list", "e1", "--warehouse", w).output
+    assert "case 1.2" in card
+
+
+def test_go_inputs_are_validated(cli, go_files, tmp_path):
+    bad = write_rows(tmp_path / "bad.csv", ["event_id", "date", "black_id", "white_id", "winner", "handicap"], [
+        ["club-1", "2026-01-10", 1, 2, "X", 0],  # unknown winner code
+        ["club-1", "2026-01-10", 1, 2, "B", 12],  # 12 stones
+        ["nowhere", "2026-01-10", 1, 2, "B", 0],  # unknown event
+        ["club-1", "2026-02-10", 1, 2, "B", 0],  # outside the event's dates
+        ["club-1", "2026-01-10", 1, 9, "W", 0],  # unknown player
+        ["club-1", "2026-01-10", 2, 1, "jigo", 0]])  # fine
+    w = tmp_path / "w.duckdb"
+    out = cli("run", "--system", "go-belgium", "--players", go_files["players"], "--events", go_files["events"],
+              "--games", bad, "--warehouse", w, "--out", tmp_path / "out").output
+    assert "read 6 = accepted 1 + rejected 5" in out
+    assert "winner: unknown code (got 'X')" in out
+    assert "handicap: handicap must be a whole number of stones from 0 to 9 (got '12')" in out
+    assert "event_id: nowhere is not in the events" in out
+    assert "date: 2026-02-10 is outside the event (2026-01-10 … 2026-01-10)" in out
+    assert "white_id: 9 is not in the player registry" in out
+    refused = cli("rate", "--system", "fide", "--warehouse", w, ok=False)
+    assert "this warehouse holds go-belgium lists" in refused.output
