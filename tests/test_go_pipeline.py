@@ -119,3 +119,19 @@ def test_go_inputs_are_validated(cli, go_files, tmp_path):
     assert "white_id: 9 is not in the player registry" in out
     refused = cli("rate", "--system", "fide", "--warehouse", w, ok=False)
     assert "this warehouse holds go-belgium lists" in refused.output
+
+
+def test_go_events_are_validated(cli, go_files, tmp_path):
+    events = write_rows(tmp_path / "events.csv", ["event_id", "name", "start_date", "end_date", "class", "board_size"], [
+        ["ok-1", "Fine", "2026-01-10", "2026-01-10", "C", 9],
+        ["../up", "A path", "2026-01-10", "2026-01-10", "C", 19],  # would name a file outside OUT
+        ["late", "Backwards", "2026-01-10", "2026-01-09", "B", 19],
+        ["big", "Odd board", "2026-01-10", "2026-01-10", "E", 15],
+        ["ok-1", "Again", "2026-01-11", "2026-01-11", "C", 19]])
+    out = cli("run", "--system", "go-belgium", "--players", go_files["players"], "--events", events,
+              "--warehouse", tmp_path / "w.duckdb", "--out", tmp_path / "out").output
+    assert "read 5 = accepted 1 + rejected 4" in out
+    assert "event_id: not an event id (letters, digits, _ . -; at most 64; it names a file) (got '../up')" in out
+    assert "the event ends before it starts" in out
+    assert "board_size: unknown code (got '15')" in out and "class: unknown code (got 'E')" in out
+    assert "event_id: ok-1 listed again (first at row 1)" in out

@@ -50,8 +50,8 @@ import pandas as pd
 
 from pipeline.formats.trf import Problem  # one Problem type for every tournament format
 
-__all__ = ["Problem", "GoTournament", "looks_like_opengotha", "looks_like_egd", "read_opengotha", "read_egd",
-           "opengotha_from_xml", "egd_from_text", "grade_text", "opengotha_key"]
+__all__ = ["GoTournament", "Problem", "egd_from_text", "grade_text", "looks_like_egd", "looks_like_opengotha",
+           "opengotha_from_xml", "opengotha_key", "read_egd", "read_opengotha"]
 
 PLAYER_COLUMNS = ["key", "name", "grade", "rating", "egd_pin", "club", "country"]
 GAME_COLUMNS = ["round", "date", "black", "white", "winner", "handicap", "forfeit", "counted"]
@@ -149,16 +149,26 @@ def _text_of(data: bytes) -> str:
 
 def _players_frame(rows: list[dict]) -> pd.DataFrame:
     players = pd.DataFrame(rows, columns=PLAYER_COLUMNS)
-    return players.astype({"key": "str", "name": "str", "grade": "object", "rating": "float64",
-                           "egd_pin": "Int64", "club": "object", "country": "object"})
+    players = players.astype({"key": "str", "name": "str", "rating": "float64", "egd_pin": "Int64"})
+    for column in ("grade", "club", "country"):
+        players[column] = _with_none(players[column])
+    return players
 
 
 def _games_frame(rows: list[dict]) -> pd.DataFrame:
     games = pd.DataFrame(rows, columns=GAME_COLUMNS)
-    games = games.astype({"round": "int64", "black": "str", "white": "str", "winner": "object",
-                          "handicap": "int64", "forfeit": "bool", "counted": "bool"})
-    games["date"] = games["date"].astype(object).where(games["date"].notna(), None)
+    games = games.astype({"round": "int64", "black": "str", "white": "str", "handicap": "int64",
+                          "forfeit": "bool", "counted": "bool"})
+    for column in ("date", "winner"):
+        games[column] = _with_none(games[column])
     return games.sort_values("round", kind="stable").reset_index(drop=True)
+
+
+def _with_none(values: pd.Series) -> pd.Series:
+    """An object column with None where a value is missing: pandas would
+    infer a string column with NaN, and a date column with NaT."""
+    values = values.astype(object)
+    return values.where(values.notna(), None)
 
 
 def _by_line(problems: Iterable[Problem]) -> tuple[Problem, ...]:
