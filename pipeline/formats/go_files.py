@@ -13,26 +13,35 @@ RESULT_WHITEWINS, RESULT_BLACKWINS, RESULT_EQUAL (jigo), RESULT_BOTHWIN,
 RESULT_BOTHLOSE and RESULT_UNKNOWN, each but the last also with _BYDEF (by
 default: not played). Pairgoth writes both-lose as RESULT_BOTHLOOSE. Files
 of dataVersion 200 and before stored ratings 2050 lower (OpenGotha adds
-2050 when it reads them); OpenGotha files carry no round dates.
+2050 when it reads them); a file without dataVersion is read as current,
+as OpenGotha 3.52 saves ratings already shifted and without one. OpenGotha
+files carry no round dates: every game takes the begin date.
 
 The EGD results format is the text table the European Go Database takes
-(OpenGotha's "EGF" export, the .h/.h9 files). Everything after a `;` is a
-comment; the header is in comments, `; CL[A]` class, `; EV[...]` event
-name, `; PC[country,town]`, `; DT[start,end]`, `; HA[hN]` handicap rule
-(handicap = grade difference - N), `; KM[...]` komi, `; TM[...]` time. Each
-other line is a player: place (blank for a tie), name (OpenGotha writes
-"Surname Firstname", blanks inside a name as _), grade, country, club, any
-number of placement columns, then one entry per round,
-`<opponent><result>[/<colour>[<handicap>]]`: result + (win), - (loss),
+(OpenGotha's "EGF" export, the .h/.h9 files; described in the EGF ratings
+officer's "Tournament table format", gemma.ujf.cas.cz/~cieply/GO/format.html,
+and written by OpenGotha's ExternalDocument.generateH9File). Everything
+after a `;` is a comment; the header is in comments, `; CL[A]` class,
+`; EV[...]` event name, `; PC[country,town]`, `; DT[start,end]`, `; HA[hN]`
+handicap rule (handicap = grade difference - N), `; KM[...]` komi,
+`; TM[...]` time. Each other line is a player: place (blank for a tie),
+name (OpenGotha writes "Surname Firstname", blanks inside a name as _),
+grade, country, club, any number of placement columns, then one entry per
+round, `<opponent><result>[/<colour>[<handicap>]]`: result + (win), - (loss),
 = (jigo) or ? (unknown), colour w or b (? unknown). `!` in place of `/`
 marks a game given by default, not counted for rating. Opponent 0 is no
 game (0+ 0- 0= a bye or an absent round). The opponent is the number of
 the player's line, counted from the first (OpenGotha's ScoredPlayer.
 halfGamesStrings): that is the place, except that a tie leaves the place
-blank. Some exports end a line with `|<EGD pin>`.
+blank. Some exports end a line with `|<EGD pin>`. An entry with neither
+colour nor handicap ("35=") leaves them to the grades and the HA rule: the
+weaker player takes Black.
 
-Each game is read once. A bad element or line is reported as a `Problem`
-and the rest of the file is still read.
+Each game is read once (an EGD game from the two lines that name each
+other). Games with no result (RESULT_UNKNOWN, `?`) are not recorded; both
+won, both lost and by-default games are, with `counted` false. A bad
+element or line is reported as a `Problem` and the rest of the file is
+still read.
 """
 from __future__ import annotations
 
@@ -267,8 +276,8 @@ def _xml_elements(data: bytes | str) -> tuple[list[_Element], list[Problem]]:
 
 
 def _data_version(root: _Element, problems: list[Problem]) -> int:
-    """The root's dataVersion; 201 (current) when absent, since files without
-    it (OpenGotha 3.52, pairgoth) already store ratings unshifted."""
+    """The root's dataVersion; 201 (current) when absent: OpenGotha 3.52
+    writes none, and its ratings are already shifted (a 3k at 1820)."""
     text = root.attrs.get("dataVersion", "201").strip()
     if not text.isdigit():
         problems.append(Problem(root.line, f"unreadable dataVersion {text!r}: ratings read as written"))
