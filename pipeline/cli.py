@@ -15,6 +15,7 @@ from pipeline import config
 from pipeline.explain import NotFound, card, next_list
 from pipeline.explain import whatif as whatif_outcomes
 from pipeline.ingest import Ingested, InputFileError, ingest_file, is_tournament, kind_of
+from pipeline.ingest_go import GoTournamentIngested, ingest_go_tournament, is_go_tournament
 from pipeline.ingest_trf import ingest_tournament
 from pipeline.publish import DEFAULT_FORMATS, FORMATS, publish_all, write_csv, write_dataset, write_parquet
 from pipeline.rate import RatedList, UnknownList, rate_all
@@ -94,7 +95,7 @@ def _tournaments(files: list[tuple[str | None, Path]]) -> tuple[list[tuple[str |
     """The files split into tables and tournament reports (TRF, SWAR), by content."""
     tables, tournaments = [], []
     for kind, path in files:
-        if kind in (None, "games") and path.is_file() and is_tournament(path):
+        if kind in (None, "games") and path.is_file() and (is_tournament(path) or is_go_tournament(path)):
             tournaments.append(path)
         elif kind is None and path.is_file() and path.suffix.lower() in (".trf", ".trfx"):
             raise click.ClickException(f"{path}: named like a TRF file but not a tournament report file "
@@ -109,6 +110,9 @@ def _ingest_tournaments(con: duckdb.DuckDBPyConnection, run_id: int, paths: list
     """Stage tournament files against the registry as it stands, and say what each held."""
     click.echo("Ingest tournaments")
     for path in paths:
+        if is_go_tournament(path):
+            _report_go_tournament(path, ingest_go_tournament(con, path, run_id, staging, register_new))
+            continue
         t = ingest_tournament(con, path, run_id, staging, register_new)
         if t.file_id is None:
             click.echo(f"  {path}  already ingested: adds nothing")
@@ -132,6 +136,19 @@ def _kind(con: duckdb.DuckDBPyConnection, kind: str | None, path: Path) -> str:
         with contextlib.suppress(InputFileError):  # unreadable or columns missing: validation says which
             return "go_games" if kind_of(con, path) == "go_games" else kind
     return kind
+
+
+def _report_go_tournament(path: Path, t: GoTournamentIngested) -> None:
+    if t.file_id is None:
+        click.echo(f"  {path}  already ingested: adds nothing")
+        return
+    click.echo(f"  {path}  {'OpenGotha' if t.source == 'opengotha' else 'EGD results'}: event {t.event_id}, "
+               f"{t.players} players ({t.in_registry} in the registry, {t.registered} new), {t.games} games "
+               f"({t.not_counted} not counted), {len(t.problems)} problems")
+    for p in t.problems[:10]:
+        click.echo(f"    {path.name}" + (f", line {p.line}" if p.line else "") + f": {p.message}", err=True)
+    if len(t.problems) > 10:
+        click.echo(f"    ... {len(t.problems) - 10} more", err=True)
 
 
 def _ingest(con: duckdb.DuckDBPyConnection, run_id: int, files: list[tuple[str | None, Path]],

@@ -128,11 +128,11 @@ def ingest_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int, s
         taken = {r[0] for r in con.execute("select player_id from players").fetchall()}
         new = _new_players(t, ids, taken)
         if len(new):
-            _stage(con, staging, "players", path, sha, run_id, _staged_new_players(new, t.flavour))
+            stage_rows(con, staging, "players", path, sha, run_id, _staged_new_players(new, t.flavour))
             ids = ids.fillna(new.set_index("rank")["id"].astype("Int64").reindex(ids.index))
             registered = len(new)
     games, problems = _staged_games(t, ids)
-    file_id = _stage(con, staging, "games", path, sha, run_id, games)
+    file_id = stage_rows(con, staging, "games", path, sha, run_id, games)
     b = t.byes
     con.register("file_byes", pd.DataFrame({
         "file_id": file_id, "player_id": b["rank"].map(ids).astype("Int64"), "event": event,
@@ -156,7 +156,7 @@ def _round_days(t: Tournament) -> dict[int, dt.date | None]:
     return {k: (t.round_dates[k - 1] if k <= len(t.round_dates) else None) or start for k in range(1, rounds + 1)}
 
 
-def _stage(con: duckdb.DuckDBPyConnection, staging: str, kind: str, path: Path, sha: str, run_id: int,
+def stage_rows(con: duckdb.DuckDBPyConnection, staging: str, kind: str, path: Path, sha: str, run_id: int,
            rows: pd.DataFrame) -> int:
     """Rows into staged_<kind> as text, recorded in source_files like any input file."""
     file_id = scalar(con, "select nextval('file_ids')")

@@ -2,6 +2,9 @@
 declared grades, NC players; per-event states and the current list; the card."""
 from __future__ import annotations
 
+from pathlib import Path
+
+import duckdb
 import pandas as pd
 import pytest
 
@@ -135,3 +138,50 @@ def test_go_events_are_validated(cli, go_files, tmp_path):
     assert "the event ends before it starts" in out
     assert "board_size: unknown code (got '15')" in out and "class: unknown code (got 'E')" in out
     assert "event_id: ok-1 listed again (first at row 1)" in out
+
+
+GO_FIXTURES = Path(__file__).parent / "fixtures" / "go"
+
+
+def test_a_real_opengotha_file_ingests_and_rates(cli, tmp_path):
+    # tests/fixtures/go/: an OpenGotha 3.52 save (8 players, 12 games) and an EGD results file
+    # written by OpenGotha (22 players, 31 games); their players registered from the files.
+    w, out = tmp_path / "w.duckdb", tmp_path / "out"
+    xml, egd = GO_FIXTURES / "opengotha_simpleswiss_excerpt.xml", GO_FIXTURES / "opengotha_export_2017.h9"
+    result = cli("run", "--system", "go-belgium", "--games", xml, "--games", egd, "--register-new",
+                 "--warehouse", w, "--out", out).output
+    assert ("OpenGotha: event veteran2swiss, 8 players (0 in the registry, 8 new), 12 games (0 not counted), "
+            "0 problems") in result
+    assert "EGD results: event Test_Participation_et_Licence_FFG, 22 players (0 in the registry, 22 new)" in result
+    assert "read 12 = accepted 12 + rejected 0" in result and "read 31 = accepted 31 + rejected 0" in result
+    state = _state(out, "veteran2swiss")
+    with duckdb.connect(str(w), read_only=True) as con:
+        players = dict(con.execute("select player_id, grade from players").fetchall())
+        assert len(players) == 30 and len(set(players)) == 30  # the two files' players kept apart
+        played = {p for (p,) in con.execute("select player_id from go_results where event_id = 'veteran2swiss' "
+                                            "and games > 0").fetchall()}
+    assert len(played) == 8
+    # Each player started at the middle of the grade the file declares (3k → −250) and moved.
+    start = {p: 100 * (1 - int(players[p][:-1])) - 50 if players[p].endswith("k") else 100 * int(players[p][:-1]) - 50
+             for p in played}
+    moved = [p for p in played if state.loc[p, "rating"] != start[p]]
+    assert len(moved) == 8
+    # Rated again, the same file adds nothing and the lists do not change.
+    again = cli("run", "--games", xml, "--warehouse", w, "--out", out).output
+    assert "already ingested: adds nothing" in again
+    assert _state(out, "veteran2swiss").equals(state)
+
+
+def test_players_of_a_go_file_not_in_the_registry_are_reported(cli, tmp_path):
+    players = write_rows(tmp_path / "players.csv", ["player_id", "name", "grade"],
+                         [[1, "Player 1", "3k"], [2, "Player 2", "3k"]])
+    w = tmp_path / "w.duckdb"
+    out = cli("run", "--system", "go-belgium", "--players", players, "--games",
+              GO_FIXTURES / "opengotha_simpleswiss_excerpt.xml", "--warehouse", w, "--out", tmp_path / "out").output
+    assert "8 players (2 in the registry, 0 new)" in out
+    assert "'Player 3' is not in the player registry" in out
+    with duckdb.connect(str(w), read_only=True) as con:
+        kept = con.execute("select count(*) from go_games").fetchall()[0][0]
+        rejected = con.execute("select count(*) from rejects").fetchall()[0][0]
+    # Only the games between players 1 and 2 (matched by name) are kept; every other game is rejected.
+    assert kept + rejected == 12 and rejected > 0
