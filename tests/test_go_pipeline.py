@@ -185,3 +185,18 @@ def test_players_of_a_go_file_not_in_the_registry_are_reported(cli, tmp_path):
         rejected = con.execute("select count(*) from rejects").fetchall()[0][0]
     # Only the games between players 1 and 2 (matched by name) are kept; every other game is rejected.
     assert kept + rejected == 12 and rejected > 0
+
+
+def test_late_results_recompute_every_later_event(cli, go_files, tmp_path):
+    w, out = tmp_path / "w.duckdb", tmp_path / "out"
+    cli("run", "--system", "go-belgium", "--players", go_files["players"], "--events", go_files["events"],
+        "--games", go_files["games"], "--warehouse", w, "--out", out)
+    before = {e: _state(out, e) for e in ("club-1", "club-2", "open-1")}
+    # A result of club-1 arrives late: Bram also beat Anna that night.
+    late = write_rows(tmp_path / "late.csv", ["event_id", "date", "black_id", "white_id", "winner", "handicap"],
+                      [["club-1", "2026-01-10", 2, 1, "B", 0]])
+    cli("run", "--games", late, "--warehouse", w, "--out", out)
+    # club-1 now has a win each between equal players: both back to −1950; every later event follows.
+    assert _state(out, "club-1")["rating"].to_dict() == pytest.approx({1: -1950, 2: -1950})
+    for e in ("club-2", "open-1"):
+        assert not _state(out, e)["rating"].equals(before[e]["rating"])
