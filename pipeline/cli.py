@@ -15,7 +15,7 @@ from pipeline import config
 from pipeline.explain import NotFound, card, next_list
 from pipeline.explain import whatif as whatif_outcomes
 from pipeline.ingest import Ingested, InputFileError, ingest_file, is_tournament, kind_of
-from pipeline.ingest_go import GoTournamentIngested, ingest_go_tournament, is_go_tournament
+from pipeline.ingest_go import ingest_go_tournament, is_go_tournament
 from pipeline.ingest_trf import ingest_tournament
 from pipeline.publish import DEFAULT_FORMATS, FORMATS, publish_all, write_csv, write_dataset, write_parquet
 from pipeline.rate import RatedList, UnknownList, rate_all
@@ -111,20 +111,28 @@ def _ingest_tournaments(con: duckdb.DuckDBPyConnection, run_id: int, paths: list
     click.echo("Ingest tournaments")
     for path in paths:
         if is_go_tournament(path):
-            _report_go_tournament(path, ingest_go_tournament(con, path, run_id, staging, register_new))
-            continue
-        t = ingest_tournament(con, path, run_id, staging, register_new)
-        if t.file_id is None:
-            click.echo(f"  {path}  already ingested: adds nothing")
-            continue
-        click.echo(f"  {path}  {'SWAR (Belgian TRF)' if t.flavour == 'swar' else 'FIDE TRF'}: 1 event "
-                   f"({t.event}), {t.players} players ({t.in_registry} in the registry, {t.registered} new), "
-                   f"{t.games} games ({t.forfeits} forfeits), {t.byes} byes, {len(t.problems)} problems")
-        for p in t.problems[:10]:
-            click.echo(f"    {path.name}, line {p.line}: {p.message}", err=True)
-        if len(t.problems) > 10:
-            click.echo(f"    ... {len(t.problems) - 10} more (their rows are rejected: see the rejects table)",
-                       err=True)
+            g = ingest_go_tournament(con, path, run_id, staging, register_new)
+            found = (f"{'OpenGotha' if g.source == 'opengotha' else 'EGD results'}: event {g.event_id}, "
+                     f"{g.players} players ({g.in_registry} in the registry, {g.registered} new), {g.games} games "
+                     f"({g.not_counted} not counted)")
+            _report_tournament(path, g.file_id, found, g.problems)
+        else:
+            t = ingest_tournament(con, path, run_id, staging, register_new)
+            found = (f"{'SWAR (Belgian TRF)' if t.flavour == 'swar' else 'FIDE TRF'}: 1 event ({t.event}), "
+                     f"{t.players} players ({t.in_registry} in the registry, {t.registered} new), "
+                     f"{t.games} games ({t.forfeits} forfeits), {t.byes} byes")
+            _report_tournament(path, t.file_id, found, t.problems)
+
+
+def _report_tournament(path: Path, file_id: int | None, found: str, problems: tuple) -> None:
+    if file_id is None:
+        click.echo(f"  {path}  already ingested: adds nothing")
+        return
+    click.echo(f"  {path}  {found}, {len(problems)} problems")
+    for p in problems[:10]:
+        click.echo(f"    {path.name}" + (f", line {p.line}" if p.line else "") + f": {p.message}", err=True)
+    if len(problems) > 10:
+        click.echo(f"    ... {len(problems) - 10} more (their rows are rejected: see the rejects table)", err=True)
 
 
 def _kind(con: duckdb.DuckDBPyConnection, kind: str | None, path: Path) -> str:
@@ -136,19 +144,6 @@ def _kind(con: duckdb.DuckDBPyConnection, kind: str | None, path: Path) -> str:
         with contextlib.suppress(InputFileError):  # unreadable or columns missing: validation says which
             return "go_games" if kind_of(con, path) == "go_games" else kind
     return kind
-
-
-def _report_go_tournament(path: Path, t: GoTournamentIngested) -> None:
-    if t.file_id is None:
-        click.echo(f"  {path}  already ingested: adds nothing")
-        return
-    click.echo(f"  {path}  {'OpenGotha' if t.source == 'opengotha' else 'EGD results'}: event {t.event_id}, "
-               f"{t.players} players ({t.in_registry} in the registry, {t.registered} new), {t.games} games "
-               f"({t.not_counted} not counted), {len(t.problems)} problems")
-    for p in t.problems[:10]:
-        click.echo(f"    {path.name}" + (f", line {p.line}" if p.line else "") + f": {p.message}", err=True)
-    if len(t.problems) > 10:
-        click.echo(f"    ... {len(t.problems) - 10} more", err=True)
 
 
 def _ingest(con: duckdb.DuckDBPyConnection, run_id: int, files: list[tuple[str | None, Path]],

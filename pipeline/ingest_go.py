@@ -18,7 +18,7 @@ import pandas as pd
 from pipeline.formats.go_files import GoTournament, looks_like_egd, looks_like_opengotha, read_egd, read_opengotha
 from pipeline.formats.trf import Problem
 from pipeline.ingest import file_sha256
-from pipeline.ingest_trf import stage_rows
+from pipeline.ingest_trf import registry_matches, stage_rows
 from pipeline.warehouse import row
 
 DEFAULT_CLASS = "B"  # "other tournament": what a file that says nothing of its class is taken for
@@ -47,22 +47,7 @@ def is_go_tournament(path: Path) -> bool:
 def registry_ids(con: duckdb.DuckDBPyConnection, t: GoTournament) -> pd.Series:
     """The registry's player_id of each player key (NA: not found): by EGD pin (the
     registry's `egd_pin` column), else by name when exactly one player has it."""
-    con.register("file_players", t.players[["key", "name", "egd_pin"]])
-    found = con.execute("""
-        with by_pin as (
-            select try_cast(extra->>'egd_pin' as bigint) as pin, min(player_id) as player_id
-            from players where try_cast(extra->>'egd_pin' as bigint) is not null group by all
-        ),
-        by_name as (
-            select lower(trim(name)) as key, min(player_id) as player_id from players
-            group by key having count(*) = 1
-        )
-        select f.key, coalesce(i.player_id, n.player_id)
-        from file_players f
-        left join by_pin i on i.pin = f.egd_pin
-        left join by_name n on n.key = lower(trim(f.name))""").fetchall()
-    con.unregister("file_players")
-    return pd.Series(dict(found), dtype="Int64")
+    return registry_matches(con, t.players.rename(columns={"egd_pin": "id"}), "egd_pin")
 
 
 def _new_players(con: duckdb.DuckDBPyConnection, t: GoTournament, ids: pd.Series, staging: str) -> pd.DataFrame:

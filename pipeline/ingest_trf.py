@@ -39,31 +39,37 @@ class TournamentIngested:
     problems: tuple[Problem, ...]  # bad lines and players not in the registry, in line order
 
 
-def registry_ids(con: duckdb.DuckDBPyConnection, t: Tournament) -> pd.Series:
-    """The registry's player_id of each starting rank (NA: not found).
-
-    SWAR files carry the national id, which is the player_id; FIDE files carry
-    the FIDE id, matched to the registry's `fide_id` column (kept with the
-    registry's extra columns), else the name when exactly one player has it.
-    """
-    con.register("file_players", t.players[["rank", "name", "id"]])
-    found = con.execute("""
-        with by_fide_id as (
-            select try_cast(extra->>'fide_id' as bigint) as fide_id, min(player_id) as player_id
-            from players where try_cast(extra->>'fide_id' as bigint) is not null group by all
+def registry_matches(con: duckdb.DuckDBPyConnection, people: pd.DataFrame, id_column: str,
+                     id_is_player_id: bool = False) -> pd.Series:
+    """The registry's player_id of each row of `people` (key, name, id), NA when not
+    found: the id as player_id itself (`id_is_player_id`), else the id in the registry's
+    column `id_column` (kept with its extra columns), else the name when exactly one
+    registered player has it."""
+    con.register("file_players", people[["key", "name", "id"]])
+    found = con.execute(f"""
+        with by_id as (
+            select try_cast(extra->>'{id_column}' as bigint) as id, min(player_id) as player_id
+            from players where try_cast(extra->>'{id_column}' as bigint) is not null group by all
         ),
         by_name as (
             select lower(trim(name)) as key, min(player_id) as player_id from players
             group by key having count(*) = 1
         )
-        select f.rank, case when $swar then p.player_id else coalesce(i.player_id, n.player_id) end
+        select f.key, case when $direct then p.player_id else coalesce(i.player_id, n.player_id) end
         from file_players f
         left join players p on p.player_id = f.id
-        left join by_fide_id i on i.fide_id = f.id
-        left join by_name n on n.key = lower(trim(f.name))
-        order by f.rank""", {"swar": t.flavour == "swar"}).fetchall()
+        left join by_id i on i.id = f.id
+        left join by_name n on n.key = lower(trim(f.name))""", {"direct": id_is_player_id}).fetchall()
     con.unregister("file_players")
-    return pd.Series({rank: pid for rank, pid in found}, dtype="Int64")
+    return pd.Series(dict(found), dtype="Int64")
+
+
+def registry_ids(con: duckdb.DuckDBPyConnection, t: Tournament) -> pd.Series:
+    """The player_id of each starting rank (NA: not found). SWAR files carry the
+    national id, which is the player_id; FIDE files carry the FIDE id (the registry's
+    `fide_id` column), else the name is matched."""
+    people = t.players.rename(columns={"rank": "key"})
+    return registry_matches(con, people, "fide_id", id_is_player_id=t.flavour == "swar").sort_index()
 
 
 def _new_players(t: Tournament, ids: pd.Series, taken: set[int]) -> pd.DataFrame:

@@ -57,7 +57,7 @@ from xml.parsers import expat
 import numpy as np
 import pandas as pd
 
-from pipeline.formats.trf import Problem  # one Problem type for every tournament format
+from pipeline.formats.trf import Problem, text_of  # one Problem type for every tournament format
 
 __all__ = ["GoTournament", "Problem", "egd_from_text", "grade_text", "looks_like_egd", "looks_like_opengotha",
            "opengotha_from_xml", "opengotha_key", "read_egd", "read_opengotha"]
@@ -149,11 +149,7 @@ def _iso_date(text: str) -> dt.date:
 
 def _text_of(data: bytes) -> str:
     """UTF-8 when it decodes, else ISO-8859-15, which OpenGotha's EGD export writes."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        text = data.decode("iso-8859-15")
-    return text.removeprefix("\ufeff")
+    return text_of(data, fallback="iso-8859-15")
 
 
 def _players_frame(rows: list[dict]) -> pd.DataFrame:

@@ -105,12 +105,12 @@ def read_trf(path: str | Path) -> Tournament:
     return tournament_from_text(text_of(Path(path).read_bytes()))
 
 
-def text_of(data: bytes) -> str:
-    """UTF-8 when it decodes, else Latin-1 (which older Windows programs write)."""
+def text_of(data: bytes, fallback: str = "latin-1") -> str:
+    """UTF-8 when it decodes, else the fallback (older Windows programs write Latin-1)."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        text = data.decode("latin-1")
+        text = data.decode(fallback)
     return text.removeprefix("\ufeff")
 
 
