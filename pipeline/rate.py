@@ -16,8 +16,8 @@ from tqdm import tqdm
 
 from pipeline.calendar import CALENDARS, season_end_year
 from pipeline.components import component_labels
-from pipeline.periods import (Columns, RatedList, WindowGames, column, corrections, list_row, local_indices, mark_corrections,
-                              to_arrow, window_games)
+from pipeline.periods import (Columns, RatedList, WindowGames, column, corrections, list_row, local_indices,
+                              mark_corrections, to_arrow, window_games)
 from pipeline.rate_fide import fide_lists
 from pipeline.systems import record_system, warehouse_system
 from pipeline.systems.performance import RULES, ListResult, PerformanceRules, bonus, published, rate_list
