@@ -70,7 +70,8 @@ def input_options(f):
 
 @click.group()
 def main() -> None:
-    """Compute and publish the national performance Elo lists.
+    """Compute and publish rating lists: the national performance Elo (the default),
+    the FIDE Elo (--system fide) and two Go ratings (--system go-belgium, go-ffg1984).
 
     Example: ratings run --players players.csv --games games.csv --ratings ratings.csv --out lists/
     """
@@ -213,6 +214,16 @@ system_option = click.option(
          "(Belgian Go Federation, per event) or go-ffg1984 (French Go rules of 1984, per game). "
          "Default: the warehouse's, or performance for a new warehouse. One rule set per warehouse.")
 
+def _settle_system(con: duckdb.DuckDBPyConnection, system: str | None) -> str:
+    """The warehouse's rule set, recorded; another one asked for is refused with a message."""
+    try:
+        system = warehouse_system(con, system)
+    except SystemMismatch as err:
+        raise click.ClickException(str(err)) from err
+    record_system(con, system)
+    return system
+
+
 register_option = click.option(
     "--register-new", is_flag=True,
     help="Add the players of tournament files who are not in the registry (with the file's id: the "
@@ -275,12 +286,9 @@ def run(players, ratings, calendar, games, events, warehouse: Path, wait: float,
     """
     files, tournaments = _tournaments(_files(players, ratings, calendar, games, events))
     with _opened(warehouse, wait) as con, run_record(con, "run", {"files": files, "out": out}) as run_id:
-        try:
-            # Refused before anything is taken in; recorded now, as validation reads it
-            # (a Go rule set's starting points are Go points).
-            record_system(con, warehouse_system(con, system))
-        except SystemMismatch as err:
-            raise click.ClickException(str(err)) from err
+        # Refused before anything is taken in; recorded now, as validation reads it
+        # (a Go rule set's starting points are Go points).
+        _settle_system(con, system)
         if not files and not tournaments and not con.execute("select 1 from source_files limit 1").fetchall():
             files = list(config.SAMPLE_FILES.items())
             click.echo(f"No input files and an empty warehouse: using the embedded sample in {config.SAMPLE_DIR}")
@@ -332,12 +340,18 @@ def ingest(files, players, ratings, calendar, games, events, warehouse: Path, wa
 
 @main.command()
 @warehouse_option
-def validate(warehouse: Path, wait: float) -> None:
+@system_option
+def validate(warehouse: Path, wait: float, system: str | None) -> None:
     """Check every staged row: accepted rows are stored, the others go to rejects with reasons.
+
+    Under a Go rule set, starting points are Go points: give --system on a new
+    warehouse (it is then recorded, as `ratings run` records it).
 
     Example: ratings validate --warehouse w.duckdb
     """
     with _opened(warehouse, wait) as con, run_record(con, "validate", {}), _timed("Validate"):
+        if system is not None:
+            _settle_system(con, system)
         _report_validation(con, validate_staged(con))
 
 
