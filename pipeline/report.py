@@ -15,6 +15,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from pipeline.config import PACKAGE_DIR  # noqa: E402
 from pipeline.publish import LIST_ID, replace_atomically  # noqa: E402
+from pipeline.systems import stored_system  # noqa: E402
 
 matplotlib.rcParams.update({"svg.hashsalt": "ratings", "svg.fonttype": "none", "font.size": 9,
                             "axes.spines.top": False, "axes.spines.right": False})
@@ -84,6 +85,7 @@ def list_report(con: duckdb.DuckDBPyConnection, list_id: str) -> str:
         lines.setdefault(name, []).append((list_, rating))
     page = TEMPLATES.get_template("list_report.html.j2").render(
         s=summary,
+        estimation=stored_system(con) != "fide",  # the FIDE rules estimate nobody
         histogram=_histogram([r[0] for r in con.execute("select rating from rating_history where list_id = ?",
                                                         [list_id]).fetchall()]),
         convergence=_convergence(con.execute("select round, players_moving from estimation_rounds "
