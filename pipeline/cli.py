@@ -12,19 +12,20 @@ import click
 import duckdb
 
 from pipeline import config
+from pipeline.console import report_go_rating, report_rating, report_tournament, report_validation
 from pipeline.explain import NotFound, card, next_list
 from pipeline.explain import whatif as whatif_outcomes
+from pipeline.explain_fide import fide_card, fide_whatif
+from pipeline.explain_go import go_card
 from pipeline.ingest import Ingested, InputFileError, ingest_file, is_tournament, kind_of
 from pipeline.ingest_go import ingest_go_tournament, is_go_tournament
 from pipeline.ingest_trf import ingest_tournament
 from pipeline.publish import DEFAULT_FORMATS, FORMATS, publish_all, write_csv, write_dataset, write_parquet
-from pipeline.rate import RatedList, UnknownList, rate_all
-from pipeline.explain_fide import fide_card, fide_whatif
-from pipeline.explain_go import go_card
 from pipeline.publish_go import publish_go
-from pipeline.rate_go import RatedEvent, rate_go
+from pipeline.rate import UnknownList, rate_all
+from pipeline.rate_go import rate_go
 from pipeline.systems import GO_SYSTEMS, SYSTEMS, SystemMismatch, record_system, stored_system, warehouse_system
-from pipeline.validate import Validated, rejects_of, validate_staged
+from pipeline.validate import validate_staged
 from pipeline.warehouse import WarehouseError, audit_failures, connect, run_record, temp_staging, transaction
 
 
@@ -116,24 +117,14 @@ def _ingest_tournaments(con: duckdb.DuckDBPyConnection, run_id: int, paths: list
             found = (f"{'OpenGotha' if g.source == 'opengotha' else 'EGD results'}: event {g.event_id}, "
                      f"{g.players} players ({g.in_registry} in the registry, {g.registered} new), {g.games} games "
                      f"({g.not_counted} not counted)")
-            _report_tournament(path, g.file_id, found, g.problems)
+            report_tournament(path, g.file_id, found, g.problems)
         else:
             t = ingest_tournament(con, path, run_id, staging, register_new)
             found = (f"{'SWAR (Belgian TRF)' if t.flavour == 'swar' else 'FIDE TRF'}: 1 event ({t.event}), "
                      f"{t.players} players ({t.in_registry} in the registry, {t.registered} new), "
                      f"{t.games} games ({t.forfeits} forfeits), {t.byes} byes")
-            _report_tournament(path, t.file_id, found, t.problems)
+            report_tournament(path, t.file_id, found, t.problems)
 
-
-def _report_tournament(path: Path, file_id: int | None, found: str, problems: tuple) -> None:
-    if file_id is None:
-        click.echo(f"  {path}  already ingested: adds nothing")
-        return
-    click.echo(f"  {path}  {found}, {len(problems)} problems")
-    for p in problems[:10]:
-        click.echo(f"    {path.name}" + (f", line {p.line}" if p.line else "") + f": {p.message}", err=True)
-    if len(problems) > 10:
-        click.echo(f"    ... {len(problems) - 10} more (their rows are rejected: see the rejects table)", err=True)
 
 
 def _kind(con: duckdb.DuckDBPyConnection, kind: str | None, path: Path) -> str:
@@ -164,48 +155,19 @@ def _ingest(con: duckdb.DuckDBPyConnection, run_id: int, files: list[tuple[str |
     return done
 
 
-def _report_validation(con: duckdb.DuckDBPyConnection, checked: list[Validated]) -> None:
-    click.echo("Validate")
-    if not checked:
-        click.echo("  nothing staged")
-    for v in checked:
-        click.echo(f"  {v.kind:<9} {v.path}  read {v.rows_read} = accepted {v.rows_accepted}"
-                   f" + rejected {v.rows_rejected}")
-        for row_number, reason in rejects_of(con, v.file_id, 10):
-            click.echo(f"    {Path(v.path).name}, row {row_number}: {reason}", err=True)
-        if v.rows_rejected > 10:
-            click.echo(f"    ... {v.rows_rejected - 10} more in the rejects table", err=True)
-
-
-def _report_rating(rated: list[RatedList]) -> None:
-    click.echo("Rate")
-    if not rated:
-        click.echo("  every list is up to date (no late games, no corrections)")
-        return
-    click.echo(f"  {'list':<8} {'games':>7} {'rated':>7} {'rounds':>6} {'moving':>6}  revision")
-    for r in rated:
-        revision = "unchanged" if r.revision is None else str(r.revision)
-        click.echo(f"  {r.list_id:<8} {r.games:>7} {r.players_rated:>7} {r.rounds:>6} {r.still_moving:>6}  {revision}")
 
 
 def _rate(con: duckdb.DuckDBPyConnection, run_id: int, system: str | None, from_list: str | None = None) -> None:
+    system = _settle_system(con, system)
+    if system in GO_SYSTEMS:  # every event, from the first (the Go rule sets keep no revisions)
+        report_go_rating(rate_go(con, system))
+        return
     try:
-        system = warehouse_system(con, system)
-        if system in GO_SYSTEMS:
-            record_system(con, system)
-            _report_go_rating(rate_go(con, system))
-            return
         rated = rate_all(con, run_id, system, from_list=from_list)
-    except (UnknownList, SystemMismatch) as err:
+    except UnknownList as err:
         raise click.ClickException(str(err)) from err
-    _report_rating(rated)
+    report_rating(rated)
 
-
-def _report_go_rating(rated: list[RatedEvent]) -> None:
-    click.echo("Rate (every event, in date order)")
-    click.echo(f"  {'event':<24} {'games':>6} {'players':>7} {'first ratings':>13} {'rated after':>11}")
-    for r in rated:
-        click.echo(f"  {r.event_id:<24} {r.games:>6} {r.players:>7} {r.first_ratings:>13} {r.rated_after:>11}")
 
 
 system_option = click.option(
@@ -213,6 +175,7 @@ system_option = click.option(
     help="Rule set: performance (the national performance Elo), fide (FIDE Elo, monthly lists), go-belgium "
          "(Belgian Go Federation, per event) or go-ffg1984 (French Go rules of 1984, per game). "
          "Default: the warehouse's, or performance for a new warehouse. One rule set per warehouse.")
+
 
 def _settle_system(con: duckdb.DuckDBPyConnection, system: str | None) -> str:
     """The warehouse's rule set, recorded; another one asked for is refused with a message."""
@@ -299,12 +262,12 @@ def run(players, ratings, calendar, games, events, warehouse: Path, wait: float,
             with _timed("Ingest"):
                 _ingest(con, run_id, files, staging)
             with _timed("Validate"):
-                _report_validation(con, validate_staged(con, staging))
+                report_validation(con, validate_staged(con, staging))
             if tournaments:  # their players are matched to the registry just validated
                 with _timed("Ingest tournaments"):
                     _ingest_tournaments(con, run_id, tournaments, staging, register_new)
                 with _timed("Validate tournaments"):
-                    _report_validation(con, validate_staged(con, staging))
+                    report_validation(con, validate_staged(con, staging))
         with _timed("Rate"):
             _rate(con, run_id, system)
         with _timed("Publish"):
@@ -352,7 +315,7 @@ def validate(warehouse: Path, wait: float, system: str | None) -> None:
     with _opened(warehouse, wait) as con, run_record(con, "validate", {}), _timed("Validate"):
         if system is not None:
             _settle_system(con, system)
-        _report_validation(con, validate_staged(con))
+        report_validation(con, validate_staged(con))
 
 
 @main.command()

@@ -37,7 +37,7 @@ def go_card(con: duckdb.DuckDBPyConnection, player_id: int, event_id: str, syste
                            from go_game_sides where event_id = ? and player_id = ? order by game_key""",
                         [event_id, player_id]).fetchall()
     lines.append("")
-    for opp, colour, h, res, own, opp_rating, diff, con_, a, exp, weight, factor, ch, why in sides:
+    for opp, colour, h, res, _own, opp_rating, diff, con_, a, exp, weight, factor, ch, why in sides:
         outcome = {1.0: "win", 0.0: "loss", 0.5: "jigo"}[res]
         head = f"vs {opp} ({_points(opp_rating)}), {colour}, {'even' if h == 0 else f'handicap {h}'}, {outcome}: "
         if system == "go-belgium":
