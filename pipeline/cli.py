@@ -294,7 +294,7 @@ def ingest(files, players, ratings, calendar, games, events, warehouse: Path, wa
     if not tables and not tournaments:
         raise click.UsageError("give at least one file (FILES, or --players, --ratings, --calendar, --games)")
     with _opened(warehouse, wait) as con, run_record(con, "ingest", {"files": tables + tournaments}) as run_id, \
-            _timed("Ingest"):
+            _timed("Ingest"), transaction(con):  # all the files or none: a tournament stages several tables
         if tables:
             _ingest(con, run_id, tables)
         if tournaments:
