@@ -127,3 +127,27 @@ comment on column top_players.games is 'Compatible games counted on this list.';
 comment on column top_players.status is 'new, played, or did not play.';
 comment on column top_players.junior is 'Junior for the season of this list (R2); false without a birth year.';
 comment on column top_players.sex is 'The registry''s sex column, where the input file has one (M / F).';
+
+create or replace view go_history as
+select r.event_id, e.name as event, e.end_date, e.class, r.player_id, p.name, p.club,
+       r.rating_before, r.start, r.rating_after, r.grade_before, r.grade_after, r.games, r.change, r.rule
+from go_results r
+join go_events e using (event_id)
+join players p using (player_id);
+
+comment on view go_history is 'Go rule sets: every player''s every event, in the order rated (end date, start date, id).';
+comment on column go_history.event_id is 'The event.';
+comment on column go_history.event is 'Its name.';
+comment on column go_history.end_date is 'Its last day (events are rated in this order).';
+comment on column go_history.class is 'Its class: A 1.2, B 1.0, C 0.8, D 0.';
+comment on column go_history.player_id is 'Membership number.';
+comment on column go_history.name is 'Name in the registry.';
+comment on column go_history.club is 'Club in the registry.';
+comment on column go_history.rating_before is 'Points before the event; null for an NC player.';
+comment on column go_history.start is 'What the event counted from: the points before, or the first rating (G2).';
+comment on column go_history.rating_after is 'Points after the event (unrounded, floored at -2450).';
+comment on column go_history.grade_before is 'Grade before the event (5k, 2d).';
+comment on column go_history.grade_after is 'Grade after the event, with the hysteresis.';
+comment on column go_history.games is 'Games counted in the event.';
+comment on column go_history.change is 'rating_after - start.';
+comment on column go_history.rule is 'rated, first rating (G2), no rating to count from, or a correction.';

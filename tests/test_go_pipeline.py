@@ -64,6 +64,11 @@ def test_belgian_go_rating_event_by_event(cli, go_files, tmp_path):
     assert "difference +42.8, A 197.68, Con 113.216, expected 0.5399" in anna
     assert "change = 113.216 × 0.8 × 0.9025 × (1 − 0.5399) = +37.608" in anna
     assert "After: -1866.0 (19k)" in anna
+    # The analysts' view: Anna's club-2, before and after, with the promotion.
+    with duckdb.connect(str(w), read_only=True) as con:
+        assert con.execute("""select rating_before, round(rating_after, 3), grade_before, grade_after, games, rule
+                              from go_history where event_id = 'club-2' and player_id = 1""").fetchall() == [
+            (pytest.approx(-1903.6), -1865.992, "20k", "19k", 1, "rated")]
 
 
 def test_a_correction_recomputes_every_later_event(cli, go_files, tmp_path):

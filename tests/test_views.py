@@ -9,7 +9,7 @@ import pytest
 
 from pipeline.config import PROJECT_DIR
 
-VIEWS = ("rating_history", "player_card", "list_summary", "top_players")
+VIEWS = ("rating_history", "player_card", "list_summary", "top_players", "go_history")
 
 
 @pytest.fixture
