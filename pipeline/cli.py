@@ -463,17 +463,23 @@ def export() -> None:
               help="Folder for the dataset (one sub-folder per list).")
 def export_history(warehouse: Path, wait: float, out: Path) -> None:
     """Write the whole rating history as a Parquet dataset partitioned by list
-    (list_id=YYYY-MM/…), for pandas, Polars, R or DuckDB.
+    (list_id=YYYY-MM/…), for pandas, Polars, R or DuckDB; under the Go rule sets,
+    the go_history view partitioned by event (event_id=…/).
 
     Example: ratings export history --out history/
     """
     with _opened(warehouse, wait, read_only=True) as con:
-        history = con.sql("select * from rating_history order by list_id, rating desc, player_id").to_arrow_table()
+        go = stored_system(con) in GO_SYSTEMS
+        key = "event_id" if go else "list_id"
+        query = ("select * from go_history order by event_id, player_id" if go else
+                 "select * from rating_history order by list_id, rating desc, player_id")
+        history = con.sql(query).to_arrow_table()
     try:
-        write_dataset(history, out, "list_id")
+        write_dataset(history, out, key)
     except FileExistsError as err:
         raise click.ClickException(str(err)) from err
-    click.echo(f"{history.num_rows} rows of {len(set(history.column('list_id').to_pylist()))} lists written to {out}")
+    parts = len(set(history.column(key).to_pylist()))
+    click.echo(f"{history.num_rows} rows of {parts} {'events' if go else 'lists'} written to {out}")
 
 
 def _by_system(con: duckdb.DuckDBPyConnection, performance, fide):

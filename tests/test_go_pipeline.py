@@ -215,3 +215,13 @@ def test_go_outputs_are_byte_identical_from_run_to_run(cli, go_files, tmp_path):
     first = {p.relative_to(tmp_path / "out1"): p.read_bytes() for p in (tmp_path / "out1").rglob("*") if p.is_file()}
     second = {p.relative_to(tmp_path / "out2"): p.read_bytes() for p in (tmp_path / "out2").rglob("*") if p.is_file()}
     assert len(first) == 5 and first == second  # three states, the current list in CSV and Parquet
+
+
+def test_export_history_under_go_is_by_event(cli, go_files, tmp_path):
+    w = tmp_path / "w.duckdb"
+    cli("run", "--system", "go-belgium", "--players", go_files["players"], "--events", go_files["events"],
+        "--games", go_files["games"], "--warehouse", w, "--out", tmp_path / "out")
+    # Each player's event: 2 in club-1, 2 in club-2, 3 in open-1.
+    assert "7 rows of 3 events written" in cli("export", "history", "--warehouse", w, "--out", tmp_path / "h").output
+    assert sorted(p.name for p in (tmp_path / "h").iterdir()) == ["event_id=club-1", "event_id=club-2",
+                                                                  "event_id=open-1"]
