@@ -17,8 +17,8 @@ from pipeline.explain import NotFound, card, next_list
 from pipeline.explain import whatif as whatif_outcomes
 from pipeline.explain_fide import fide_card, fide_whatif
 from pipeline.explain_go import go_card
-from pipeline.ingest import Ingested, InputFileError, ingest_file, is_tournament, kind_of
-from pipeline.ingest_go import ingest_go_tournament, is_go_tournament
+from pipeline.ingest import Ingested, InputFileError, ingest_file, kind_of, tournament_format
+from pipeline.ingest_go import ingest_go_tournament
 from pipeline.ingest_trf import ingest_tournament
 from pipeline.publish import DEFAULT_FORMATS, FORMATS, publish_all, write_csv, write_dataset, write_parquet
 from pipeline.publish_go import publish_go
@@ -94,10 +94,10 @@ def _files(players, ratings, calendar, games, events=(), unnamed=()) -> list[tup
 
 
 def _tournaments(files: list[tuple[str | None, Path]]) -> tuple[list[tuple[str | None, Path]], list[Path]]:
-    """The files split into tables and tournament reports (TRF, SWAR), by content."""
+    """The files split into tables and tournament reports (TRF, SWAR, OpenGotha, EGD), by content."""
     tables, tournaments = [], []
     for kind, path in files:
-        if kind in (None, "games") and path.is_file() and (is_tournament(path) or is_go_tournament(path)):
+        if kind in (None, "games") and path.is_file() and tournament_format(path):
             tournaments.append(path)
         elif kind is None and path.is_file() and path.suffix.lower() in (".trf", ".trfx"):
             raise click.ClickException(f"{path}: named like a TRF file but not a tournament report file "
@@ -112,7 +112,7 @@ def _ingest_tournaments(con: duckdb.DuckDBPyConnection, run_id: int, paths: list
     """Stage tournament files against the registry as it stands, and say what each held."""
     click.echo("Ingest tournaments")
     for path in paths:
-        if is_go_tournament(path):
+        if tournament_format(path) != "trf":
             g = ingest_go_tournament(con, path, run_id, staging, register_new)
             found = (f"{'OpenGotha' if g.source == 'opengotha' else 'EGD results'}: event {g.event_id}, "
                      f"{g.players} players ({g.in_registry} in the registry, {g.registered} new), {g.games} games "

@@ -48,7 +48,7 @@ def fide_replay(con: duckdb.DuckDBPyConnection, player_id: int, list_id: str, ru
     end = pd.Timestamp(one["window_end"].iloc[0])
     s.pool.since(pool_cutoff(end, rules))
     pool = s.pool.totals(len(s.ids))
-    g = window_games(con, one)
+    g = window_games(con, one, events=True)
     white, black, score, day, event = g.white, g.black, g.white_score, g.day, g.event
     ids, rating, games_total, peak, birth_year, started = s.ids, s.rating, s.games_total, s.peak, s.birth_year, s.started
     if extra_game is not None:  # a fictitious established opponent, index n, on the window's last day

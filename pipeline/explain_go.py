@@ -18,7 +18,7 @@ def go_card(con: duckdb.DuckDBPyConnection, player_id: int, event_id: str, syste
     if not event:
         raise NotFound(f"no event {event_id!r}")
     result = con.execute("""select p.name, r.rule, r.rating_before, r.start, r.rating_after, r.grade_before,
-                                   r.grade_after, r.games, r.change
+                                   r.grade_after, r.games, r.rating_after - r.start
                             from go_results r join players p using (player_id)
                             where r.event_id = ? and r.player_id = ?""", [event_id, player_id]).fetchall()
     if not result:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import duckdb
 
+from pipeline.formats.go_files import looks_like_egd, looks_like_opengotha
 from pipeline.formats.trf import looks_like_trf
 from pipeline.schemas import REQUIRED, columns
 from pipeline.warehouse import row, scalar
@@ -71,11 +72,17 @@ def raw_row_readers(con: duckdb.DuckDBPyConnection, path: Path) -> list[str]:
             for encoding in ("utf-8", "latin-1") for padding in ("", ", null_padding = true")]
 
 
-def is_tournament(path: Path) -> bool:
-    """Whether the file is a tournament report (FIDE TRF or SWAR), from its content."""
+def tournament_format(path: Path) -> str | None:
+    """What tournament report a file is, from its first bytes: "trf" (FIDE TRF or
+    SWAR), "opengotha" or "egd"; None for anything else (a table)."""
     with open(path, "rb") as fh:
         head = fh.read(8192)
-    return head[:4] != b"PAR1" and b"\x00" not in head and looks_like_trf(head)
+    if head[:4] == b"PAR1" or b"\x00" in head:
+        return None
+    for name, looks_like in (("trf", looks_like_trf), ("opengotha", looks_like_opengotha), ("egd", looks_like_egd)):
+        if looks_like(head):
+            return name
+    return None
 
 
 def kind_of(con: duckdb.DuckDBPyConnection, path: Path) -> str:

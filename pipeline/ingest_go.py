@@ -15,10 +15,10 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from pipeline.formats.go_files import GoTournament, looks_like_egd, looks_like_opengotha, read_egd, read_opengotha
+from pipeline.formats.go_files import GoTournament, read_egd, read_opengotha
 from pipeline.formats.trf import Problem
-from pipeline.ingest import file_sha256
-from pipeline.ingest_trf import registry_matches, stage_rows
+from pipeline.ingest import file_sha256, tournament_format
+from pipeline.ingest_trf import records, registry_matches, stage_rows
 from pipeline.warehouse import row
 
 DEFAULT_CLASS = "B"  # "other tournament": what a file that says nothing of its class is taken for
@@ -36,12 +36,6 @@ class GoTournamentIngested:
     games: int
     not_counted: int
     problems: tuple[Problem, ...]
-
-
-def is_go_tournament(path: Path) -> bool:
-    with open(path, "rb") as fh:
-        head = fh.read(8192)
-    return head[:4] != b"PAR1" and (looks_like_opengotha(head) or looks_like_egd(head))
 
 
 def registry_ids(con: duckdb.DuckDBPyConnection, t: GoTournament) -> pd.Series:
@@ -69,8 +63,7 @@ def ingest_go_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int
     """Stage one Go tournament file; the same content twice adds nothing."""
     path = Path(path)
     sha = file_sha256(path)
-    with open(path, "rb") as fh:
-        t = read_opengotha(path) if looks_like_opengotha(fh.read(8192)) else read_egd(path)
+    t = read_opengotha(path) if tournament_format(path) == "opengotha" else read_egd(path)
     event = t.event
     if row(con, "select file_id from source_files where kind = 'go_games' and sha256 = ?", [sha]):
         return GoTournamentIngested(str(path), t.source, event["event_id"], None, len(t.players), 0, 0, 0, 0, ())
@@ -118,9 +111,6 @@ def _staged_games(t: GoTournament, ids: pd.Series) -> tuple[pd.DataFrame, tuple[
         "winner": g["winner"], "handicap": g["handicap"].astype(str), "weight": None,
         "problem": why_not.fillna(unknown),
     })
-    bad = pd.DataFrame({"problem": [f"line {p.line}: {p.message}" for p in t.problems]})
-    rows = pd.concat([games, bad], ignore_index=True)
-    rows.insert(0, "row_number", range(1, len(rows) + 1))
     missing = sorted({name for key, m in ((g["black"], black), (g["white"], white)) for name in key[m.isna()]})
     reported = [*t.problems, *(Problem(0, f"{names[k]!r} is not in the player registry") for k in missing)]
-    return rows, tuple(reported)
+    return records(games, t.problems), tuple(reported)

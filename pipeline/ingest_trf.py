@@ -9,7 +9,6 @@ So, as for any file, rows read = rows accepted + rows rejected.
 """
 from __future__ import annotations
 
-import datetime as dt
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +16,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
-from pipeline.formats.trf import Problem, Tournament, date_from, read_trf
+from pipeline.formats.trf import Problem, Tournament, read_trf
 from pipeline.ingest import file_sha256
 from pipeline.warehouse import row, scalar
 
@@ -113,10 +112,7 @@ def _staged_games(t: Tournament, ids: pd.Series) -> tuple[pd.DataFrame, list[Pro
                    + g["black_rank"].astype(str),
         "event": g["event"], "round": g["round"].astype(str), "problem": problem.reindex(g.index),
     })
-    bad = pd.DataFrame({"problem": [f"line {p.line}: {p.message}" for p in t.problems]})
-    rows = pd.concat([games, bad], ignore_index=True)
-    rows.insert(0, "row_number", range(1, len(rows) + 1))
-    return rows, sorted([*t.problems, *unknown], key=lambda p: p.line)
+    return records(games, t.problems), sorted([*t.problems, *unknown], key=lambda p: p.line)
 
 
 def ingest_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int, staging: str = "main",
@@ -142,7 +138,7 @@ def ingest_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int, s
     b = t.byes
     con.register("file_byes", pd.DataFrame({
         "file_id": file_id, "player_id": b["rank"].map(ids).astype("Int64"), "event": event,
-        "round": b["round"].astype("int64"), "date": b["round"].map(_round_days(t)),
+        "round": b["round"].astype("int64"), "date": b["date"],
         "code": b["code"], "line": b["line"].astype("int64")}))
     con.execute("insert into byes by name select * from file_byes")
     con.unregister("file_byes")
@@ -151,15 +147,13 @@ def ingest_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int, s
                               int(t.games["result"].isin(FORFEIT_RESULTS).sum()), len(b), tuple(problems))
 
 
-def _round_days(t: Tournament) -> dict[int, dt.date | None]:
-    """Each round's date (tag 132), or the tournament's start (042) where it has none,
-    as the games are dated."""
-    try:
-        start = date_from(t.tags.get("042", "").split("\n")[0])
-    except ValueError:
-        start = None
-    rounds = max([len(t.round_dates), *t.byes["round"].tolist()])
-    return {k: (t.round_dates[k - 1] if k <= len(t.round_dates) else None) or start for k in range(1, rounds + 1)}
+def records(games: pd.DataFrame, problems: tuple[Problem, ...]) -> pd.DataFrame:
+    """A tournament file's rows: its games, then one row per problem found reading it
+    (rejected with it, its line first), numbered from 1."""
+    bad = pd.DataFrame({"problem": [f"line {p.line}: {p.message}" for p in problems]})
+    rows = pd.concat([games, bad], ignore_index=True)
+    rows.insert(0, "row_number", range(1, len(rows) + 1))
+    return rows
 
 
 def stage_rows(con: duckdb.DuckDBPyConnection, staging: str, kind: str, path: Path, sha: str, run_id: int,

@@ -38,9 +38,9 @@ class WindowGames:
     white: np.ndarray  # dense player indices (player_id order)
     black: np.ndarray
     white_score: np.ndarray
-    day: np.ndarray  # days since 1970-01-01
-    event: np.ndarray  # event key (one event per date when unnamed)
     forfeits: np.ndarray  # per list: forfeits, counted and never rated
+    day: np.ndarray | None = None  # days since 1970-01-01 (asked for with events=True)
+    event: np.ndarray | None = None  # event key, one event per date when unnamed (events=True)
 
     def of_list(self, i: int) -> slice:
         """The games of the i-th list (0-based)."""
@@ -48,17 +48,19 @@ class WindowGames:
         return slice(int(lo), int(hi))
 
 
-def window_games(con: duckdb.DuckDBPyConnection, lists: pd.DataFrame) -> WindowGames:
-    """The played games of the lists' windows (R1), and each list's forfeits."""
+def window_games(con: duckdb.DuckDBPyConnection, lists: pd.DataFrame, events: bool = False) -> WindowGames:
+    """The played games of the lists' windows (R1), and each list's forfeits; with
+    `events`, each game's day and event too (FIDE's first-event rule reads them)."""
+    wanted = ["list_index", "white", "black", "white_score"] + (["day", "event_key"] if events else [])
     con.register("lists_to_rate", lists)
-    games = stage(con, "21_list_games").to_arrow_table()
+    # Only the columns asked for are computed: DuckDB drops the others from the stage's plan.
+    games = stage(con, "21_list_games").select(*wanted).to_arrow_table()
     con.unregister("lists_to_rate")
-    keys = _canonical_order(column(games, "list_index", np.int64), column(games, "white", np.int64),
-                            column(games, "black", np.int64), column(games, "white_score"),
-                            column(games, "day", np.int64), column(games, "event_key", np.int64))
+    keys = _canonical_order(*(column(games, name, float if name == "white_score" else np.int64) for name in wanted))
     played = ~np.isnan(keys[3])  # forfeits have no score: counted, never rated
     forfeits = np.bincount(keys[0][~played] - 1, minlength=len(lists))
-    return WindowGames(*(k[played] for k in keys), forfeits)
+    list_index, white, black, white_score, *extra = (k[played] for k in keys)
+    return WindowGames(list_index, white, black, white_score, forfeits, *extra)
 
 
 def _canonical_order(list_index, white, black, score, *carried: np.ndarray) -> tuple[np.ndarray, ...]:

@@ -101,7 +101,7 @@ def rate_all(con: duckdb.DuckDBPyConnection, run_id: int, system: str | None = N
         return []
     before = None if first == 0 else lists["list_id"].iloc[first - 1]
     lists = lists.iloc[first:].reset_index(drop=True)
-    games = window_games(con, lists)
+    games = window_games(con, lists, events=system == "fide")
     context = {"signature": signatures, "max_file_id": scalar(con, "select max(file_id) from source_files"),
                "run_id": run_id}
     bar = tqdm(total=len(lists), desc="rate", unit="list", disable=None if show_progress is None else not show_progress,

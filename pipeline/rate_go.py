@@ -18,9 +18,9 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from pipeline.periods import Columns, column, local_indices, to_arrow
+from pipeline.periods import Columns, column, corrections, local_indices, to_arrow
 from pipeline.systems import go_belgium, go_ffg1984
-from pipeline.systems.go_grades import grade_text, level_of_grade, level_of_points, middle_of, next_level
+from pipeline.systems.go_grades import grade_text, level_of_points, levels_of_grades, middle_of, next_level
 from pipeline.warehouse import transaction
 
 GO_TABLES = ("go_state", "go_results", "go_game_sides")
@@ -51,8 +51,7 @@ def starting_points(con: duckdb.DuckDBPyConnection) -> GoState:
         from players p left join initial_ratings r using (player_id)
         order by p.player_id""").to_arrow_table()
     ids = column(players, "player_id", np.int64)
-    declared = np.array([np.nan if (lv := level_of_grade(g)) is None else lv
-                         for g in players.column("grade").to_pylist()], dtype=float)  # one per player, once
+    declared = levels_of_grades(players.column("grade").to_pandas())
     rating = column(players, "rating")
     # A starting rating keeps the declared grade, else the grade it reads as (G4).
     level = np.where(np.isnan(rating), declared, np.where(np.isnan(declared), level_of_points(rating), declared))
@@ -83,14 +82,13 @@ def rate_go(con: duckdb.DuckDBPyConnection, system: str, belgium: go_belgium.GoB
     events = _events(con)
     s = starting_points(con)
     games = _games(con, events)
-    index = {pid: i for i, pid in enumerate(s.ids)}  # registry ids → dense indices (games map through it once)
-    black = games["black_id"].map(index).to_numpy(np.int64)
-    white = games["white_id"].map(index).to_numpy(np.int64)
+    # Registry ids → dense indices (ids ascending; validation put every player in the registry).
+    black = np.searchsorted(s.ids, games["black_id"].to_numpy(np.int64))
+    white = np.searchsorted(s.ids, games["white_id"].to_numpy(np.int64))
     bounds = np.searchsorted(games["event_index"].to_numpy(), np.arange(len(events) + 1))
     weight = go_belgium.game_weight(games["class"].to_numpy(), games["board_size"].to_numpy(),
                                     games["weight"].to_numpy(float), belgium)
-    corrections = con.execute("""select list_id, player_id, arg_max(rating, entered_at) from corrections
-                                 group by list_id, player_id""").fetchall()
+    fixes = corrections(con, s.ids)
     frames: dict[str, list[Columns]] = {t: [] for t in GO_TABLES}
     summary = []
     for i, event_id in enumerate(events["event_id"]):
@@ -111,24 +109,23 @@ def rate_go(con: duckdb.DuckDBPyConnection, system: str, belgium: go_belgium.GoB
             level = np.where(np.isnan(after), np.nan, next_level(before_level, after))
             rated = r.case != go_ffg1984.Case.UNKNOWN
             counted_games = np.bincount(np.concatenate([b[rated], w[rated]]), minlength=len(local))
-            frames["go_game_sides"].append(_ffg_sides(event_id, s.ids[local], g, b, w, r))
+            frames["go_game_sides"].append(_ffg_sides(event_id, s.ids[local], g, b, w, r, ffg))
             start, first = before_rating, np.zeros(len(local), dtype=bool)
         s.rating[local], s.level[local] = after, level
         s.games[local] += counted_games
         s.events[local] += counted_games > 0
-        fixed = [(pid, value) for list_id, pid, value in corrections if list_id == event_id and pid in index]
-        if fixed:  # the commission's rating, and the grade it reads as; every later event follows from it
-            who = np.array([index[pid] for pid, _ in fixed])
-            s.rating[who] = [value for _, value in fixed]
-            s.level[who] = level_of_points(s.rating[who])
+        who, value, _ = fixes.get(event_id, (np.empty(0, dtype=np.int64), np.empty(0), []))
+        # The commission's rating, and the grade it reads as; every later event follows from it.
+        s.rating[who] = value
+        s.level[who] = level_of_points(value)
         frames["go_results"].append({
             "event_id": event_id, "player_id": s.ids[local],
-            "rule": np.select([np.isin(s.ids[local], [pid for pid, _ in fixed]), first, np.isnan(start)],
+            "rule": np.select([np.isin(local, who), first, np.isnan(start)],
                               ["correction by the rating commission", "first rating (G2)",
                                "no rating to count from"], "rated").astype(object),
             "rating_before": before_rating, "start": start, "rating_after": s.rating[local],
             "grade_before": grade_text(before_level), "grade_after": grade_text(s.level[local]),
-            "games": counted_games.astype(np.int64), "change": s.rating[local] - start})
+            "games": counted_games.astype(np.int64)})
         has = ~np.isnan(s.rating)
         frames["go_state"].append({
             "event_id": event_id, "player_id": s.ids[has], "rating": s.rating[has],
@@ -154,7 +151,7 @@ def _belgian_sides(event_id: str, ids: np.ndarray, g: pd.DataFrame, r: go_belgiu
 
 
 def _ffg_sides(event_id: str, ids: np.ndarray, g: pd.DataFrame, b: np.ndarray, w: np.ndarray,
-               r: go_ffg1984.GamesResult) -> Columns:
+               r: go_ffg1984.GamesResult, rules: go_ffg1984.Ffg1984Rules) -> Columns:
     k = len(g)
     handicap = g["handicap"].to_numpy(np.int64)
     black_result = g["black_result"].to_numpy(float)
@@ -166,8 +163,8 @@ def _ffg_sides(event_id: str, ids: np.ndarray, g: pd.DataFrame, b: np.ndarray, w
         "own": np.concatenate([r.black_before, r.white_before]),
         "opponent_rating": np.concatenate([r.white_before, r.black_before]),
         # the fictitious levels' gap: Black plays at its points + 100 per stone received
-        "difference": np.concatenate([r.black_before + 100 * handicap - r.white_before,
-                                      r.white_before - r.black_before - 100 * handicap]),
+        "difference": np.concatenate([r.black_before + rules.stone_value * handicap - r.white_before,
+                                      r.white_before - r.black_before - rules.stone_value * handicap]),
         "change": np.concatenate([r.black_change, r.white_change]),
         "rule": np.tile(r.case, 2).astype(object),
     }

@@ -299,8 +299,7 @@ create table if not exists go_results (
     rating_after  double,
     grade_before  varchar,
     grade_after   varchar,
-    games         integer not null,
-    change        double
+    games         integer not null
 );
 create table if not exists go_game_sides (
     event_id        varchar not null,

@@ -130,7 +130,8 @@ comment on column top_players.sex is 'The registry''s sex column, where the inpu
 
 create or replace view go_history as
 select r.event_id, e.name as event, e.end_date, e.class, r.player_id, p.name, p.club,
-       r.rating_before, r.start, r.rating_after, r.grade_before, r.grade_after, r.games, r.change, r.rule
+       r.rating_before, r.start, r.rating_after, r.grade_before, r.grade_after, r.games,
+       r.rating_after - r.start as change, r.rule
 from go_results r
 join go_events e using (event_id)
 join players p using (player_id);

@@ -189,3 +189,18 @@ def test_a_first_event_with_a_zero_score_is_ignored():
     # A first event with a point is kept.
     kept = period([(0, 1, 0.5, 1), (0, 1, 0.0, 2)], [NAN, 1600], events=[7, 7], started=[False, True])
     assert (kept.pool_games[0], kept.ignored_games[0]) == (2, 0)
+
+
+def test_games_between_two_unrated_players_never_count():
+    # 0 and 1 are unrated and meet twice; 0 also meets rated 2 once (a draw, first event kept).
+    # Only that draw joins 0's pool; 1 met nobody rated: nothing pooled, and the rule says so.
+    r = period([(0, 1, 1.0), (1, 0, 0.0), (0, 2, 0.5)], [NAN, NAN, 1800], started=[True, True, True])
+    assert (r.pool_games[0], r.pool_score[0], r.pool_opponents[0]) == (1, 0.5, 1800)
+    assert r.pool_games[1] == 0 and r.rule[1] == Rule.UNRATED_OPPONENTS_ONLY
+    assert r.games[2] == 0 and r.rating[2] == 1800  # and the rated player's game against 0 changes nothing
+
+
+@pytest.mark.parametrize("d, e", [(3.4, 0.50), (3.5, 0.51), (-3.6, 0.49), (10.49, 0.51), (10.5, 0.52)])
+def test_the_table_is_read_at_the_difference_rounded_to_a_whole_point(d, e):
+    # Rows 0–3, 4–10, 11–17: 3.4 → 3 (0.50), 3.5 → 4 (0.51), 10.5 → 11 (0.52).
+    assert expected_score(np.array([d]))[0] == e

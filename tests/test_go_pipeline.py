@@ -225,3 +225,30 @@ def test_export_history_under_go_is_by_event(cli, go_files, tmp_path):
     assert "7 rows of 3 events written" in cli("export", "history", "--warehouse", w, "--out", tmp_path / "h").output
     assert sorted(p.name for p in (tmp_path / "h").iterdir()) == ["event_id=club-1", "event_id=club-2",
                                                                   "event_id=open-1"]
+
+
+def test_a_starting_rating_comes_before_the_declared_grade(cli, go_files, tmp_path):
+    # Anna declares 20k (middle −1950) but the starting points give her −1000 (10 kyu by G4),
+    # with her 20k grade kept until the points move it: she beats Bram (−1950) in club-1:
+    # difference +950; at −1000, halfway between the rows −1050 and −950: Con 67.5, A 152.5;
+    # E = 0.986 − 1/(e^(950/152.5) + 1) = 0.986 − 0.001967 = 0.984033;
+    # +67.5 × 0.8 × 0.015967 = +0.862 → −999.138, above 20 kyu's upper bound: promoted to 10 kyu.
+    ratings = write_rows(tmp_path / "start.csv", ["player_id", "rating"], [[1, -1000]])
+    w, out = tmp_path / "w.duckdb", tmp_path / "out"
+    cli("run", "--system", "go-belgium", "--players", go_files["players"], "--ratings", ratings,
+        "--events", go_files["events"], "--games", go_files["games"], "--warehouse", w, "--out", out)
+    one = _state(out, "club-1")
+    assert one.loc[1, "rating"] == pytest.approx(-999.138, abs=1e-3) and one.loc[1, "grade"] == "10k"
+    with duckdb.connect(str(w), read_only=True) as con:
+        assert con.execute("select rating_before, grade_before from go_history "
+                           "where event_id = 'club-1' and player_id = 1").fetchall() == [(-1000, "20k")]
+
+
+def test_an_opengotha_file_without_a_class_counts_as_class_b(cli, tmp_path):
+    w = tmp_path / "w.duckdb"
+    cli("run", "--system", "go-belgium", "--games", GO_FIXTURES / "opengotha_simpleswiss_excerpt.xml",
+        "--register-new", "--warehouse", w, "--out", tmp_path / "out")
+    with duckdb.connect(str(w), read_only=True) as con:
+        assert con.execute("select class, board_size from go_events").fetchall() == [("B", 19)]
+        # Class B, 19×19: every counted game weighs 1.0.
+        assert {x for (x,) in con.execute("select distinct weight from go_game_sides").fetchall()} == {1.0}

@@ -67,7 +67,7 @@ MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun",
 
 GAME_COLUMNS = ["event", "round", "date", "white_rank", "black_rank", "white_id", "black_id", "result",
                 "white_line", "black_line"]
-BYE_COLUMNS = ["rank", "id", "round", "code", "line"]
+BYE_COLUMNS = ["rank", "id", "round", "code", "line", "date"]
 PLAYER_COLUMNS = ["rank", "name", "sex", "title", "federation", "rating", "id", "birth_year", "points", "line"]
 
 
@@ -126,8 +126,9 @@ def tournament_from_text(text: str) -> Tournament:
                                tag_lines.get("132", 0), start, end, problems)
     rounds = max(len(round_dates), int(entries["round"].max()) if len(entries) else 0)
     round_dates = round_dates + (None,) * (rounds - len(round_dates))
-    games = _games(entries, players, problems, tags.get("012"), _game_dates(round_dates, start))
-    byes = _byes(entries, players)
+    dates = _game_dates(round_dates, start)
+    games = _games(entries, players, problems, tags.get("012"), dates)
+    byes = _byes(entries, players, dates)
     flavour = "swar" if any(code[:2] == "00" and code != PLAYER for code in tag_lines) else "trf"
     return Tournament(flavour, tags, round_dates, players, games, byes,
                       tuple(sorted(problems, key=lambda p: p.line)))
@@ -331,10 +332,11 @@ def _report(rows: pd.DataFrame, template: str) -> list[Problem]:
     return [Problem(int(row["line"]), template.format(**row)) for row in rows.to_dict("records")]
 
 
-def _byes(entries: pd.DataFrame, players: pd.DataFrame) -> pd.DataFrame:
+def _byes(entries: pd.DataFrame, players: pd.DataFrame, dates: dict[int, dt.date | None]) -> pd.DataFrame:
     e = entries[entries["usable"] & (entries["opp"] == 0) & entries["code"].isin(BYE_CODES + FORFEITS + (" ",))]
     byes = pd.DataFrame({"rank": e["rank"], "id": e["rank"].map(players.set_index("rank")["id"]),
-                         "round": e["round"], "code": e["code"].replace(" ", "Z"), "line": e["line"]})
+                         "round": e["round"], "code": e["code"].replace(" ", "Z"), "line": e["line"],
+                         "date": e["round"].map(dates).astype(object)})  # dated like the round's games
     return byes.astype({"id": "Int64"}).sort_values(["line", "round"]).reset_index(drop=True)[BYE_COLUMNS]
 
 

@@ -21,6 +21,7 @@ import csv
 from dataclasses import dataclass, field
 
 import numpy as np
+import pandas as pd
 
 from pipeline.config import TABLES_DIR
 from pipeline.systems.go_grades import level_of_points, next_level
@@ -98,10 +99,10 @@ def handicap_terms(handicap: np.ndarray, receives: np.ndarray,
 def game_weight(event_class: np.ndarray, board_size: np.ndarray, override: np.ndarray,
                 rules: GoBelgiumRules = RULES) -> np.ndarray:
     """Class weight × board weight, unless the game carries its own weight."""
-    by_class = dict(rules.class_weights)
-    by_board = dict(rules.board_weights)
-    computed = (np.array([by_class[c] for c in event_class], dtype=float).reshape(-1)
-                * np.array([by_board[int(b)] for b in board_size], dtype=float).reshape(-1))
+    by_class = pd.Series(dict(rules.class_weights))
+    by_board = pd.Series(dict(rules.board_weights))
+    computed = (by_class.reindex(np.asarray(event_class, dtype=object)).to_numpy(dtype=float)
+                * by_board.reindex(np.asarray(board_size, dtype=np.int64)).to_numpy(dtype=float))
     return np.where(np.isnan(override), computed, override)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 import numpy as np
+import pandas as pd
 
 GRADE = re.compile(r"\s*(\d{1,2})\s*([kKdD])\s*")
 
@@ -20,13 +21,18 @@ def level_of_points(points: np.ndarray) -> np.ndarray:
     return np.where(r >= 0, np.floor(r / 100) + 1, -np.floor(-r / 100))  # float: NaN (no rating) stays NaN
 
 
+def levels_of_grades(grades) -> np.ndarray:
+    """'5k' → −4, '2d' → 2, one array pass; NaN for NC, blank or unreadable."""
+    found = pd.Series(grades, dtype="string").str.extract(f"^{GRADE.pattern}$")
+    n = pd.to_numeric(found[0]).to_numpy(dtype=float)  # NaN where the grade does not read
+    dan = found[1].str.lower().eq("d").fillna(False).to_numpy(dtype=bool)
+    return np.where(dan, n, 1 - n)
+
+
 def level_of_grade(grade: str | None) -> int | None:
     """'5k' → −4, '2d' → 2; None for NC, blank or unreadable."""
-    m = GRADE.fullmatch(grade or "")
-    if not m:
-        return None
-    n = int(m[1])
-    return n if m[2].lower() == "d" else 1 - n
+    level = levels_of_grades([grade])[0]
+    return None if np.isnan(level) else int(level)
 
 
 def grade_text(level: np.ndarray) -> np.ndarray:
