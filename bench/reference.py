@@ -31,7 +31,7 @@ BOUND = 470.0          # R5: D(P) bounded to ±470
 JUNIOR_AGE = 20        # R2
 START = 1500.0         # R7
 TOLERANCE = 20.0       # R9: settled within 20 points
-MAX_ROUNDS = 25        # R9: at most 25 passes, round 1 included
+MAX_ROUNDS = 25        # R9: at most 25 rounds with the range, after the first pass
 SCORES = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5, "½-½": 0.5}  # forfeits (+/-, -/+, -/-) are absent: never rated
 
 
@@ -150,13 +150,12 @@ def anchored_players(games, rated: dict[int, float]) -> set[int]:
 
 def estimate_unrated(sides, rated, archives, estimated) -> dict[int, float]:
     """R7–R10: the iterative estimation of the unrated players in `estimated`."""
-    # R7: start from Pa (archives) or 1500; round 1 is without the compatibility range,
-    # unrated opponents at their start value; its performance is the first estimate.
+    # R7: start from Pa (archives) or 1500; the first pass is without the compatibility
+    # range, unrated opponents at their start value; its performance is the first estimate.
     start = {p: (archives[p][0] if p in archives else START) for p in estimated}
     value = {**rated, **start}
     estimate = {p: performance(sides[p], value, None)[1] for p in estimated}
-    passes = 1
-    while passes < MAX_ROUNDS:  # R9: at most 25 passes in all
+    for _ in range(MAX_ROUNDS):  # R9: up to 25 rounds after the first pass
         value = {**rated, **estimate}  # R4: unrated opponents at their current estimate
         new, moving = {}, 0
         for p in estimated:  # R8: every performance from the previous round's estimates ...
@@ -167,7 +166,6 @@ def estimate_unrated(sides, rated, archives, estimated) -> dict[int, float]:
                 new[p] = (estimate[p] + pj) / 2
                 moving += 1
         estimate = new  # ... then all updated at once (Jacobi)
-        passes += 1
         if moving == 0:  # R9: stop after the first round where everyone is settled
             break
     return estimate

@@ -149,8 +149,10 @@ def card(con: duckdb.DuckDBPyConnection, player_id: int, list_id: str, rules: Pe
              f"Junior this season (R2): {'yes' if res.junior[me] else 'no'}", ""]
     if not rated and me in set(res.estimation.players):
         k = int(np.flatnonzero(res.estimation.players == me)[0])
-        steps = ", ".join(f"{i + 1}: {v:.1f}" for i, v in enumerate(res.estimation.history[:, k]))
-        lines += [f"Estimate per round (R7–R9; round 1 without the compatibility range): {steps}",
+        first, *rounds = res.estimation.history[:, k]
+        steps = ", ".join([f"first pass: {first:.1f}"] + [f"{i}: {v:.1f}" for i, v in enumerate(rounds, 1)])
+        lines += [f"Estimate per round (R7–R9; the first pass without the compatibility range, then up to "
+                  f"{rules.max_rounds} rounds with it): {steps}",
                   f"Final estimate, used as Ei and as Pj (R10): {own:.3f}", ""]
     opp_rating = r.used[r.opponents]
     counts = compatible(r.scores, np.full(len(r.scores), own), opp_rating, rules) & ~np.isnan(opp_rating)

@@ -151,13 +151,14 @@ def test_junior_is_decided_per_season_ruling_r2():
 
 def test_newcomer_estimated_then_first_rating():
     # Unrated player 0 scores 4 wins and 4 draws against eight players rated 1600:
-    # round 1 (no range): P = 6/8 = 0.75, Ea = 1600, Pj = 1600 + 193 = 1793.
-    # Round 2 with the range: all 8 games count (wins 193 below the estimate), the same
-    # 1793, within 20 points: settled, stop after 2 rounds. R10: Pj = 1793, Nj = 8 →
-    # first rating 1793 → 1790.
+    # first pass (no range): P = 6/8 = 0.75, Ea = 1600, Pj = 1600 + 193 = 1793.
+    # Round 1 with the range: all 8 games count (wins 193 below the estimate), the same
+    # 1793, within 20 points: settled, stop after 1 round (R9: the first pass is not a
+    # round). R10: Pj = 1793, Nj = 8 → first rating 1793 → 1790.
     games = [(0, i, 1.0) for i in range(1, 5)] + [(0, i, 0.5) for i in range(5, 9)]
     r = one_list([NAN] + [1600] * 8, games)
-    assert r.estimation.moving_per_round == (1, 0)
+    assert r.estimation.moving_per_round == (0,)
+    assert r.estimation.history.shape == (2, 1)  # the first pass, then round 1
     assert r.estimation.estimate[0] == pytest.approx(1793)
     assert r.rating[0] == 1790
     assert r.rule[0] == Rule.FIRST_RATING
@@ -165,32 +166,38 @@ def test_newcomer_estimated_then_first_rating():
 
 def test_start_value_ruling_r7():
     # 0: unrated with archives Pa 1800 / Na 3; 1: unrated without; 2: rated 1700.
-    # Round 1: 0 beats 1 (at 1500) and draws 2: Ea 1600, P 0.75 → 1793.
+    # First pass: 0 beats 1 (at 1500) and draws 2: Ea 1600, P 0.75 → 1793.
     #          1 loses to 0, who counts at his start value Pa = 1800: 1800 − 470 = 1330.
     r = one_list([NAN, NAN, 1700], [(0, 1, 1.0), (0, 2, 0.5)], archives={0: (1800, 3)})
     assert r.estimation.history[0][0] == pytest.approx(1793)
     assert r.estimation.history[0][1] == pytest.approx(1330)
 
 
-def test_estimation_that_needs_all_25_rounds():
+def test_estimation_that_needs_all_25_rounds_after_the_first_pass_ruling_r9():
     # Unrated 0 beats a 1000 and loses to 1830 and 1700 (rated).
-    # Round 1: Ea = 1510, P = 1/3, D = −125 + 8/3 → 1387.667.
-    # Round 2: from 1387.667 only the loss to 1700 counts (the win is 387 below, the
-    #   1830 loss 442 above): Pj = 1230, far → mean: 1308.83.
-    # Round 3: only the win counts (308.8 below): Pj = 1470 → 1389.42; and so on: the
-    # estimate swings between e1 = (e2 + 1230)/2 and e2 = (e1 + 1470)/2, i.e. 1310 and 1390,
-    # never within 20 points: all 25 rounds run, one player still moving; round 25 (odd)
-    # ends near 1390. R10: Pj = 1390, one game compatible with it (the 1700 loss) → archived.
+    # First pass (no range): Ea = 1510, P = 1/3, D = −125 + 8/3 → 1387.667.
+    # Round 1: from 1387.667 only the loss to 1700 counts (the win is 387.7 below, the
+    #   1830 loss 442 above): Pj = 1700 − 470 = 1230, far → mean: 1308.833.
+    # Round 2: only the win counts (308.8 below): Pj = 1000 + 470 = 1470 → 1389.417; and so
+    # on: the estimate swings between e_odd = (e_even + 1230)/2 and e_even = (e_odd + 1470)/2,
+    # whose fixed points are 1310 and 1390, never within 20 points: all 25 rounds with the
+    # range run (26 passes in all), one player still moving; round 25 (odd) ends at
+    # 1310 − 1.1667 / 4^12 ≈ 1310. R10: Pj = 1310, and with it only the win over the 1000
+    # (310 below) is compatible: Nj = 1 → archived (Pa 1310, Na 1), no rating.
     r = one_list([NAN, 1000, 1830, 1700], [(0, 1, 1.0), (2, 0, 1.0), (0, 3, 0.0)])
     e = r.estimation
     assert e.rounds == RULES.max_rounds == 25
+    assert len(e.moving_per_round) == 25 and set(e.moving_per_round) == {1}
     assert e.still_moving == 1
-    assert e.history[0][0] == pytest.approx(1510 - 125 + 8 / 3)
-    assert e.history[1][0] == pytest.approx((1510 - 125 + 8 / 3 + 1230) / 2)
-    assert e.estimate[0] == pytest.approx(1390, abs=1e-3)
+    assert e.history.shape == (26, 1)
+    first = 1510 - 125 + 8 / 3
+    assert e.history[0][0] == pytest.approx(first)
+    assert e.history[1][0] == pytest.approx((first + 1230) / 2)
+    assert e.history[2][0] == pytest.approx(((first + 1230) / 2 + 1470) / 2)
+    assert e.estimate[0] == pytest.approx(1310, abs=1e-3)
     assert r.totals.games[0] == 1
     assert np.isnan(r.rating[0])
-    assert r.archive_performance[0] == pytest.approx(1390, abs=1e-3)
+    assert r.archive_performance[0] == pytest.approx(1310, abs=1e-3)
     assert r.archive_games[0] == 1
 
 
@@ -207,8 +214,8 @@ def test_unanchored_group_gets_nothing_ruling_r11():
 
 def test_unrated_opponent_counts_at_estimate_ruling_r4():
     # Newcomer 1 loses to 0 (rated 1600) and draws eight players rated 1500.
-    # Round 1: Sc = 4 of 9, P = 0.4444, Ea = (8 × 1500 + 1600) / 9 = 1511.111,
-    # D = −43 + 0.444 × 7 = −39.889 → 1471.222; round 2: every game counts (the loss is
+    # First pass: Sc = 4 of 9, P = 0.4444, Ea = (8 × 1500 + 1600) / 9 = 1511.111,
+    # D = −43 + 0.444 × 7 = −39.889 → 1471.222; round 1: every game counts (the loss is
     # 129 above), same value: settled. R4: 0's win counts at 1471.222 (128.8 below 1600):
     # Pj = 1471.222 + 470 = 1941.222, one game, barycentre (1941.222 + 15 × 1600) / 16 = 1621.33 → 1620.
     games = [(0, 1, 1.0)] + [(1, i, 0.5) for i in range(2, 10)]

@@ -129,9 +129,9 @@ class Estimation:
     """Outcome of the iterative estimation of unrated players (R7–R10)."""
 
     estimate: np.ndarray  # final estimate per player (NaN for players not estimated)
-    moving_per_round: tuple[int, ...]  # players still moving after each round
+    moving_per_round: tuple[int, ...]  # players still moving after each round with the range (R9)
     players: np.ndarray  # indices of the estimated players
-    history: np.ndarray  # their estimates after each round: shape (rounds, len(players))
+    history: np.ndarray  # their estimates after the first pass, then each round: shape (1 + rounds, len(players))
 
     @property
     def rounds(self) -> int:
@@ -149,8 +149,10 @@ def estimates(player: np.ndarray, opponent: np.ndarray, score: np.ndarray,
 
     `rating` is each player's rating on the previous list (NaN when unrated),
     `start` the start value of each unrated player (R7: Pa or 1500).
-    Round 1 is the pass without the compatibility range; rounds 2..25 use it,
-    so the whole estimation is at most `max_rounds` passes over the games.
+    The first pass, without the compatibility range, gives the first estimates;
+    then up to `max_rounds` rounds with the range (ruling R9: 25 rounds after the
+    first pass, so at most 26 passes over the games). `moving_per_round` counts the
+    rounds with the range only; `history[0]` is the first pass, `history[r]` round r.
     `on_round(round, players_moving)` is called after each round (progress display).
     """
     n = len(rating)
@@ -167,9 +169,9 @@ def estimates(player: np.ndarray, opponent: np.ndarray, score: np.ndarray,
     first = totals(own, score, current[opponent], np.ones(len(own), dtype=bool), k, rules)
     estimate = first.performance
     current[who] = estimate
-    moving = [k]
+    moving: list[int] = []
     history = [estimate]
-    for _ in range(rules.max_rounds - 1):
+    for _ in range(rules.max_rounds):  # ruling R9: the first pass is not one of the 25
         opponent_rating = current[opponent]
         ok = compatible(score, estimate[own], opponent_rating, rules)
         t = totals(own, score, opponent_rating, ok, k, rules)
