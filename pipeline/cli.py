@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
-import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,21 +10,27 @@ import click
 import duckdb
 
 from pipeline import config
-from pipeline.console import report_go_rating, report_rating, report_tournament, report_validation
+from pipeline import corrections as corrections_
+from pipeline import rejects as rejects_
+from pipeline import submissions
+from pipeline.console import (report_go_rating, report_intake, report_rating, report_table, report_validation)
 from pipeline.explain import NotFound, card, next_list
 from pipeline.explain import whatif as whatif_outcomes
 from pipeline.explain_fide import fide_card, fide_whatif
 from pipeline.explain_go import go_card
-from pipeline.ingest import Ingested, InputFileError, ingest_file, kind_of, tournament_format
-from pipeline.ingest_go import ingest_go_tournament
-from pipeline.ingest_trf import ingest_tournament
-from pipeline.publish import DEFAULT_FORMATS, FORMATS, publish_all, write_csv, write_dataset, write_parquet
+from pipeline.ingest import InputFileError
+from pipeline.intake import split_tournaments, submit_tables, submit_tournaments
+from pipeline.publish import (DEFAULT_FORMATS, FORMATS, PublishedFileConflict, publish_all, write_csv,
+                              write_dataset, write_parquet)
 from pipeline.publish_go import publish_go
 from pipeline.rate import UnknownList, rate_all
 from pipeline.rate_go import rate_go
 from pipeline.systems import GO_SYSTEMS, SYSTEMS, SystemMismatch, record_system, stored_system, warehouse_system
-from pipeline.validate import validate_staged
-from pipeline.warehouse import WarehouseError, audit_failures, connect, run_record, temp_staging, transaction
+from pipeline.validate import validate_staged, withdraw_submission
+from pipeline.warehouse import (WarehouseError, audit_failures, connect, run_record, stage_sql, temp_staging,
+                                transaction)
+
+REJECTED = 3  # the exit status of validate and run when rows were rejected
 
 
 def warehouse_option(f):
@@ -93,68 +97,38 @@ def _files(players, ratings, calendar, games, events=(), unnamed=()) -> list[tup
         [(None, Path(p)) for p in unnamed]
 
 
-def _tournaments(files: list[tuple[str | None, Path]]) -> tuple[list[tuple[str | None, Path]], list[Path]]:
-    """The files split into tables and tournament reports (TRF, SWAR, OpenGotha, EGD), by content."""
-    tables, tournaments = [], []
-    for kind, path in files:
-        if kind in (None, "games") and path.is_file() and tournament_format(path):
-            tournaments.append(path)
-        elif kind is None and path.is_file() and path.suffix.lower() in (".trf", ".trfx"):
-            raise click.ClickException(f"{path}: named like a TRF file but not a tournament report file "
-                                       "(its first lines carry no TRF codes)")
-        else:
-            tables.append((kind, path))
-    return tables, tournaments
+@contextlib.contextmanager
+def _user_errors() -> Iterator[None]:
+    """Input, submission and publication problems as one message, never a traceback."""
+    try:
+        yield
+    except (InputFileError, submissions.SubmissionError, corrections_.CorrectionRefused,
+            PublishedFileConflict) as err:
+        raise click.ClickException(str(err)) from err
 
 
-def _ingest_tournaments(con: duckdb.DuckDBPyConnection, run_id: int, paths: list[Path], staging: str,
-                        register_new: bool) -> None:
-    """Stage tournament files against the registry as it stands, and say what each held."""
-    click.echo("Ingest tournaments")
-    for path in paths:
-        if tournament_format(path) != "trf":
-            g = ingest_go_tournament(con, path, run_id, staging, register_new)
-            found = (f"{'OpenGotha' if g.source == 'opengotha' else 'EGD results'}: event {g.event_id}, "
-                     f"{g.players} players ({g.in_registry} in the registry, {g.registered} new), {g.games} games "
-                     f"({g.not_counted} not counted)")
-            report_tournament(path, g.file_id, found, g.problems)
-        else:
-            t = ingest_tournament(con, path, run_id, staging, register_new)
-            found = (f"{'SWAR (Belgian TRF)' if t.flavour == 'swar' else 'FIDE TRF'}: 1 event ({t.event}), "
-                     f"{t.players} players ({t.in_registry} in the registry, {t.registered} new), "
-                     f"{t.games} games ({t.forfeits} forfeits), {t.byes} byes")
-            report_tournament(path, t.file_id, found, t.problems)
-
-
-
-def _kind(con: duckdb.DuckDBPyConnection, kind: str | None, path: Path) -> str:
-    """A file's kind: as named, except that games with a winner column are Go games;
-    unnamed, read from the columns."""
-    if kind is None:
-        return kind_of(con, path)
-    if kind == "games":
-        with contextlib.suppress(InputFileError):  # unreadable or columns missing: validation says which
-            return "go_games" if kind_of(con, path) == "go_games" else kind
-    return kind
-
-
-def _ingest(con: duckdb.DuckDBPyConnection, run_id: int, files: list[tuple[str | None, Path]],
-            staging: str = "main") -> list[Ingested]:
-    done = []
-    for kind, path in files:
-        try:
-            done.append(ingest_file(con, path, _kind(con, kind, path), run_id, staging))
-        except InputFileError as err:
-            raise click.ClickException(str(err)) from err
-    click.echo("Ingest")
-    for i in done:
-        what = "already ingested: adds nothing" if i.file_id is None else f"{i.rows_read} rows staged"
-        click.echo(f"  {i.kind:<9} {i.path}  {what}")
-        if i.missing_columns:
-            click.echo(f"            missing column(s): {', '.join(i.missing_columns)}", err=True)
-    return done
-
-
+def _take_in(con: duckdb.DuckDBPyConnection, run_id: int, files: list[tuple[str | None, Path]], by: str,
+             staging: str, replaces: str | None, again: bool, register_new: bool, validate: bool) -> int:
+    """Ingest the files (tables, then tournaments, matched against the registry the
+    tables gave when `validate`), validating as asked; returns the rows rejected."""
+    tables, tournaments = split_tournaments(files)
+    old = submissions.resolve(con, replaces) if replaces else None
+    rejected = 0
+    with _timed("Ingest"):
+        click.echo("Ingest")
+        report_intake(submit_tables(con, tables, run_id, by, staging, old if tables else None, again))
+    if validate:
+        with _timed("Validate"):
+            rejected += report_validation(con, *validate_staged(con, run_id, by))
+    if tournaments:
+        with _timed("Ingest tournaments"):
+            click.echo("Ingest tournaments")
+            report_intake(submit_tournaments(con, tournaments, run_id, by, staging, register_new,
+                                             old if not tables else None, again))
+        if validate:
+            with _timed("Validate tournaments"):
+                rejected += report_validation(con, *validate_staged(con, run_id, by))
+    return rejected
 
 
 def _rate(con: duckdb.DuckDBPyConnection, run_id: int, system: str | None, from_list: str | None = None) -> None:
@@ -216,14 +190,41 @@ def _publish(con: duckdb.DuckDBPyConnection, out: Path, reports: bool,
         events = publish_go(con, out, formats)
         click.echo(f"Publish\n  {len(events)} event states written to {out}/state, the current list to {out}/lists")
         return
-    written = publish_all(con, out, formats)
-    click.echo(f"Publish\n  {len(written)} lists written to {out}/lists and {out}/state")
+    with _user_errors():
+        list_ids, written = publish_all(con, out, formats)
+    click.echo(f"Publish\n  {len(list_ids)} lists in {out}/lists and {out}/state: "
+               + (f"{written} files written" if written else "no file changed"))
     if reports:
         from pipeline.report import write_reports  # matplotlib: only when reports are asked for
 
-        pages = write_reports(con, out, written)
+        pages = write_reports(con, out, list_ids)
         if pages:
             click.echo(f"  {len(pages)} reports written: {pages[-1]}" + (" …" if len(pages) > 1 else ""))
+
+
+def by_option(f):
+    return click.option("--by", metavar="NAME", help="Who does it, for the record (default: your user name).")(f)
+
+
+def replace_options(f):
+    f = click.option("--again", is_flag=True,
+                     help="Take in a file whose content was replaced or withdrawn before, as a new submission.")(f)
+    return click.option("--replaces", metavar="SUBMISSION",
+                        help="The submission this file replaces (its id, or the name of the file it was ingested "
+                             "under): its games not in this file are withdrawn, changed ones replaced, new ones "
+                             "added, and each change is recorded.")(f)
+
+
+def _exit_rejected(rejected: int) -> None:
+    """Exit status 3 when rows were rejected, so that scripts can tell."""
+    if rejected:
+        click.echo(f"{rejected} rows rejected: `ratings rejects --out FILE.csv` writes them out to be fixed", err=True)
+        click.get_current_context().exit(REJECTED)
+
+
+def _one_file_with_replaces(replaces: str | None, files: list) -> None:
+    if replaces is not None and len(files) != 1:
+        raise click.UsageError("--replaces takes exactly one input file (the new version)")
 
 
 @main.command()
@@ -234,44 +235,46 @@ def _publish(con: duckdb.DuckDBPyConnection, out: Path, reports: bool,
 @format_option
 @system_option
 @register_option
+@replace_options
+@by_option
 def run(players, ratings, calendar, games, events, warehouse: Path, wait: float, out: Path, reports: bool,
-        formats: tuple[str, ...], system: str | None, register_new: bool) -> None:
+        formats: tuple[str, ...], system: str | None, register_new: bool, replaces: str | None, again: bool,
+        by: str | None) -> None:
     """Ingest, validate, rate and publish in one go.
 
-    With no input files, rates and publishes what the warehouse holds (late games
-    ingested before, corrections); on an empty warehouse, runs the embedded
-    sample season in data/sample/.
+    With no input files, takes in what `ratings ingest` staged, then rates and
+    publishes what the warehouse holds (late games, corrections); on an empty
+    warehouse, runs the embedded sample season in data/sample/.
 
     A --games file may be a tournament report (TRF, SWAR): it is taken in after
     the other files, against the registry they give.
 
+    Exit status: 0, or 3 when rows were rejected (`ratings rejects` lists them).
+
     Example: ratings run --players p.csv --games g.csv --ratings r.csv --warehouse w.duckdb --out lists/
     """
-    files, tournaments = _tournaments(_files(players, ratings, calendar, games, events))
-    with _opened(warehouse, wait) as con, run_record(con, "run", {"files": files, "out": out}) as run_id:
+    by = submissions.user_name(by)
+    files = _files(players, ratings, calendar, games, events)
+    _one_file_with_replaces(replaces, files)
+    with _opened(warehouse, wait) as con, run_record(con, "run", {"files": files, "out": out}, by) as run_id, \
+            _user_errors():
         # Refused before anything is taken in; recorded now, as validation reads it
         # (a Go rule set's starting points are Go points).
         _settle_system(con, system)
-        if not files and not tournaments and not con.execute("select 1 from source_files limit 1").fetchall():
+        if not files and not con.execute("select 1 from source_files limit 1").fetchall():
             files = list(config.SAMPLE_FILES.items())
             click.echo(f"No input files and an empty warehouse: using the embedded sample in {config.SAMPLE_DIR}")
-        # Ingest and validate as one transaction, staging in memory: a file is
-        # recorded as taken in only once its rows are in the warehouse or in rejects.
+        # Ingest and validate as one transaction, staging this run's files in memory: a
+        # file is recorded as taken in only once its rows are in the warehouse or in
+        # rejects. What an earlier `ratings ingest` staged is validated with them.
         with transaction(con):
-            staging = temp_staging(con)
-            with _timed("Ingest"):
-                _ingest(con, run_id, files, staging)
-            with _timed("Validate"):
-                report_validation(con, validate_staged(con, staging))
-            if tournaments:  # their players are matched to the registry just validated
-                with _timed("Ingest tournaments"):
-                    _ingest_tournaments(con, run_id, tournaments, staging, register_new)
-                with _timed("Validate tournaments"):
-                    report_validation(con, validate_staged(con, staging))
+            rejected = _take_in(con, run_id, files, by, temp_staging(con), replaces, again, register_new,
+                                validate=True)
         with _timed("Rate"):
             _rate(con, run_id, system)
         with _timed("Publish"):
             _publish(con, out, reports, formats)
+    _exit_rejected(rejected)
 
 
 @main.command()
@@ -279,43 +282,135 @@ def run(players, ratings, calendar, games, events, warehouse: Path, wait: float,
 @input_options
 @warehouse_option
 @register_option
+@replace_options
+@by_option
 def ingest(files, players, ratings, calendar, games, events, warehouse: Path, wait: float,
-           register_new: bool) -> None:
-    """Read input files into the warehouse's staging tables (nothing judged yet).
+           register_new: bool, replaces: str | None, again: bool, by: str | None) -> None:
+    """Read input files into the warehouse's staging tables (nothing judged yet): each
+    file becomes a submission (`ratings submissions` lists them).
 
     FILES are recognised by their content: a tournament report (FIDE TRF, Belgian
     SWAR), or a CSV or Parquet table whose columns say what it holds (games,
     calendar, registry, initial ratings). A tournament's players are matched to the
     registry already in the warehouse: validate a new registry file before.
 
-    Example: ratings ingest round5.trf late-games.csv --warehouse w.duckdb
+    The same content again stages only its rows still rejected, which the next
+    `validate` or `run` examines again (after a completed registry, --register-new).
+    A corrected file replaces the one it corrects with --replaces.
+
+    Example: ratings ingest open-v2.trf --replaces open.trf --warehouse w.duckdb
     """
-    tables, tournaments = _tournaments(_files(players, ratings, calendar, games, events, files))
-    if not tables and not tournaments:
+    by = submissions.user_name(by)
+    given = _files(players, ratings, calendar, games, events, files)
+    if not given:
         raise click.UsageError("give at least one file (FILES, or --players, --ratings, --calendar, --games)")
-    with _opened(warehouse, wait) as con, run_record(con, "ingest", {"files": tables + tournaments}) as run_id, \
-            _timed("Ingest"), transaction(con):  # all the files or none: a tournament stages several tables
-        if tables:
-            _ingest(con, run_id, tables)
-        if tournaments:
-            _ingest_tournaments(con, run_id, tournaments, "main", register_new)
+    _one_file_with_replaces(replaces, given)
+    with _opened(warehouse, wait) as con, run_record(con, "ingest", {"files": given}, by) as run_id, \
+            _user_errors(), transaction(con):  # all the files or none: a tournament stages several tables
+        _take_in(con, run_id, given, by, "main", replaces, again, register_new, validate=False)
 
 
 @main.command()
 @warehouse_option
 @system_option
-def validate(warehouse: Path, wait: float, system: str | None) -> None:
+@by_option
+def validate(warehouse: Path, wait: float, system: str | None, by: str | None) -> None:
     """Check every staged row: accepted rows are stored, the others go to rejects with reasons.
 
     Under a Go rule set, starting points are Go points: give --system on a new
     warehouse (it is then recorded, as `ratings run` records it).
 
+    Exit status: 0, or 3 when rows were rejected.
+
     Example: ratings validate --warehouse w.duckdb
     """
-    with _opened(warehouse, wait) as con, run_record(con, "validate", {}), _timed("Validate"):
+    by = submissions.user_name(by)
+    with _opened(warehouse, wait) as con, run_record(con, "validate", {}, by) as run_id, _timed("Validate"), \
+            _user_errors():
         if system is not None:
             _settle_system(con, system)
-        report_validation(con, validate_staged(con))
+        with transaction(con):
+            rejected = report_validation(con, *validate_staged(con, run_id, by))
+    _exit_rejected(rejected)
+
+
+@main.command()
+@click.argument("submission")
+@click.option("--reason", required=True, help="Why the file is withdrawn (kept with it).")
+@warehouse_option
+@by_option
+def withdraw(submission: str, reason: str, warehouse: Path, wait: float, by: str | None) -> None:
+    """Withdraw a whole game file: its games stay in the warehouse, marked withdrawn,
+    and are never rated again; the next `rate` recomputes every list they touched,
+    and the revisions name the submission.
+
+    Example: ratings withdraw 7 --reason "the organiser cancelled the event"
+    """
+    by = submissions.user_name(by)
+    if not reason.strip():
+        raise click.BadParameter("say why", param_hint="--reason")
+    with _opened(warehouse, wait) as con, run_record(con, "withdraw", {"submission": submission}, by) as run_id, \
+            _user_errors(), transaction(con):
+        target = submissions.resolve(con, submission)
+        rows = withdraw_submission(con, target, run_id, by, reason)
+        name = con.execute("select name from submissions where submission_id = ?", [target]).fetchall()[0][0]
+    click.echo(f"Submission {target} ({name}) withdrawn: {rows} rows.\n"
+               "Run `ratings rate` (or `ratings run`) to recompute the lists they touched.")
+
+
+@main.command("submissions")
+@warehouse_option
+def list_submissions(warehouse: Path, wait: float) -> None:
+    """List every submission: who took it in and when, its status, its rows (read,
+    stored, rejected, withdrawn), what it replaced or why it was withdrawn.
+
+    Example: ratings submissions --warehouse w.duckdb
+    """
+    with _opened(warehouse, wait, read_only=True) as con:
+        report_table(con.sql(stage_sql("submissions")), "no submission yet")
+
+
+@main.command("rejects")
+@click.option("--file", "submission", metavar="SUBMISSION", help="Only this submission's rejects (id or file name).")
+@click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write them to this CSV file in their input layout, with reason, submission, file and row "
+                   "columns (one file per kind when there are several: NAME-<kind>.csv).")
+@warehouse_option
+def list_rejects(submission: str | None, out_file: Path | None, warehouse: Path, wait: float) -> None:
+    """List the rejected rows still open, or write them out to be fixed: ingest the
+    fixed file and its rows are taken in and their rejects closed (`file` and `row`
+    say which reject each line fixes: keep those columns).
+
+    Example: ratings rejects --out fix.csv && ratings run --games fix.csv
+    """
+    with _opened(warehouse, wait, read_only=True) as con, _user_errors():
+        target = submissions.resolve(con, submission) if submission else None
+        if out_file is None:
+            report_table(con.sql(f"""select submission_id as submission, file_id as file, kind, row_number as row,
+                                            reason from ({rejects_.OPEN_REJECTS})
+                                     order by file_id, row_number limit 200""", params={"submission": target}),
+                         "no rejected row is open")
+            return
+        written = rejects_.export(con, out_file, target)
+    for kind, (path, rows) in written.items():
+        click.echo(f"  {rows} rejected {kind} rows written to {path}")
+    if not written:
+        click.echo("no rejected row is open")
+
+
+@main.command()
+@click.option("--list", "list_id", metavar="LIST_ID", help="Only this list's revisions.")
+@warehouse_option
+def revisions(list_id: str | None, warehouse: Path, wait: float) -> None:
+    """List the revisions of the lists: when, in which run, how many players changed, and why.
+
+    Example: ratings revisions --list 2027-01
+    """
+    with _opened(warehouse, wait, read_only=True) as con:
+        report_table(con.sql("""select list_id, revision, computed_at::timestamp(0) as computed_at, run_id,
+                                       players_changed, reason from list_revisions
+                                where $list is null or list_id = $list order by list_id, revision""",
+                             params={"list": list_id}), "no list has been computed")
 
 
 @main.command()
@@ -422,31 +517,53 @@ def query(sql: str, warehouse: Path, wait: float, out_file: Path | None) -> None
 
 
 @main.command()
-@click.argument("player_id", type=int)
-@click.option("--list", "list_id", required=True, help="The list (YYYY-MM) the correction applies to.")
-@click.option("--rating", type=click.IntRange(-2450, 3000), required=True,
-              help="The rating decided (Go: points, negative for kyu).")
-@click.option("--reason", required=True, help="The commission's reason, shown in the player's history.")
+@click.argument("player_id", type=int, required=False)
+@click.option("--list", "list_id", help="The list (YYYY-MM; Go: the event id) the correction applies to.")
+@click.option("--rating", type=float, help="The rating decided (Go: points, negative for kyu).")
+@click.option("--reason", required=True, help="The commission's reason (or why a correction is withdrawn).")
+@click.option("--withdraw", "withdrawn", type=int, metavar="ID", help="Withdraw correction ID instead.")
 @warehouse_option
-def correct(player_id: int, list_id: str, rating: int, reason: str, warehouse: Path, wait: float) -> None:
-    """Record a correction by the rating commission; the next `rate` applies it at
-    that list and recomputes every later list from it.
+@by_option
+def correct(player_id: int | None, list_id: str | None, rating: float | None, reason: str, withdrawn: int | None,
+            warehouse: Path, wait: float, by: str | None) -> None:
+    """Record a correction by the rating commission (or withdraw one); the next `rate`
+    applies it at that list and recomputes every later list from it.
+
+    The list must be computed, the player registered, and the rating one the rule
+    set publishes (performance Elo: a multiple of ten; FIDE: a whole number from the
+    1400 floor; Go: points from -2450 to 3000).
 
     Example: ratings correct 12345 --list 2027-01 --rating 1850 --reason "result of round 3 reversed on appeal"
     """
-    with _opened(warehouse, wait) as con, run_record(con, "correct", {"player": player_id, "list": list_id}) as run_id:
-        if stored_system(con) in GO_SYSTEMS:
-            if not con.execute("select 1 from go_events where event_id = ?", [list_id]).fetchall():
-                raise click.BadParameter(f"no event {list_id!r} (under the Go rules, --list is an event id)",
-                                         param_hint="--list")
-        elif not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", list_id):
-            raise click.BadParameter("a list id is YYYY-MM", param_hint="--list")
-        if not con.execute("select 1 from players where player_id = ?", [player_id]).fetchall():
-            raise click.ClickException(f"player {player_id} is not in the registry")
-        con.execute("insert into corrections values (?, ?, ?, ?, ?, ?)",
-                    [player_id, list_id, rating, reason, dt.datetime.now(), run_id])
-    click.echo(f"Correction recorded: player {player_id}, list {list_id}, rating {rating} ({reason}).\n"
-               "Run `ratings rate` (or `ratings run`) to apply it and recompute the later lists.")
+    by = submissions.user_name(by)
+    if withdrawn is None and (player_id is None or list_id is None or rating is None):
+        raise click.UsageError("give PLAYER_ID, --list and --rating (or --withdraw ID)")
+    if withdrawn is not None and (player_id is not None or list_id or rating is not None):
+        raise click.UsageError("--withdraw ID takes only --reason")
+    with _opened(warehouse, wait) as con, run_record(con, "correct", {"player": player_id, "list": list_id,
+                                                                      "withdraw": withdrawn}, by) as run_id, \
+            _user_errors():
+        if withdrawn is not None:
+            player_id, list_id = corrections_.withdraw(con, withdrawn, reason, by, run_id)
+            click.echo(f"Correction {withdrawn} withdrawn (player {player_id}, list {list_id}): {reason}.")
+        else:
+            correction_id = corrections_.record(con, player_id, list_id, rating, reason, by, run_id)
+            click.echo(f"Correction {correction_id} recorded by {by}: player {player_id}, list {list_id}, "
+                       f"rating {rating:g} ({reason}).")
+    click.echo("Run `ratings rate` (or `ratings run`) to apply it and recompute the later lists.")
+
+
+@main.command("corrections")
+@click.option("--player", "player_id", type=int, help="Only this player's corrections.")
+@click.option("--list", "list_id", help="Only this list's corrections.")
+@warehouse_option
+def list_corrections(player_id: int | None, list_id: str | None, warehouse: Path, wait: float) -> None:
+    """List the rating commission's corrections, in force or withdrawn, with who entered them and when.
+
+    Example: ratings corrections --player 12345
+    """
+    with _opened(warehouse, wait, read_only=True) as con:
+        report_table(corrections_.listing(con, player_id, list_id), "no correction")
 
 
 @main.group()

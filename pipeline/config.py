@@ -1,6 +1,8 @@
 """Every path and default of the pipeline, in one place."""
 from __future__ import annotations
 
+import datetime as dt
+import os
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -27,3 +29,11 @@ KINDS = ("players", "ratings", "calendar", "games", "events", "go_games")  # Go:
 MIN_BIRTH_YEAR = 1900
 MIN_RATING = 1
 MAX_RATING = 3000
+
+
+def today() -> dt.date:
+    """Today, or the day set in RATINGS_TODAY (YYYY-MM-DD): games dated after it
+    + 31 days are in the future, birth years after its year impossible. Tests and
+    replays of a past season set it."""
+    given = os.environ.get("RATINGS_TODAY")
+    return dt.date.fromisoformat(given) if given else dt.date.today()

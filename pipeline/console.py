@@ -6,33 +6,73 @@ from pathlib import Path
 import click
 import duckdb
 
+from pipeline.intake import Intake
 from pipeline.periods import RatedList
 from pipeline.rate_go import RatedEvent
-from pipeline.validate import Validated, rejects_of
+from pipeline.validate import Replacement, Validated, rejects_of
 
 
-def report_tournament(path: Path, file_id: int | None, found: str, problems: tuple) -> None:
-    if file_id is None:
-        click.echo(f"  {path}  already ingested: adds nothing")
-        return
-    click.echo(f"  {path}  {found}, {len(problems)} problems")
-    for p in problems[:10]:
-        click.echo(f"    {path.name}" + (f", line {p.line}" if p.line else "") + f": {p.message}", err=True)
-    if len(problems) > 10:
-        click.echo(f"    ... {len(problems) - 10} more (their rows are rejected: see the rejects table)", err=True)
+def _tournament_found(t) -> str:
+    if hasattr(t, "flavour"):
+        return (f"{'SWAR (Belgian TRF)' if t.flavour == 'swar' else 'FIDE TRF'}: 1 event ({t.event}), "
+                f"{t.players} players ({t.in_registry} in the registry, {t.registered} new), "
+                f"{t.games} games ({t.forfeits} forfeits), {t.byes} byes")
+    return (f"{'OpenGotha' if t.source == 'opengotha' else 'EGD results'}: event {t.event_id}, "
+            f"{t.players} players ({t.in_registry} in the registry, {t.registered} new), {t.games} games "
+            f"({t.not_counted} not counted)")
 
 
-def report_validation(con: duckdb.DuckDBPyConnection, checked: list[Validated]) -> None:
+def report_intake(intakes: list[Intake]) -> None:
+    """One line a file: the submission it became, what was staged; a tournament's content and problems."""
+    for i in intakes:
+        where = f"  {i.format:<9} {i.path}  "
+        if i.outcome == "nothing":
+            click.echo(where + f"already taken in as submission {i.submission_id}, nothing of it rejected: adds nothing")
+            continue
+        if i.outcome == "again":
+            rows = sum(p.rows_read for p in i.parts)
+            what = f"already taken in as submission {i.submission_id}: its rejected rows are examined again"
+            click.echo(where + what + (f" ({rows})" if i.parts else ""))
+        else:
+            rows = f"{sum(p.rows_read for p in i.parts)} rows staged" if i.parts else "staged"
+            click.echo(where + f"submission {i.submission_id}: {rows}"
+                       + (f", replacing submission {i.replaces}" if i.replaces else ""))
+        for p in i.parts:
+            if p.missing_columns:
+                click.echo(f"            missing column(s): {', '.join(p.missing_columns)}", err=True)
+        if i.tournament is not None:
+            t = i.tournament
+            click.echo(f"            {_tournament_found(t)}, {len(t.problems)} problems")
+            for p in t.problems[:10]:
+                click.echo(f"    {i.path.name}" + (f", line {p.line}" if p.line else "") + f": {p.message}", err=True)
+            if len(t.problems) > 10:
+                click.echo(f"    ... {len(t.problems) - 10} more (their rows are rejected: see `ratings rejects`)",
+                           err=True)
+
+
+def report_validation(con: duckdb.DuckDBPyConnection, checked: list[Validated],
+                      replacements: list[Replacement] = ()) -> int:
+    """Each part's rows accepted and rejected (the first rejects with their reasons),
+    each replacement's changes; returns the rows rejected."""
     click.echo("Validate")
     if not checked:
         click.echo("  nothing staged")
     for v in checked:
-        click.echo(f"  {v.kind:<9} {v.path}  read {v.rows_read} = accepted {v.rows_accepted}"
+        read = "examined again" if v.reexamined else "read"
+        click.echo(f"  {v.kind:<9} {v.path}  {read} {v.rows_read} = accepted {v.rows_accepted}"
                    f" + rejected {v.rows_rejected}")
         for row_number, reason in rejects_of(con, v.file_id, 10):
             click.echo(f"    {Path(v.path).name}, row {row_number}: {reason}", err=True)
         if v.rows_rejected > 10:
-            click.echo(f"    ... {v.rows_rejected - 10} more in the rejects table", err=True)
+            click.echo(f"    ... {v.rows_rejected - 10} more: `ratings rejects --out FILE.csv` writes them out", err=True)
+    for r in replacements:
+        counts = ", ".join(f"{r.changes.get(k, 0)} {k}" for k in ("changed", "added", "withdrawn"))
+        click.echo(f"  submission {r.new} replaces submission {r.old}: {r.withdrawn} rows withdrawn; games {counts}")
+        for (description,) in con.execute("""select description from game_changes where submission_id = ?
+                                             and replaced = ? order by date, white_id, black_id limit 10""",
+                                          [r.new, r.old]).fetchall():
+            click.echo(f"    {description}")
+    return sum(v.rows_rejected for v in checked)
 
 
 def report_rating(rated: list[RatedList]) -> None:
@@ -51,3 +91,16 @@ def report_go_rating(rated: list[RatedEvent]) -> None:
     click.echo(f"  {'event':<24} {'games':>6} {'players':>7} {'first ratings':>13} {'rated after':>11}")
     for r in rated:
         click.echo(f"  {r.event_id:<24} {r.games:>6} {r.players:>7} {r.first_ratings:>13} {r.rated_after:>11}")
+
+
+def report_table(relation: duckdb.DuckDBPyRelation, empty: str) -> None:
+    """A query's rows as an aligned text table (or what to say when there are none)."""
+    names = relation.columns
+    rows = [["" if v is None else str(v) for v in r] for r in relation.fetchall()]
+    if not rows:
+        click.echo(empty)
+        return
+    widths = [max(len(n), *(len(r[i]) for r in rows)) for i, n in enumerate(names)]
+    click.echo("  ".join(n.ljust(w) for n, w in zip(names, widths)).rstrip())
+    for r in rows:
+        click.echo("  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip())

@@ -186,8 +186,9 @@ def card(con: duckdb.DuckDBPyConnection, player_id: int, list_id: str, rules: Pe
     pj = float(res.performance[me]) if nj else float("nan")
     lines.append(f"Rule: {rule}")
     lines.append(_formula(rule, r.previous, nj, pj, r.archives[0], r.archives[1], float(res.unrounded[me]), rules))
-    correction = con.execute("""select arg_max(rating, entered_at), arg_max(reason, entered_at) from corrections
-                                where player_id = ? and list_id = ?""", [player_id, list_id]).fetchall()[0]
+    correction = con.execute("""select arg_max(rating, correction_id), arg_max(reason, correction_id) from corrections
+                                where player_id = ? and list_id = ? and withdrawn_at is null""",
+                             [player_id, list_id]).fetchall()[0]
     if not np.isnan(res.rating[me]):
         lines.append(f"Published (R3: nearest ten, 5 up): {res.unrounded[me]:.3f} → {res.rating[me]:.0f}")
     if correction[0] is not None:

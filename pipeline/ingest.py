@@ -1,7 +1,8 @@
 """Ingest: read CSV or Parquet input files into the staging tables, as text.
 
-Nothing is judged here (validation does that); a file whose content was
-already taken in for the same kind adds nothing.
+Nothing is judged here (validation does that). Each file is one part of a
+submission (pipeline/submissions.py); a part staged again (the same content
+ingested again) stages only its rows that are still rejected.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import duckdb
 from pipeline.formats.go_files import looks_like_egd, looks_like_opengotha
 from pipeline.formats.trf import looks_like_trf
 from pipeline.schemas import REQUIRED, columns
-from pipeline.warehouse import row, scalar
+from pipeline.warehouse import scalar, staged
 
 
 class InputFileError(Exception):
@@ -25,9 +26,10 @@ class InputFileError(Exception):
 class Ingested:
     kind: str
     path: str
-    file_id: int | None  # None: the same content was already ingested
-    rows_read: int
+    file_id: int
+    rows_read: int  # the file's rows; re-examined: the rejected rows staged again
     missing_columns: tuple[str, ...]
+    reexamined: bool = False
 
 
 def file_sha256(path: Path) -> str:
@@ -104,22 +106,32 @@ def kind_of(con: duckdb.DuckDBPyConnection, path: Path) -> str:
                          "name its kind with --players, --ratings, --calendar or --games")
 
 
+# Columns `ratings rejects` adds to the rows it writes out: kept out of the data,
+# `file` and `row` name the rejected row a fixed row replaces.
+FIX_COLUMNS = ("reason", "submission", "file", "row")
+
+
 def _staging_select(kind: str, names: list[str]) -> tuple[list[str], tuple[str, ...]]:
-    """The staged columns of a kind from the file's columns (matched without case), and
-    the required columns the file lacks."""
+    """The staged columns of a kind from the file's columns (matched without case), then
+    fixes_file and fixes_row, and the required columns the file lacks."""
     by_name = {n.strip().lower().lstrip("\ufeff"): n for n in names}
     wanted = columns(kind)
     missing = tuple(c for c in REQUIRED[kind] if c not in by_name)
     select = [f"nullif(trim({_quote(by_name[c])}), '')" if c in by_name else "null" for c in wanted]
+    fixes = "file" in by_name and "row" in by_name
+    select += [f"try_cast({_quote(by_name[c])} as bigint)" if fixes else "null" for c in ("file", "row")]
     if kind == "players":  # extra columns are kept as they came (issue 2)
-        pairs = ", ".join(f"'{key}', {_quote(n)}" for key, n in by_name.items() if key not in wanted)
+        pairs = ", ".join(f"'{key}', {_quote(n)}" for key, n in by_name.items()
+                          if key not in wanted and key not in FIX_COLUMNS)
         select.append(f"json_object({pairs})" if pairs else "null")
     return select, missing
 
 
-def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: int,
-                staging: str = "main") -> Ingested:
-    """Stage the rows of one input file; the same content twice adds nothing.
+def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: int, submission_id: int,
+                staging: str = "main", part: int | None = None) -> Ingested:
+    """Stage the rows of one input file as a part of a submission; with `part` (the
+    file_id of a part staged before from the same content), only its rows that are
+    still rejected, which validation then examines again.
 
     `staging` is the schema of the staging tables: "main" keeps them in the
     warehouse for a later `ratings validate`; "temp" keeps them in memory when
@@ -128,10 +140,7 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: i
     path = Path(path)
     if not path.is_file():
         raise InputFileError(f"{path}: no such file")
-    sha = file_sha256(path)
-    if row(con, "select file_id from source_files where kind = ? and sha256 = ?", [kind, sha]):
-        return Ingested(kind, str(path), None, 0, ())
-    file_id = scalar(con, "select nextval('file_ids')")
+    file_id = part if part is not None else scalar(con, "select nextval('file_ids')")
     readable = []
     for source in raw_row_readers(con, path):
         try:
@@ -147,15 +156,29 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: i
     # The first reading that finds every required column; else the first that reads
     # at all, and its rows are rejected for the missing columns.
     source, select, missing = next((r for r in readable if not r[2]), readable[0])
+    only = ("" if part is None else
+            f" where __row in (select row_number from rejects where file_id = {file_id} and status = 'open')")
     try:
-        staged = ["file_id", "row_number", *columns(kind)] + (["extra"] if kind == "players" else [])
-        names = ", ".join(_quote(c) for c in staged)
-        con.execute(f"insert into {staging}.staged_{kind} ({names}) "
-                    f"select {file_id}, __row, {', '.join(select)} from ({source})")
+        names = ", ".join(_quote(c) for c in ["file_id", "row_number", *columns(kind), "fixes_file", "fixes_row"]
+                          + (["extra"] if kind == "players" else []))
+        con.execute(f"insert into {staged(con, staging, kind)} ({names}) "
+                    f"select {file_id}, __row, {', '.join(select)} from ({source}){only}")
     except duckdb.InvalidInputException as err:
         raise InputFileError(f"{path}: not a readable CSV file ({err})") from err
-    rows = scalar(con, f"select count(*) from {staging}.staged_{kind} where file_id = ?", [file_id])
+    rows = scalar(con, f"select count(*) from {staged(con, staging, kind)} where file_id = ?", [file_id])
+    if part is not None:
+        con.execute("update source_files set status = 'staged', staged_in = ? where file_id = ?", [staging, part])
+        return Ingested(kind, str(path), file_id, rows, missing, reexamined=True)
     message = f"missing column(s): {', '.join(missing)}" if missing else None
-    con.execute("insert into source_files values (?, ?, ?, ?, ?, ?, null, null, 'staged', ?)",
-                [file_id, run_id, kind, str(path.resolve()), sha, rows, message])
+    record_part(con, file_id, run_id, kind, path, rows, submission_id, staging, message)
     return Ingested(kind, str(path), file_id, rows, missing)
+
+
+def record_part(con: duckdb.DuckDBPyConnection, file_id: int, run_id: int, kind: str, path: Path, rows: int,
+                submission_id: int, staging: str, message: str | None = None) -> None:
+    """A staged part in source_files (its sha256 is its submission's)."""
+    con.execute("""insert into source_files (file_id, run_id, kind, path, sha256, rows_read, status, message,
+                                             submission_id, staged_in)
+                   select ?, ?, ?, ?, sha256, ?, 'staged', ?, submission_id, ? from submissions
+                   where submission_id = ?""",
+                [file_id, run_id, kind, str(Path(path).resolve()), rows, message, staging, submission_id])

@@ -17,9 +17,9 @@ import pandas as pd
 
 from pipeline.formats.go_files import GoTournament, read_egd, read_opengotha
 from pipeline.formats.trf import Problem
-from pipeline.ingest import file_sha256, tournament_format
+from pipeline.ingest import tournament_format
 from pipeline.ingest_trf import records, registry_matches, stage_rows
-from pipeline.warehouse import row
+from pipeline.warehouse import staged
 
 DEFAULT_CLASS = "B"  # "other tournament": what a file that says nothing of its class is taken for
 
@@ -29,7 +29,7 @@ class GoTournamentIngested:
     path: str
     source: str  # "opengotha" or "egd"
     event_id: str | None
-    file_id: int | None  # the games rows; None: the same content was already ingested
+    file_id: int  # the games part
     players: int
     in_registry: int
     registered: int
@@ -48,7 +48,7 @@ def _new_players(con: duckdb.DuckDBPyConnection, t: GoTournament, ids: pd.Series
     """Players to register: their EGD pin as id when free, else the next free ids
     (free of the registry and of players other files of this run are registering)."""
     taken = {r[0] for r in con.execute(f"""select player_id from players union
-                                           select try_cast(player_id as bigint) from {staging}.staged_players
+                                           select try_cast(player_id as bigint) from {staged(con, staging, 'players')}
                                            where try_cast(player_id as bigint) is not null""").fetchall()}
     new = t.players[ids.reindex(t.players["key"]).isna().to_numpy()].copy()
     pin_free = new["egd_pin"].notna() & ~new["egd_pin"].isin(taken)
@@ -58,21 +58,21 @@ def _new_players(con: duckdb.DuckDBPyConnection, t: GoTournament, ids: pd.Series
     return new
 
 
-def ingest_go_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int, staging: str = "main",
-                         register_new: bool = False) -> GoTournamentIngested:
-    """Stage one Go tournament file; the same content twice adds nothing."""
+def ingest_go_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int, submission_id: int,
+                         staging: str = "main", register_new: bool = False,
+                         again: dict[str, int] | None = None) -> GoTournamentIngested:
+    """Stage one Go tournament file as a submission's parts (its event, its games, its
+    new players); `again`: only the rows still rejected of the parts staged before."""
     path = Path(path)
-    sha = file_sha256(path)
     t = read_opengotha(path) if tournament_format(path) == "opengotha" else read_egd(path)
     event = t.event
-    if row(con, "select file_id from source_files where kind = 'go_games' and sha256 = ?", [sha]):
-        return GoTournamentIngested(str(path), t.source, event["event_id"], None, len(t.players), 0, 0, 0, 0, ())
+    again = again or {}
     ids = registry_ids(con, t)
     registered = 0
     if register_new:
         new = _new_players(con, t, ids, staging)
         if len(new):
-            stage_rows(con, staging, "players", path, sha, run_id, pd.DataFrame({
+            stage_rows(con, staging, "players", path, run_id, submission_id, pd.DataFrame({
                 "row_number": range(1, len(new) + 1), "player_id": new["player_id"].astype(int).astype(str),
                 "name": new["name"], "grade": new["grade"], "club": new["club"],
                 "extra": [json.dumps({k: v for k, v in {"egd_pin": pin, "country": country}.items()
@@ -80,13 +80,13 @@ def ingest_go_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int
                           for pin, country in zip(new["egd_pin"], new["country"])]}))
             ids = ids.fillna(pd.Series(new["player_id"].astype("Int64").to_numpy(), index=new["key"].to_numpy()))
             registered = len(new)
-    stage_rows(con, staging, "events", path, sha, run_id, pd.DataFrame([{
+    stage_rows(con, staging, "events", path, run_id, submission_id, pd.DataFrame([{
         "row_number": 1, "event_id": event["event_id"], "name": event["name"],
         "start_date": event["start_date"].isoformat() if event["start_date"] else None,
         "end_date": event["end_date"].isoformat() if event["end_date"] else None,
-        "class": event["class"] or DEFAULT_CLASS, "board_size": str(event["board_size"])}]))
+        "class": event["class"] or DEFAULT_CLASS, "board_size": str(event["board_size"])}]), again.get("events"))
     games, problems = _staged_games(t, ids)
-    file_id = stage_rows(con, staging, "go_games", path, sha, run_id, games)
+    file_id = stage_rows(con, staging, "go_games", path, run_id, submission_id, games, again.get("go_games"))
     return GoTournamentIngested(str(path), t.source, event["event_id"], file_id, len(t.players),
                                 int(ids.notna().sum()) - registered, registered, len(t.games),
                                 int((~t.games["counted"]).sum()), problems)
@@ -109,6 +109,7 @@ def _staged_games(t: GoTournament, ids: pd.Series) -> tuple[pd.DataFrame, tuple[
         "date": g["date"].map(lambda d: d.isoformat() if d else None),
         "black_id": black.astype("string"), "white_id": white.astype("string"),
         "winner": g["winner"], "handicap": g["handicap"].astype(str), "weight": None,
+        "round": g["round"].astype(str),
         "problem": why_not.fillna(unknown),
     })
     missing = sorted({name for key, m in ((g["black"], black), (g["white"], white)) for name in key[m.isna()]})

@@ -17,8 +17,8 @@ import duckdb
 import pandas as pd
 
 from pipeline.formats.trf import Problem, Tournament, read_trf
-from pipeline.ingest import file_sha256
-from pipeline.warehouse import row, scalar
+from pipeline.ingest import record_part
+from pipeline.warehouse import scalar, staged
 
 FORFEIT_RESULTS = ("+/-", "-/+", "-/-")
 
@@ -28,7 +28,7 @@ class TournamentIngested:
     path: str
     flavour: str  # "trf" or "swar"
     event: str | None
-    file_id: int | None  # the games rows; None: the same content was already ingested
+    file_id: int  # the games part
     players: int
     in_registry: int
     registered: int  # new players staged (--register-new)
@@ -115,33 +115,35 @@ def _staged_games(t: Tournament, ids: pd.Series) -> tuple[pd.DataFrame, list[Pro
     return records(games, t.problems), sorted([*t.problems, *unknown], key=lambda p: p.line)
 
 
-def ingest_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int, staging: str = "main",
-                      register_new: bool = False) -> TournamentIngested:
-    """Stage one tournament file; the same content twice adds nothing."""
+def ingest_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int, submission_id: int,
+                      staging: str = "main", register_new: bool = False,
+                      again: dict[str, int] | None = None) -> TournamentIngested:
+    """Stage one tournament file as a submission's parts. `again` (kind → file_id of
+    the parts staged before from the same content): only the rows still rejected are
+    staged again, so that a completed registry or --register-new lets them in."""
     path = Path(path)
-    sha = file_sha256(path)
     t = read_trf(path)
     event = t.tags.get("012")
-    if row(con, "select file_id from source_files where kind = 'games' and sha256 = ?", [sha]):
-        return TournamentIngested(str(path), t.flavour, event, None, len(t.players), 0, 0, 0, 0, 0, ())
     ids = registry_ids(con, t)
     registered = 0
     if register_new:
         taken = {r[0] for r in con.execute("select player_id from players").fetchall()}
         new = _new_players(t, ids, taken)
         if len(new):
-            stage_rows(con, staging, "players", path, sha, run_id, _staged_new_players(new, t.flavour))
+            stage_rows(con, staging, "players", path, run_id, submission_id, _staged_new_players(new, t.flavour))
             ids = ids.fillna(new.set_index("rank")["id"].astype("Int64").reindex(ids.index))
             registered = len(new)
     games, problems = _staged_games(t, ids)
-    file_id = stage_rows(con, staging, "games", path, sha, run_id, games)
+    part = (again or {}).get("games")
+    file_id = stage_rows(con, staging, "games", path, run_id, submission_id, games, part)
     b = t.byes
-    con.register("file_byes", pd.DataFrame({
-        "file_id": file_id, "player_id": b["rank"].map(ids).astype("Int64"), "event": event,
-        "round": b["round"].astype("int64"), "date": b["date"],
-        "code": b["code"], "line": b["line"].astype("int64")}))
-    con.execute("insert into byes by name select * from file_byes")
-    con.unregister("file_byes")
+    if part is None:  # byes are kept once, with the first staging
+        con.register("file_byes", pd.DataFrame({
+            "file_id": file_id, "player_id": b["rank"].map(ids).astype("Int64"), "event": event,
+            "round": b["round"].astype("int64"), "date": b["date"],
+            "code": b["code"], "line": b["line"].astype("int64")}))
+        con.execute("insert into byes by name select * from file_byes")
+        con.unregister("file_byes")
     return TournamentIngested(str(path), t.flavour, event, file_id, len(t.players),
                               int(ids.notna().sum()) - registered, registered, len(t.games),
                               int(t.games["result"].isin(FORFEIT_RESULTS).sum()), len(b), tuple(problems))
@@ -156,13 +158,20 @@ def records(games: pd.DataFrame, problems: tuple[Problem, ...]) -> pd.DataFrame:
     return rows
 
 
-def stage_rows(con: duckdb.DuckDBPyConnection, staging: str, kind: str, path: Path, sha: str, run_id: int,
-           rows: pd.DataFrame) -> int:
-    """Rows into staged_<kind> as text, recorded in source_files like any input file."""
-    file_id = scalar(con, "select nextval('file_ids')")
+def stage_rows(con: duckdb.DuckDBPyConnection, staging: str, kind: str, path: Path, run_id: int,
+               submission_id: int, rows: pd.DataFrame, part: int | None = None) -> int:
+    """Rows into staged_<kind> as text, recorded in source_files like any input file's;
+    with `part` (a part staged before from the same content), only its rows still rejected."""
+    if part is not None:
+        open_rows = {r for (r,) in con.execute("select row_number from rejects where file_id = ? and status = 'open'",
+                                               [part]).fetchall()}
+        rows = rows[rows["row_number"].isin(open_rows)]
+    file_id = part if part is not None else scalar(con, "select nextval('file_ids')")
     con.register("file_rows", rows)
-    con.execute(f"insert into {staging}.staged_{kind} by name select {file_id} as file_id, * from file_rows")
+    con.execute(f"insert into {staged(con, staging, kind)} by name select {file_id} as file_id, * from file_rows")
     con.unregister("file_rows")
-    con.execute("insert into source_files values (?, ?, ?, ?, ?, ?, null, null, 'staged', null)",
-                [file_id, run_id, kind, str(path.resolve()), sha, len(rows)])
+    if part is not None:
+        con.execute("update source_files set status = 'staged', staged_in = ? where file_id = ?", [staging, part])
+    else:
+        record_part(con, file_id, run_id, kind, path, len(rows), submission_id, staging)
     return file_id

@@ -92,9 +92,10 @@ def local_indices(white: np.ndarray, black: np.ndarray, n: int,
 
 
 def corrections(con: duckdb.DuckDBPyConnection, ids: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray, list[str]]]:
-    """The latest correction of each player at each list: list_id → (indices, ratings, reasons)."""
-    rows = con.execute("""select list_id, player_id, arg_max(rating, entered_at), arg_max(reason, entered_at)
-                          from corrections group by list_id, player_id order by list_id, player_id""").fetchall()
+    """The latest correction in force of each player at each list: list_id → (indices, ratings, reasons)."""
+    rows = con.execute("""select list_id, player_id, arg_max(rating, correction_id), arg_max(reason, correction_id)
+                          from corrections where withdrawn_at is null
+                          group by list_id, player_id order by list_id, player_id""").fetchall()
     out: dict[str, tuple[np.ndarray, np.ndarray, list[str]]] = {}
     for list_id, group in itertools.groupby(rows, key=lambda r: r[0]):  # a handful of corrections
         _, players, values, reasons = zip(*group)

@@ -1,7 +1,12 @@
 """Publish: write each list as CSV and Parquet, and each state as Parquet.
 
-Files are written under a temporary name and renamed, so a reader never sees
-half a list; the same warehouse gives byte-identical files.
+Each revision of a list is published once, as OUT/lists/<list_id>-r<revision>.csv
+(and .parquet, .txt, -swiss-manager.csv as asked), and never rewritten: a file of
+that name with other bytes is refused, not replaced. OUT/lists/<list_id>.csv is
+the latest revision. A file is written only when its bytes change, under a
+temporary name then renamed, so a reader never sees half a list and a run that
+changes no rating changes no published file; the same warehouse gives
+byte-identical files.
 """
 from __future__ import annotations
 
@@ -29,23 +34,59 @@ LIST_ID = re.compile(r"\d{4}-\d{2}")
 REPORT = re.compile(r"\d{4}-\d{2}-r\d+")
 
 
+class PublishedFileConflict(Exception):
+    """A revision's file was published before with other bytes: this output folder
+    holds another warehouse's lists, or someone edited it."""
+
+
 def replace_atomically(path: Path, write) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
     write(tmp)
     os.replace(tmp, path)
 
 
-def write_csv(table: pa.Table, path: Path) -> None:
+def csv_bytes(table: pa.Table) -> bytes:
     """CSV with text cells made spreadsheet-safe; nulls are empty cells."""
     for i, field in enumerate(table.schema):
         if pa.types.is_string(field.type) or pa.types.is_large_string(field.type):
             table = table.set_column(i, field, spreadsheet_safe(table.column(i)))
-    options = pacsv.WriteOptions(quoting_style="needed")
-    replace_atomically(path, lambda tmp: pacsv.write_csv(table, tmp, write_options=options))
+    sink = pa.BufferOutputStream()
+    pacsv.write_csv(table, sink, write_options=pacsv.WriteOptions(quoting_style="needed"))
+    return sink.getvalue().to_pybytes()
+
+
+def parquet_bytes(table: pa.Table) -> bytes:
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression="zstd", compression_level=1)
+    return sink.getvalue().to_pybytes()
+
+
+def write_bytes(data: bytes, path: Path) -> bool:
+    """Write `data` unless the file already holds exactly it; True when written."""
+    if path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data:
+        return False
+    replace_atomically(path, lambda tmp: tmp.write_bytes(data))
+    return True
+
+
+def write_once(data: bytes, path: Path) -> bool:
+    """A revision's file: written the first time, never rewritten; True when written."""
+    if path.is_file():
+        if path.read_bytes() != data:
+            raise PublishedFileConflict(
+                f"{path} was published before with other content, and a published revision is never rewritten: "
+                "this output folder holds the lists of another warehouse (or was edited); give another --out")
+        return False
+    replace_atomically(path, lambda tmp: tmp.write_bytes(data))
+    return True
+
+
+def write_csv(table: pa.Table, path: Path) -> None:
+    write_bytes(csv_bytes(table), path)
 
 
 def write_parquet(table: pa.Table, path: Path) -> None:
-    replace_atomically(path, lambda tmp: pq.write_table(table, tmp, compression="zstd", compression_level=1))
+    write_bytes(parquet_bytes(table), path)
 
 
 def write_dataset(table: pa.Table, out: Path, partition: str) -> None:
@@ -71,48 +112,57 @@ FORMATS = ("csv", "parquet", "txt", "swiss-manager")
 DEFAULT_FORMATS = ("csv", "parquet")
 
 
-def write_text(text: str, path: Path) -> None:
-    replace_atomically(path, lambda tmp: tmp.write_bytes(text.encode("utf-8")))
+def _list_files(one: pa.Table, pairing: pa.Table | None, list_id: str, formats: tuple[str, ...]) -> dict[str, bytes]:
+    """A list's published files by name suffix (".csv", "-swiss-manager.csv", ...)."""
+    files = {}
+    if "csv" in formats:
+        files[".csv"] = csv_bytes(one)
+    if "parquet" in formats:
+        files[".parquet"] = parquet_bytes(one)
+    if pairing is not None and "txt" in formats:
+        files[".txt"] = fide_list_text(pairing, list_id).encode("utf-8")
+    if pairing is not None and "swiss-manager" in formats:
+        files["-swiss-manager.csv"] = swiss_manager_csv(pairing).encode("utf-8")
+    return files
 
 
-def publish_all(con: duckdb.DuckDBPyConnection, out: Path, formats: tuple[str, ...] = DEFAULT_FORMATS) -> list[str]:
-    """Write OUT/lists/<list_id>.{csv,parquet} (and, as asked, .txt in FIDE's list
-    layout and -swiss-manager.csv for pairing programs), OUT/state/<list_id>.parquet
-    and, for each list revised after its first computation, OUT/diffs/<list_id>-r<revision>.csv."""
+def publish_all(con: duckdb.DuckDBPyConnection, out: Path, formats: tuple[str, ...] = DEFAULT_FORMATS
+                ) -> tuple[list[str], int]:
+    """Write, for each list, OUT/lists/<list_id>-r<revision>.{csv,parquet} once (and,
+    as asked, .txt in FIDE's list layout and -swiss-manager.csv for pairing programs),
+    the latest revision as OUT/lists/<list_id>.*, OUT/state/<list_id>.parquet and, for
+    each revision after the first, OUT/diffs/<list_id>-r<revision>.csv. Returns the
+    list ids and the number of files written (files whose bytes did not change are not)."""
     out = Path(out)
     (out / "lists").mkdir(parents=True, exist_ok=True)
     (out / "state").mkdir(parents=True, exist_ok=True)
     lists = stage(con, "50_published_lists").to_arrow_table()
     states = stage(con, "51_published_states").to_arrow_table().drop_columns(
         NOT_PUBLISHED[stored_system(con) or DEFAULT_SYSTEM])
-    list_ids = [r[0] for r in con.execute("select list_id from lists order by window_start").fetchall()]
+    revisions = con.execute("select list_id, revision from lists order by window_start").fetchall()
     for stale in out.glob("*/.*.tmp"):  # left by a killed run
         stale.unlink()
     list_rows, state_rows = by_key(lists), by_key(states)
     empty_list, empty_state = lists.slice(0, 0), states.slice(0, 0)
     pairing = by_key(stage(con, "53_pairing_lists").to_arrow_table()) if {"txt", "swiss-manager"} & set(formats) \
         else {}
-    for list_id in list_ids:
+    written = 0
+    for list_id, revision in revisions:
         if not LIST_ID.fullmatch(list_id):  # a file name: never a path out of OUT (validation checks it too)
             raise ValueError(f"list id {list_id!r} is not YYYY-MM")
-        one = list_rows.get(list_id, empty_list)
-        if "parquet" in formats:
-            write_parquet(one, out / "lists" / f"{list_id}.parquet")
-        if "csv" in formats:
-            write_csv(one, out / "lists" / f"{list_id}.csv")
-        if list_id in pairing and "txt" in formats:
-            write_text(fide_list_text(pairing[list_id], list_id), out / "lists" / f"{list_id}.txt")
-        if list_id in pairing and "swiss-manager" in formats:
-            write_text(swiss_manager_csv(pairing[list_id]), out / "lists" / f"{list_id}-swiss-manager.csv")
+        files = _list_files(list_rows.get(list_id, empty_list), pairing.get(list_id), list_id, formats)
+        for suffix, data in files.items():
+            written += write_once(data, out / "lists" / f"{list_id}-r{revision}{suffix}")
+            written += write_bytes(data, out / "lists" / f"{list_id}{suffix}")
         state = state_rows.get(list_id, empty_state).drop_columns(["list_id"])
-        write_parquet(state, out / "state" / f"{list_id}.parquet")
+        written += write_bytes(parquet_bytes(state), out / "state" / f"{list_id}.parquet")
     changes = stage(con, "52_published_changes").to_arrow_table()
     if changes.num_rows:
         (out / "diffs").mkdir(exist_ok=True)
     for report, rows in by_key(changes, "report").items():
         if REPORT.fullmatch(report):
-            write_csv(rows.drop_columns(["report"]), out / "diffs" / f"{report}.csv")
-    return list_ids
+            written += write_once(csv_bytes(rows.drop_columns(["report"])), out / "diffs" / f"{report}.csv")
+    return [list_id for list_id, _ in revisions], written
 
 
 def by_key(table: pa.Table, key: str = "list_id") -> dict[str, pa.Table]:

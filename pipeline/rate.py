@@ -40,7 +40,7 @@ def ensure_calendar(con: duckdb.DuckDBPyConnection, system: str = "performance")
         return
     nominal = CALENDARS[system](first, last)
     con.register("nominal", nominal)
-    con.execute("""insert into calendar select list_id, window_start, window_end, null from nominal n
+    con.execute("""insert into calendar select list_id, window_start, window_end, null, null from nominal n
                    where not exists (select 1 from calendar k where k.list_id = n.list_id)""")
     con.unregister("nominal")
 
@@ -102,8 +102,8 @@ def rate_all(con: duckdb.DuckDBPyConnection, run_id: int, system: str | None = N
     before = None if first == 0 else lists["list_id"].iloc[first - 1]
     lists = lists.iloc[first:].reset_index(drop=True)
     games = window_games(con, lists, events=system == "fide")
-    context = {"signature": signatures, "max_file_id": scalar(con, "select max(file_id) from source_files"),
-               "run_id": run_id}
+    context = {"signature": signatures, "run_id": run_id,
+               "registry_version": scalar(con, "select coalesce(max(version), 0) from player_versions")}
     bar = tqdm(total=len(lists), desc="rate", unit="list", disable=None if show_progress is None else not show_progress,
                leave=False)
     compute = fide_lists if system == "fide" else performance_lists
@@ -152,7 +152,7 @@ def performance_lists(con: duckdb.DuckDBPyConnection, lists: pd.DataFrame, befor
         rated = int((~np.isnan(new_rating)).sum())
         played = window.stop - window.start
         frames["lists"].append(list_row(
-            list_id, input_signature=str(context["signature"][list_id]), max_file_id=context["max_file_id"],
+            list_id, input_signature=str(context["signature"][list_id]), registry_version=context["registry_version"],
             window_start=start, window_end=end, run_id=context["run_id"],
             games_rated=played, forfeits=games.forfeits[i],
             players_rated=rated, new_players=int((~np.isnan(new_rating) & np.isnan(rating)).sum()),
@@ -209,6 +209,7 @@ def _store(con: duckdb.DuckDBPyConnection, computed: dict[str, list[Columns]], r
         for table in COMPUTED_TABLES:
             _register_rows(con, table, computed.get(table, []))
         con.execute(f"create or replace temp table changed as {stage_sql('31_changed_lists')}")
+        con.execute(f"create or replace temp table revision_reasons as {stage_sql('32_revision_reasons')}")
         if scalar(con, "select count(*) from changed where old_revision is not null"):  # a revision, not a first
             con.execute(f"insert into rating_changes select c.list_id, ch.old_revision + 1, c.* exclude (list_id) "
                         f"from ({stage_sql('30_rating_changes')}) c join changed ch using (list_id) "
@@ -226,12 +227,14 @@ def _store(con: duckdb.DuckDBPyConnection, computed: dict[str, list[Columns]], r
         con.execute("""update lists set input_signature = n.input_signature, forfeits = n.forfeits
                        from new_lists n where lists.list_id = n.list_id""")
         con.execute("""insert into list_revisions
-                       select ch.list_id, coalesce(ch.old_revision, 0) + 1, ?, ?, n.max_file_id,
+                       select ch.list_id, coalesce(ch.old_revision, 0) + 1, ?, ?, n.registry_version,
                               (select count(*) from rating_changes r where r.list_id = ch.list_id
-                                 and r.revision = coalesce(ch.old_revision, 0) + 1)
-                       from changed ch join new_lists n using (list_id)""", [run_id, now])
+                                 and r.revision = coalesce(ch.old_revision, 0) + 1), w.reason
+                       from changed ch join new_lists n using (list_id) join revision_reasons w using (list_id)""",
+                    [run_id, now])
         revised = dict(con.execute("select list_id, coalesce(old_revision, 0) + 1 from changed").fetchall())
         con.execute("drop table changed")
+        con.execute("drop table revision_reasons")
         for table in COMPUTED_TABLES:
             con.execute(f"drop view new_{NEW_NAMES[table]}")
             con.unregister(f"computed_{table}")

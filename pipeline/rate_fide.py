@@ -158,7 +158,7 @@ def fide_lists(con: duckdb.DuckDBPyConnection, lists: pd.DataFrame, before: str 
         rated = int((~np.isnan(s.rating)).sum())
         played = window.stop - window.start
         frames["lists"].append(list_row(
-            list_id, input_signature=str(context["signature"][list_id]), max_file_id=context["max_file_id"],
+            list_id, input_signature=str(context["signature"][list_id]), registry_version=context["registry_version"],
             window_start=start, window_end=end, run_id=context["run_id"],
             games_rated=played, forfeits=games.forfeits[i], players_rated=rated,
             new_players=int((~np.isnan(s.rating) & np.isnan(previous)).sum()),

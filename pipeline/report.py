@@ -95,11 +95,12 @@ def list_report(con: duckdb.DuckDBPyConnection, list_id: str) -> str:
         losses=_rows(con, f"{history} and change < 0 order by change, player_id limit 10", [list_id]),
         new_players=_rows(con, f"{history} and status = 'new' order by rating desc, player_id limit 20", [list_id]),
         rejects=_rows(con, """
-            select regexp_extract(f.path, '[^/]+$') as file, f.rows_read, f.rows_accepted, f.rows_rejected,
+            select regexp_extract(f.path, '[^/]+$') as file, f.rows_read, f.rows_accepted,
+                   (select count(*) from rejects r where r.file_id = f.file_id and r.status = 'open') as rows_rejected,
                    (select mode(regexp_replace(split_part(r.reason, ';', 1), ' \\(got .*\\)$', ''))
-                    from rejects r where r.file_id = f.file_id) as top_reason
+                    from rejects r where r.file_id = f.file_id and r.status = 'open') as top_reason
             from source_files f
-            where f.file_id <= coalesce((select max_file_id from lists where list_id = ?), 0)
+            where f.taken_in_run <= coalesce((select run_id from lists where list_id = ?), 0)
             order by f.file_id""", [list_id]),
     )
     return page

@@ -6,13 +6,11 @@ the registry, duplicates, calendar windows) are SQL, in sql/validate/.
 """
 from __future__ import annotations
 
-import datetime as dt
-
 import pandas as pd
 import pandera.pandas as pa
 from pandera.typing import Series
 
-from pipeline.config import MAX_RATING, MIN_BIRTH_YEAR, MIN_RATING
+from pipeline.config import MAX_RATING, MIN_BIRTH_YEAR, MIN_RATING, today
 
 # Results from White's side; forfeits are kept and never rated (their scores:
 # sql/clean/games.sql).
@@ -65,7 +63,7 @@ class PlayersInput(PlayerRows):
 
     @pa.check("birth_year", name=f"impossible birth year (not a year from {MIN_BIRTH_YEAR} to this year)")
     def _birth_year(cls, s: Series[str]) -> Series[bool]:
-        return s.str.fullmatch(r"\d{4}") & _in_range(s, MIN_BIRTH_YEAR, dt.date.today().year)
+        return s.str.fullmatch(r"\d{4}") & _in_range(s, MIN_BIRTH_YEAR, today().year)
 
 
 class RatingsInput(PlayerRows):
@@ -208,6 +206,11 @@ class GoGamesInput(pa.DataFrameModel):
     winner: Series[str] = pa.Field(nullable=False, isin=["B", "W", "b", "w", "jigo", "Jigo", "JIGO"])
     handicap: Series[str] = pa.Field(nullable=True)
     weight: Series[str] = pa.Field(nullable=True)
+    round: Series[str] = pa.Field(nullable=True)
+
+    @pa.check("round", name="round must be a whole number")
+    def _round(cls, s: Series[str]) -> Series[bool]:
+        return s.str.fullmatch(r"[0-9]{1,4}")
 
     @pa.check("date", name="unparseable date (expected YYYY-MM-DD)")
     def _date(cls, s: Series[str]) -> Series[bool]:
@@ -257,7 +260,7 @@ OPTIONAL = {
     "calendar": (),
     "games": ("game_id", "event", "round"),
     "events": ("board_size",),
-    "go_games": ("handicap", "weight"),
+    "go_games": ("handicap", "weight", "round"),
 }
 
 

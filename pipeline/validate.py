@@ -1,8 +1,14 @@
-"""Validate: move each staged file's rows into the warehouse or the rejects table.
+"""Validate: move each staged part's rows into the warehouse or the rejects table.
 
 Row checks are the Pandera models of `pipeline.schemas`, run lazily so every
 problem of every row is reported at once; checks against the warehouse are the
-SQL of sql/validate/. Rows read = rows accepted + rows rejected, per file.
+SQL of sql/validate/. Every row of a part is stored, rejected, or later
+withdrawn (sql/audits/rows_accounted.sql checks each row, not only the counts).
+
+A part staged again from the same content holds only its rows still rejected:
+those taken in now close their reject (`taken in`). A row of a fix file (written
+by `ratings rejects`) names the reject it fixes: taken in, it closes it (`fixed`);
+rejected again, its own reject replaces the old one (`superseded`).
 """
 from __future__ import annotations
 
@@ -12,15 +18,18 @@ from dataclasses import dataclass
 import duckdb
 import pandas as pd
 
-from pipeline.config import KINDS
+from pipeline import submissions
+from pipeline.config import KINDS, today
 from pipeline.schemas import columns, rejection_reasons
 from pipeline.systems import stored_system
-from pipeline.warehouse import row, scalar, stage_sql, transaction
+from pipeline.warehouse import row, scalar, stage_sql, staged, transaction
 
 CHUNK_ROWS = 1_000_000
 
 CLEAN_TABLE = {"players": "players", "ratings": "initial_ratings", "calendar": "calendar", "games": "games",
                "events": "go_events", "go_games": "go_games"}
+# Where a part's stored rows are: the registry keeps every version of a player.
+STORED_TABLE = CLEAN_TABLE | {"players": "player_versions"}
 WITH_PROBLEMS = ("games", "go_games")  # staged from tournament files, with the problems found reading them
 
 
@@ -29,21 +38,27 @@ class Validated:
     file_id: int
     kind: str
     path: str
-    rows_read: int
+    rows_read: int  # the rows examined: all the file's, or those staged again
     rows_accepted: int
     rows_rejected: int
+    reexamined: bool = False
 
 
-def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, staging: str = "main") -> Validated:
-    """Check one staged file; accepted rows go to their table, the others to rejects."""
-    path, rows_read, message = row(con,
-        "select path, rows_read, message from source_files where file_id = ?", [file_id])
+def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_id: int) -> Validated:
+    """Check one staged part; accepted rows go to their table, the others to rejects."""
+    path, rows_read, message, staging, validated_before = row(con,
+        "select path, rows_read, message, staged_in, taken_in_run is not null from source_files where file_id = ?",
+        [file_id])
+    table = staged(con, staging, kind)
+    examined = scalar(con, f"select count(*) from {table} where file_id = ?", [file_id])
     missing = set(message.removeprefix("missing column(s): ").split(", ")) if message else set()
     system = stored_system(con)
+    last_row = scalar(con, f"select coalesce(max(row_number), 0) from {table} where file_id = ?", [file_id])
     schema_rejects = pd.concat([rejection_reasons(kind, frame, missing, system)
-                                for frame in _frames(con, f"{staging}.staged_{kind}", file_id, rows_read, kind)],
+                                for frame in _frames(con, table, file_id, last_row, kind)],
                                ignore_index=True)
     with transaction(con):
+        con.execute("set variable today = ?", [today()])
         con.register("schema_rejects", schema_rejects)
         # Views, not copies of the file: the SQL checks read every staged row (with
         # try_cast), the insert reads the accepted ones.
@@ -51,36 +66,70 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, stagi
         # and take no part in the other checks.
         read_problem = "problem is null" if kind in WITH_PROBLEMS else "true"
         con.execute(f"""create or replace temp view candidates as
-            select * from {staging}.staged_{kind} where file_id = {file_id} and {read_problem}""")
-        problems = (f"union all select row_number, problem from {staging}.staged_{kind} "
+            select * from {table} where file_id = {file_id} and {read_problem}""")
+        problems = (f"union all select row_number, problem from {table} "
                     f"where file_id = {file_id} and problem is not null" if kind in WITH_PROBLEMS else "")
+        if kind in WITH_PROBLEMS:  # games: plausible dates, against the games already stored
+            con.execute("""create or replace temp view candidate_dates as
+                select row_number, try_cast(date as date) as d from candidates where try_cast(date as date) is not null""")
+            con.execute(f"""create or replace temp view stored_dates as
+                select date as d, count(*) as n from {CLEAN_TABLE[kind]} group by date""")
+            problems += f" union all select * from ({stage_sql('validate/plausible_dates')})"
         con.execute(f"""create or replace temp table file_rejects as
             select row_number, string_agg(reason, '; ' order by reason) as reason from (
                 select * from schema_rejects union all select * from ({stage_sql(f"validate/{kind}")})
                 {problems}
             ) group by row_number""")
         record = ", ".join(f"'{c}': s.\"{c}\"" for c in columns(kind))
-        con.execute(f"""insert into rejects
-            select s.file_id, s.row_number, r.reason, to_json({{{record}}})
-            from {staging}.staged_{kind} s join file_rejects r using (row_number)
+        con.execute(f"""insert or replace into rejects (file_id, row_number, reason, record, status)
+            select s.file_id, s.row_number, r.reason, to_json({{{record}}}), 'open'
+            from {table} s join file_rejects r using (row_number)
             where s.file_id = {file_id}""")
-        con.execute("""create or replace temp view accepted as
-            select * from candidates c
+        # A fix rejected in turn: its own reject is now the open one.
+        con.execute(f"""update rejects set status = 'superseded', resolved_run = {run_id},
+                               resolved_by_file = {file_id}, resolved_by_row = s.row_number
+                        from {table} s join file_rejects r using (row_number)
+                        where s.file_id = {file_id} and rejects.file_id = s.fixes_file
+                          and rejects.row_number = s.fixes_row and rejects.status = 'open'""")
+        con.execute(f"""create or replace temp view accepted as
+            select *, {run_id} as run_id from candidates c
             where not exists (select 1 from file_rejects r where r.row_number = c.row_number)""")
         if kind == "calendar":  # a calendar file replaces the nominal windows (R1)
             con.execute("delete from calendar where file_id is null")
-        verb = "insert or replace" if kind == "players" else "insert"  # a registry update replaces the row
-        con.execute(f"{verb} into {CLEAN_TABLE[kind]} {stage_sql(f'clean/{kind}')}")
+        con.execute(f"create or replace temp table clean_rows as {stage_sql(f'clean/{kind}')}")
+        if kind == "players":  # every version is kept; `players` is the latest of each player
+            con.execute(f"""insert into player_versions
+                            select nextval('player_versions_seq'), {run_id}, * from clean_rows""")
+            con.execute("insert or replace into players select * from clean_rows")
+        else:
+            con.execute(f"insert into {CLEAN_TABLE[kind]} by name select * from clean_rows")
+        # Rows staged again from the same content, and rows of a fix file, close their rejects.
+        con.execute(f"""update rejects set status = 'taken in', resolved_run = {run_id},
+                               resolved_by_file = file_id, resolved_by_row = row_number
+                        where file_id = {file_id} and status = 'open'
+                          and row_number in (select row_number from accepted)""")
+        con.execute(f"""update rejects set status = 'fixed', resolved_run = {run_id},
+                               resolved_by_file = {file_id}, resolved_by_row = a.row_number
+                        from accepted a
+                        where rejects.file_id = a.fixes_file and rejects.row_number = a.fixes_row
+                          and rejects.status = 'open'""")
         rejected = scalar(con, "select count(*) from file_rejects")
-        accepted = rows_read - rejected
-        con.execute(f"delete from {staging}.staged_{kind} where file_id = {file_id}")
-        con.execute("""update source_files set rows_accepted = ?, rows_rejected = ?, status = 'validated'
-                       where file_id = ?""", [accepted, rejected, file_id])
-        con.execute("drop view accepted")
-        con.execute("drop view candidates")
-        con.execute("drop table file_rejects")
+        accepted = examined - rejected
+        con.execute(f"delete from {table} where file_id = {file_id}")
+        con.execute(f"""update source_files set
+                          rows_accepted = (select count(*) from {STORED_TABLE[kind]} where file_id = {file_id})
+                                        + (select count(*) from withdrawn_rows where file_id = {file_id}),
+                          rows_rejected = (select count(*) from rejects where file_id = {file_id}
+                                           and status <> 'taken in'),
+                          status = 'validated', taken_in_run = {run_id}
+                        where file_id = {file_id}""")
+        for name in ("accepted", "candidate_dates", "stored_dates", "candidates"):
+            con.execute(f"drop view if exists {name}")
+        for name in ("file_rejects", "clean_rows"):
+            con.execute(f"drop table {name}")
         con.unregister("schema_rejects")
-    return Validated(file_id, kind, path, rows_read, accepted, rejected)
+    return Validated(file_id, kind, path, examined if validated_before else rows_read, accepted, rejected,
+                     bool(validated_before))
 
 
 def _frames(con: duckdb.DuckDBPyConnection, table: str, file_id: int, rows: int, kind: str) -> Iterator[pd.DataFrame]:
@@ -94,17 +143,60 @@ def _frames(con: duckdb.DuckDBPyConnection, table: str, file_id: int, rows: int,
         yield frame.to_arrow_table().to_pandas().set_index("row_number")
 
 
-def validate_staged(con: duckdb.DuckDBPyConnection, staging: str = "main") -> list[Validated]:
-    """Validate every staged file: registry, ratings and calendar before games."""
-    pending = con.sql("select file_id, kind from source_files where status = 'staged' order by file_id").fetchall()
+@dataclass(frozen=True)
+class Replacement:
+    new: int
+    old: int
+    withdrawn: int  # the old file's rows withdrawn
+    changes: dict[str, int]  # added / changed / withdrawn games
+
+
+def validate_staged(con: duckdb.DuckDBPyConnection, run_id: int, by: str = "") -> tuple[list[Validated],
+                                                                                        list[Replacement]]:
+    """Validate every staged part (registry, ratings and calendar before games); a
+    submission that replaces another first withdraws it (after validating what
+    it still had staged), so that its games are not taken for duplicates of the
+    old version's; then the changes game by game are recorded."""
+    pending = con.sql("""select f.file_id, f.kind, s.submission_id, s.replaces,
+                                (select status from submissions o where o.submission_id = s.replaces)
+                         from source_files f join submissions s using (submission_id)
+                         where f.status = 'staged' order by f.file_id""").fetchall()
     order = {kind: i for i, kind in enumerate(KINDS)}
-    pending.sort(key=lambda row: (order[row[1]], row[0]))
-    return [validate_file(con, file_id, kind, staging) for file_id, kind in pending]
+    pending.sort(key=lambda p: (order[p[1]], p[0]))
+    done: list[Validated] = []
+    replaced: dict[int, tuple[int, int]] = {}  # new → (old, rows withdrawn)
+    seen: set[int] = set()
+
+    def check(file_id: int, kind: str) -> None:
+        if file_id not in seen:
+            seen.add(file_id)
+            done.append(validate_file(con, file_id, kind, run_id))
+
+    for file_id, kind, submission_id, old, old_status in pending:
+        if old is not None and old_status in submissions.ACTIVE and submission_id not in replaced:
+            for other_file, other_kind, other_submission, *_ in pending:
+                if other_submission == old:
+                    check(other_file, other_kind)
+            replaced[submission_id] = (old, submissions.withdraw(con, old, run_id, by, "", replaced_by=submission_id))
+        check(file_id, kind)
+    submissions.settle(con)
+    changes = [Replacement(new, old, rows, submissions.record_replacement(con, run_id, new, old))
+               for new, (old, rows) in replaced.items()]
+    return done, changes
+
+
+def withdraw_submission(con: duckdb.DuckDBPyConnection, submission_id: int, run_id: int, by: str,
+                        reason: str) -> int:
+    """Withdraw a game file; what it still had staged is validated first, so that
+    every one of its rows ends up withdrawn. Returns the rows withdrawn."""
+    submissions.check_replaceable(con, submission_id)
+    for file_id, kind in con.execute("""select file_id, kind from source_files where submission_id = ?
+                                        and status = 'staged' order by file_id""", [submission_id]).fetchall():
+        validate_file(con, file_id, kind, run_id)
+    return submissions.withdraw(con, submission_id, run_id, by, reason)
 
 
 def rejects_of(con: duckdb.DuckDBPyConnection, file_id: int, limit: int) -> list[tuple[int, str]]:
-    """The first rejected rows of a file (row number, reason), for the run's summary."""
-    return con.execute("select row_number, reason from rejects where file_id = ? order by row_number limit ?",
-                       [file_id, limit]).fetchall()
-
-
+    """The first open rejects of a file (row number, reason), for the run's summary."""
+    return con.execute("""select row_number, reason from rejects where file_id = ? and status = 'open'
+                          order by row_number limit ?""", [file_id, limit]).fetchall()

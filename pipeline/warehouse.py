@@ -60,7 +60,8 @@ def connect(path: Path | str, read_only: bool = False, wait: float = 0.0) -> duc
     return con
 
 
-WAREHOUSE_VERSION = 3  # the layout of sql/schema.sql; 2: lists have revisions; 3: the FIDE rule set
+WAREHOUSE_VERSION = 4  # the layout of sql/schema.sql; 2: lists have revisions; 3: the FIDE rule set;
+# 4: submissions, withdrawn rows, registry versions, corrections with a trail
 
 
 def _check_version(con: duckdb.DuckDBPyConnection, path: Path) -> None:
@@ -89,11 +90,11 @@ def stage(con: duckdb.DuckDBPyConnection, name: str) -> duckdb.DuckDBPyRelation:
 
 
 @contextlib.contextmanager
-def run_record(con: duckdb.DuckDBPyConnection, command: str, arguments: dict) -> Iterator[int]:
+def run_record(con: duckdb.DuckDBPyConnection, command: str, arguments: dict, by: str | None = None) -> Iterator[int]:
     """Record a run in `runs`: running, then done or failed."""
     run_id = scalar(con, "select nextval('run_ids')")
-    con.execute("insert into runs values (?, ?, ?, ?, null, 'running')",
-                [run_id, command, json.dumps(arguments, default=str, sort_keys=True), dt.datetime.now()])
+    con.execute("insert into runs values (?, ?, ?, ?, null, 'running', ?)",
+                [run_id, command, json.dumps(arguments, default=str, sort_keys=True), dt.datetime.now(), by])
     try:
         yield run_id
     except BaseException:
@@ -139,6 +140,16 @@ def row(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) ->
 def audit_failures(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     """Run every sql/audits/ query; each returns the rows that break its rule."""
     return {p.stem: len(con.sql(p.read_text()).fetchall()) for p in sorted((SQL_DIR / "audits").glob("*.sql"))}
+
+
+def staged(con: duckdb.DuckDBPyConnection, staging: str, kind: str) -> str:
+    """The staging table of a kind, qualified: "main" is the warehouse's (a later
+    validate takes its rows in), "temp" this connection's in-memory copy. Qualified
+    by the warehouse's catalog, as an unqualified main.x finds the temporary table first."""
+    if staging == "temp":
+        return f"temp.main.staged_{kind}"
+    database = scalar(con, "select current_database()").replace('"', '""')
+    return f'"{database}".main.staged_{kind}'
 
 
 def temp_staging(con: duckdb.DuckDBPyConnection) -> str:

@@ -1,6 +1,12 @@
--- The lists to compute: every calendar window from the first that holds a
--- played or forfeited game to the last, in order (issue 2, ruling R1).
--- inputs: calendar, games
+-- The lists to compute, in order: every list computed before (a published list
+-- stays, whatever later withdrawals take from its window), and every calendar
+-- window from the first that holds a game (played or forfeited) to the last that
+-- holds one. Windows without games between them are lists too (a federation that
+-- pauses still publishes); beyond the games, nothing creates a list, and a date
+-- more than two years from the other games is rejected at validation
+-- (sql/validate/plausible_dates.sql), so no typo can open a run of empty lists
+-- (issue 2, ruling R1).
+-- inputs: calendar, games, lists
 -- grain: list_id
 with span as (
     select min(k.window_start) as first_start, max(k.window_start) as last_start
@@ -11,5 +17,6 @@ final as (
     select k.list_id, k.window_start, k.window_end
     from calendar k, span
     where k.window_start between span.first_start and span.last_start
+       or k.list_id in (select list_id from lists)
 )
 select * from final order by window_start

@@ -1,6 +1,6 @@
 -- What each list is computed from, as one number: when it differs from the
 -- signature stored with the list, the list and every later one are recomputed
--- (late results, corrections). The first list also depends on the registry
+-- (late results, replaced or withdrawn games, corrections in force). The first list also depends on the registry
 -- (birth years: R2) and the initial ratings.
 -- inputs: lists_to_rate (the output of 20_lists), games, corrections, players, initial_ratings
 -- grain: list_id
@@ -12,7 +12,8 @@ game_sums as (
     group by l.list_id
 ),
 correction_sums as (
-    select list_id, sum(hash(player_id, rating, reason, entered_at)) as h from corrections group by list_id
+    select list_id, sum(hash(correction_id, player_id, rating)) as h from corrections
+    where withdrawn_at is null group by list_id
 ),
 starting_point as (
     select (select coalesce(sum(hash(player_id, birth_year)), 0) from players)

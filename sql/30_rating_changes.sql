@@ -1,47 +1,106 @@
--- Who changed between the stored revision of a list and its recomputation, and why.
--- inputs: changed (list_id, window_start, window_end, old_revision, old_max_file_id,
---         old_computed_at: the recomputed lists that had a revision), player_state and
---         calculations (still the old revision), new_state, new_calculations, games, corrections
+-- Who changed between the stored revision of a list and its recomputation, and why:
+-- a player whose rating, counted games or archives changed, or whose name or club
+-- in the registry changed since the revision was computed (the published list shows
+-- the registry as it was then). The reasons, in this order: corrections entered or
+-- withdrawn since; games a replacement or a withdrawal changed (which submission,
+-- from what to what); late games (which submission); the registry; else "earlier
+-- lists or opponents changed".
+-- inputs: changed (the recomputed lists: list_id, window_start, window_end, old_revision,
+--         old_run_id, old_registry_version), player_state and calculations (still the old
+--         revision), new_state, new_calculations, games, game_changes, source_files,
+--         corrections, player_versions, players
 -- grain: list_id, player_id
-with old_rows as (
-    select s.list_id, s.player_id, s.rating, c.games
+with revised as (select * from changed where old_revision is not null),
+old_rows as (  -- a player on the list who did not play counted 0 games
+    select s.list_id, s.player_id, s.rating, coalesce(c.games, 0) as games, s.archive_performance, s.archive_games
     from player_state s left join calculations c using (list_id, player_id)
-    where s.list_id in (select list_id from changed)
+    where s.list_id in (select list_id from revised)
 ),
 new_rows as (
-    select s.list_id, s.player_id, s.rating, c.games
+    select s.list_id, s.player_id, s.rating, coalesce(c.games, 0) as games, s.archive_performance, s.archive_games
     from new_state s left join new_calculations c using (list_id, player_id)
-    where s.list_id in (select list_id from changed)
+    where s.list_id in (select list_id from revised)
+),
+both_rows as (
+    select list_id, player_id, o.rating as old_rating, n.rating as new_rating, o.games as old_games,
+           n.games as new_games,
+           o.rating is distinct from n.rating or o.games is distinct from n.games
+           or round(o.archive_performance, 3) is distinct from round(n.archive_performance, 3)
+           or nullif(o.archive_games, 0) is distinct from nullif(n.archive_games, 0) as results_moved
+    from old_rows o full join new_rows n using (list_id, player_id)
+),
+named as (
+    select b.*, v.name as old_name, v.club as old_club, p.name as new_name, p.club as new_club
+    from both_rows b join revised r using (list_id)
+    asof left join player_versions v on v.player_id = b.player_id and r.old_registry_version >= v.version
+    left join players p on p.player_id = b.player_id
 ),
 moved as (
-    select list_id, player_id, o.rating as old_rating, n.rating as new_rating,
-           o.games as old_games, n.games as new_games
-    from old_rows o full join new_rows n using (list_id, player_id)
-    where o.rating is distinct from n.rating
-),
-late_sides as (
-    select ch.list_id, side.player_id, g.date, g.white_id, g.black_id, g.result
-    from changed ch
-    join games g on g.date between ch.window_start and ch.window_end
-                and g.file_id > coalesce(ch.old_max_file_id, 0)
-    cross join lateral (select unnest([g.white_id, g.black_id]) as player_id) side
-),
-late as (
-    select list_id, player_id,
-           'late games: ' || string_agg(date || ' ' || white_id || '-' || black_id || ' ' || result, ', '
-                                        order by date, white_id, black_id) as reason
-    from late_sides group by list_id, player_id
+    select * from named
+    where results_moved or old_name is distinct from new_name or old_club is distinct from new_club
 ),
 corrected as (
-    select c.list_id, c.player_id, 'correction: ' || arg_max(c.reason, c.entered_at) as reason
-    from corrections c join changed ch on ch.list_id = c.list_id and c.entered_at > ch.old_computed_at
-    group by c.list_id, c.player_id
+    select r.list_id, c.player_id, 1 as rank, c.correction_id as k,
+           'correction ' || c.correction_id || ' by ' || c.entered_by || ': ' || c.reason as reason
+    from revised r join corrections c on c.list_id = r.list_id and c.run_id > r.old_run_id
+    union all
+    select r.list_id, c.player_id, 2, c.correction_id,
+           'correction ' || c.correction_id || ' withdrawn by ' || c.withdrawn_by || ': ' || c.withdrawn_reason
+    from revised r join corrections c on c.list_id = r.list_id and c.withdrawn_run > r.old_run_id
+),
+change_sides as (
+    select r.list_id, side.player_id, g.submission_id, g.replaced, g.date, g.white_id, g.black_id, g.description
+    from revised r
+    join game_changes g on g.run_id > r.old_run_id and g.date between r.window_start and r.window_end
+    cross join lateral (select unnest([g.white_id, g.black_id]) as player_id) side
+),
+changed_games as (
+    select list_id, player_id, 3 as rank,
+           case when replaced is not null
+                then 'submission ' || submission_id || ' replaces submission ' || replaced || ': '
+                else 'submission ' || submission_id || ' withdrawn: ' end
+           || string_agg(description, ', ' order by date, white_id, black_id, description) as reason
+    from change_sides group by list_id, player_id, submission_id, replaced
+),
+-- The games a replacement took in are described by game_changes (unchanged ones are no news).
+replacement_runs as (
+    select f.file_id, o.withdrawn_run as run_id
+    from source_files f join submissions s using (submission_id) join submissions o on o.submission_id = s.replaces
+),
+late_sides as (
+    select r.list_id, side.player_id, f.submission_id, g.date, g.white_id, g.black_id, g.result
+    from revised r
+    join games g on g.date between r.window_start and r.window_end and g.run_id > r.old_run_id
+    join source_files f on f.file_id = g.file_id
+    cross join lateral (select unnest([g.white_id, g.black_id]) as player_id) side
+    where not exists (select 1 from replacement_runs x where x.file_id = g.file_id and x.run_id = g.run_id)
+),
+late as (
+    select list_id, player_id, 4 as rank,
+           'late games (submission ' || submission_id || '): '
+           || string_agg(date || ' ' || white_id || '-' || black_id || ' ' || result, ', '
+                         order by date, white_id, black_id, result) as reason
+    from late_sides group by list_id, player_id, submission_id
+),
+registry as (
+    select list_id, player_id, 5 as rank, 'name: ' || old_name || ' → ' || new_name as reason
+    from moved where old_name is distinct from new_name
+    union all
+    select list_id, player_id, 6, 'club: ' || coalesce(old_club, '(none)') || ' → ' || coalesce(new_club, '(none)')
+    from moved where old_club is distinct from new_club
+),
+reasons as (
+    select list_id, player_id, string_agg(reason, '; ' order by rank, reason) as reason from (
+        select list_id, player_id, rank, reason from corrected
+        union select list_id, player_id, rank, reason from changed_games
+        union select list_id, player_id, rank, reason from late
+        union select list_id, player_id, rank, reason from registry
+    ) group by list_id, player_id
 ),
 final as (
     select m.list_id, m.player_id, m.old_rating, m.new_rating, m.old_games, m.new_games,
-           coalesce(k.reason, l.reason, 'earlier lists or opponents changed') as reason
+           coalesce(k.reason, 'earlier lists or opponents changed') as reason
     from moved m
-    left join late l using (list_id, player_id)
-    left join corrected k using (list_id, player_id)
+    left join reasons k using (list_id, player_id)
 )
 select * from final

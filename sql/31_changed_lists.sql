@@ -32,7 +32,7 @@ differing as (
 ),
 final as (
     select n.list_id, n.window_start, n.window_end, l.revision as old_revision,
-           l.max_file_id as old_max_file_id, r.computed_at as old_computed_at
+           r.run_id as old_run_id, l.registry_version as old_registry_version, r.computed_at as old_computed_at
     from new_lists n
     left join lists l using (list_id)
     left join list_revisions r on r.list_id = l.list_id and r.revision = l.revision

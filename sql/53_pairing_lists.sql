@@ -3,27 +3,34 @@
 -- have a club's or age estimate (R12: published for pairing, marked as estimates;
 -- pipeline/formats/list_files.py prints them ending in 9). The registry's extra
 -- columns federation, sex, title and fide_id are used where present; no birth date.
--- inputs: rating_history, players, lists, settings
+-- The registry is read as it was when the list's revision was computed, as in
+-- rating_history: a revision's published files do not change with later registry updates.
+-- inputs: rating_history, player_versions, lists, settings
 -- grain: list_id, player_id
 with rated as (
-    select h.list_id, h.player_id, h.rating::double as rating, h.games, false as estimated
-    from rating_history h
+    select list_id, player_id, rating::double as rating, games from rating_history
 ),
-estimates as (
-    select l.list_id, p.player_id, p.estimated_rating as rating, 0 as games, true as estimated
-    from lists l cross join players p
-    where p.estimated_rating is not null
-      and coalesce((select value from settings where key = 'system'), 'performance') = 'performance'
-      and not exists (select 1 from rated r where r.list_id = l.list_id and r.player_id = p.player_id)
+estimated_players as (select distinct player_id from player_versions where estimated_rating is not null),
+listed as (
+    select list_id, player_id from rated
+    union
+    select l.list_id, e.player_id from lists l cross join estimated_players e
+    where coalesce((select value from settings where key = 'system'), 'performance') = 'performance'
+),
+with_registry as (
+    select x.list_id, x.player_id, v.name, v.club, v.extra, v.estimated_rating
+    from listed x join lists l using (list_id)
+    asof join player_versions v on v.player_id = x.player_id and l.registry_version >= v.version
 ),
 final as (
-    select e.list_id, e.player_id, p.name, p.club,
-           coalesce(p.extra->>'federation', p.extra->>'fed') as federation,
-           p.extra->>'sex' as sex, p.extra->>'title' as title,
-           try_cast(p.extra->>'fide_id' as bigint) as fide_id,
-           e.rating, e.games, e.estimated
-    from (select * from rated union all select * from estimates) e
-    join players p using (player_id)
+    select w.list_id, w.player_id, w.name, w.club,
+           coalesce(w.extra->>'federation', w.extra->>'fed') as federation,
+           w.extra->>'sex' as sex, w.extra->>'title' as title,
+           try_cast(w.extra->>'fide_id' as bigint) as fide_id,
+           coalesce(r.rating, w.estimated_rating) as rating, coalesce(r.games, 0) as games,
+           r.player_id is null as estimated
+    from with_registry w left join rated r using (list_id, player_id)
+    where r.player_id is not null or w.estimated_rating is not null
 )
 select * from final
 order by list_id, estimated, rating desc, player_id

@@ -9,6 +9,9 @@ create table if not exists settings (key varchar primary key, value varchar not 
 
 create sequence if not exists run_ids start 1;
 create sequence if not exists file_ids start 1;
+create sequence if not exists submission_ids start 1;
+create sequence if not exists correction_ids start 1;
+create sequence if not exists player_versions_seq start 1;
 
 -- One row per command run against this warehouse.
 create table if not exists runs (
@@ -17,41 +20,70 @@ create table if not exists runs (
     arguments   varchar,
     started_at  timestamp not null,
     finished_at timestamp,
-    status      varchar not null          -- running / done / failed
+    status      varchar not null,         -- running / done / failed
+    run_by      varchar                   -- --by, default the OS user
 );
 
--- One row per input file taken in; the same content (sha256) of the same kind is taken once.
+-- One row per input file a user gave: a submission. Its rows are staged in one or
+-- more parts (source_files: a tournament file stages its new players, its event and
+-- its games), then taken in; a later file may replace it, or it may be withdrawn.
+-- Replaced and withdrawn rows stay in the warehouse (withdrawn_rows), never rated.
+create table if not exists submissions (
+    submission_id   integer primary key,
+    name            varchar not null,      -- the file's name as given
+    path            varchar not null,      -- its resolved path
+    sha256          varchar not null,
+    format          varchar not null,      -- players, ratings, calendar, games, events, go_games, trf, swar, opengotha, egd
+    submitted_by    varchar not null,
+    submitted_at    timestamp not null,
+    run_id          integer not null,      -- the run that staged it
+    status          varchar not null,      -- staged / taken in / replaced / withdrawn
+    replaces        integer,               -- the submission this one replaced
+    withdrawn_at    timestamp,             -- replaced or withdrawn: when, by whom, why, in which run
+    withdrawn_by    varchar,
+    withdrawn_reason varchar,
+    withdrawn_run   integer
+);
+
+-- One row per part of a submission: the rows of one kind that one input file holds.
+-- Every row of a part ends up stored, rejected, or withdrawn (sql/audits/rows_accounted.sql).
 create table if not exists source_files (
     file_id       integer primary key,
-    run_id        integer not null,
-    kind          varchar not null,        -- players / ratings / calendar / games
+    run_id        integer not null,        -- the run that staged it
+    kind          varchar not null,        -- players / ratings / calendar / games / events / go_games
     path          varchar not null,
     sha256        varchar not null,
     rows_read     bigint not null,
-    rows_accepted bigint,                  -- null until validated
-    rows_rejected bigint,
-    status        varchar not null,        -- staged / validated / failed
+    rows_accepted bigint,                  -- null until validated; rows ever stored (withdrawn ones included)
+    rows_rejected bigint,                  -- rows whose reject is not taken in since
+    status        varchar not null,        -- staged / validated
     message       varchar,
-    unique (kind, sha256)
+    submission_id integer not null,
+    staged_in     varchar not null,        -- main (a later validate takes it in) or temp (this run's own files)
+    taken_in_run  integer                  -- the run that last validated it
 );
 
 -- Raw rows as read, all text, waiting for validation (one table per kind).
 create table if not exists staged_players (
     file_id integer not null, row_number bigint not null,
+    fixes_file integer, fixes_row bigint,  -- the rejected row this one fixes (ratings rejects)
     player_id varchar, name varchar, birth_year varchar, club varchar, estimated_rating varchar, grade varchar,
     extra json
 );
 create table if not exists staged_ratings (
     file_id integer not null, row_number bigint not null,
+    fixes_file integer, fixes_row bigint,  -- the rejected row this one fixes (ratings rejects)
     player_id varchar, rating varchar, archive_performance varchar, archive_games varchar,
     games_total varchar, peak_rating varchar
 );
 create table if not exists staged_calendar (
     file_id integer not null, row_number bigint not null,
+    fixes_file integer, fixes_row bigint,  -- the rejected row this one fixes (ratings rejects)
     list_id varchar, window_start varchar, window_end varchar
 );
 create table if not exists staged_games (
     file_id integer not null, row_number bigint not null,
+    fixes_file integer, fixes_row bigint,  -- the rejected row this one fixes (ratings rejects)
     date varchar, white_id varchar, black_id varchar, result varchar,
     game_id varchar, event varchar, round varchar,
     problem varchar                        -- found while reading (a TRF line): the row is rejected with it
@@ -65,27 +97,68 @@ create table if not exists byes (
     round      integer not null,
     date       date,
     code       varchar not null,           -- H half point, F full point, U pairing-allocated, Z zero, + - forfeit
-    line       integer not null            -- the player's line in the file
+    line       integer not null,           -- the player's line in the file
+    withdrawn_run integer                  -- the file was replaced or withdrawn in that run
 );
 
 -- Go inputs: events (tournaments, club periods) and their games.
 create table if not exists staged_events (
     file_id integer not null, row_number bigint not null,
+    fixes_file integer, fixes_row bigint,  -- the rejected row this one fixes (ratings rejects)
     event_id varchar, name varchar, start_date varchar, end_date varchar, class varchar, board_size varchar
 );
 create table if not exists staged_go_games (
     file_id integer not null, row_number bigint not null,
+    fixes_file integer, fixes_row bigint,  -- the rejected row this one fixes (ratings rejects)
     event_id varchar, date varchar, black_id varchar, white_id varchar, winner varchar, handicap varchar,
-    weight varchar,
+    weight varchar, round varchar,
     problem varchar                        -- found while reading a tournament file: the row is rejected with it
 );
 
+-- Rejected rows with all their reasons and their values as read. A reject is open
+-- until the row is taken in: by the same file ingested again (`taken in`), or by a
+-- row of a fix file that names it (`fixed`; `superseded` when that row was rejected
+-- in turn: its own reject is then the open one).
 create table if not exists rejects (
     file_id    integer not null,
     row_number bigint not null,
     reason     varchar not null,
     record     json,
+    status     varchar not null default 'open',  -- open / taken in / fixed / superseded
+    resolved_run integer,
+    resolved_by_file integer,
+    resolved_by_row bigint,
     primary key (file_id, row_number)
+);
+
+-- Rows taken in and later withdrawn (their file was replaced or withdrawn): kept
+-- with their values, never rated.
+create table if not exists withdrawn_rows (
+    file_id       integer not null,
+    row_number    bigint not null,
+    kind          varchar not null,
+    record        json not null,
+    run_id        integer not null,           -- the run that withdrew it
+    submission_id integer,                    -- the submission that replaced it (null: withdrawn)
+    reason        varchar not null,
+    primary key (file_id, row_number)
+);
+
+-- What a replacement or a withdrawal did to each game: added, changed (from what to
+-- what) or withdrawn. Unchanged games are not listed.
+create table if not exists game_changes (
+    run_id          integer not null,
+    submission_id   integer not null,         -- the new file (replacement) or the withdrawn one
+    replaced        integer,                  -- the submission it replaced (null: a withdrawal)
+    change          varchar not null,         -- added / changed / withdrawn
+    old_file        integer, old_row bigint,  -- the game as it was (null: added)
+    new_file        integer, new_row bigint,  -- the game as it is (null: withdrawn)
+    date            date,
+    white_id        bigint,                   -- Go: black_id
+    black_id        bigint,                   -- Go: white_id
+    old_result      varchar,
+    new_result      varchar,
+    description     varchar not null
 );
 
 create table if not exists players (
@@ -99,6 +172,11 @@ create table if not exists players (
     file_id    integer not null,
     row_number bigint not null
 );
+
+-- Every registry row ever taken in: `players` holds the latest of each player, and the
+-- published lists show each player as the registry was when the list's revision was
+-- computed (lists.registry_version).
+create table if not exists player_versions as select 0::bigint as version, 0 as run_id, * from players limit 0;
 
 create table if not exists initial_ratings (
     player_id           bigint primary key,
@@ -115,7 +193,8 @@ create table if not exists calendar (
     list_id      varchar primary key,      -- R1: YYYY-MM, the month of publication
     window_start date not null,
     window_end   date not null,
-    file_id      integer                   -- null: nominal window made by the pipeline
+    file_id      integer,                  -- null: nominal window made by the pipeline
+    row_number   bigint
 );
 
 create table if not exists games (
@@ -129,7 +208,8 @@ create table if not exists games (
     event      varchar,
     round      varchar,
     file_id    integer not null,
-    row_number bigint not null
+    row_number bigint not null,
+    run_id     integer not null            -- the run that took it in
 );
 
 -- One row per computed list: its current revision.
@@ -137,7 +217,7 @@ create table if not exists lists (
     list_id              varchar primary key,
     revision             integer not null,     -- 1, then one more each time a recomputation changes it
     input_signature      hugeint not null,     -- games, corrections (and for the first list: registry, initial ratings)
-    max_file_id          integer,              -- the newest input file the revision saw
+    registry_version     bigint,               -- the newest player_versions row the revision saw (names, clubs)
     window_start         date not null,
     window_end           date not null,
     run_id               integer not null,
@@ -220,8 +300,9 @@ create table if not exists list_revisions (
     revision         integer not null,
     run_id           integer not null,
     computed_at      timestamp not null,
-    max_file_id      integer,
+    registry_version bigint,
     players_changed  bigint not null,          -- against the revision before (0 for the first)
+    reason           varchar not null,         -- why the revision exists: the submissions, corrections, earlier lists
     primary key (list_id, revision)
 );
 
@@ -247,12 +328,18 @@ create table if not exists rating_changes (
 -- Corrections by the rating commission: applied at their list (the published
 -- rating becomes `rating`), every later list follows from them.
 create table if not exists corrections (
+    correction_id integer primary key,
     player_id  bigint not null,
     list_id    varchar not null,
     rating     double not null,
     reason     varchar not null,
     entered_at timestamp not null,
-    run_id     integer not null
+    run_id     integer not null,
+    entered_by varchar not null,
+    withdrawn_at     timestamp,              -- withdrawn: never applied again
+    withdrawn_by     varchar,
+    withdrawn_reason varchar,
+    withdrawn_run    integer
 );
 
 create table if not exists go_events (
@@ -263,7 +350,8 @@ create table if not exists go_events (
     class      varchar not null,           -- A (EGF, 1.2), B (tournament, 1.0), C (club, 0.8), D (friendly, 0)
     board_size integer not null,           -- 19, 13 (× 0.5) or 9 (× 0.3)
     file_id    integer not null,
-    row_number bigint not null
+    row_number bigint not null,
+    run_id     integer not null
 );
 
 create table if not exists go_games (
@@ -277,7 +365,9 @@ create table if not exists go_games (
     handicap     integer not null,         -- stones Black receives (0: even)
     weight       double,                   -- a game's own weight, overriding class × board size
     file_id      integer not null,
-    row_number   bigint not null
+    row_number   bigint not null,
+    round        integer,                  -- the round, where the file gives it
+    run_id       integer not null
 );
 
 -- Go ratings, recomputed from the first event on at each rating: each player's

@@ -1,9 +1,12 @@
 -- Views for analysts, with a comment on each view and column (the data dictionary
 -- in the README is generated from the same comments: tests/test_views.py checks it).
 
+-- Names and clubs are the registry's as it was when each list's revision was computed
+-- (lists.registry_version): a published list is a snapshot, a later rename shows on
+-- the next list or revision.
 create or replace view rating_history as
 with list_order as (
-    select list_id, lag(list_id) over (order by window_start) as previous_list_id from lists
+    select list_id, registry_version, lag(list_id) over (order by window_start) as previous_list_id from lists
 ),
 previous as (
     select l.list_id, s.player_id, s.rating
@@ -14,7 +17,7 @@ previous as (
     from list_order l join initial_ratings r on l.previous_list_id is null
     where r.rating is not null
 )
-select s.list_id, s.player_id, p.name, p.club,
+select s.list_id, s.player_id, v.name, v.club,
        s.rating::integer as rating,
        round(prev.rating)::integer as previous_rating,
        (s.rating - round(prev.rating))::integer as change,
@@ -23,7 +26,8 @@ select s.list_id, s.player_id, p.name, p.club,
             when c.games_played > 0 then 'played'
             else 'did not play' end as status
 from player_state s
-join players p using (player_id)
+join list_order l using (list_id)
+asof join player_versions v on v.player_id = s.player_id and l.registry_version >= v.version
 left join previous prev on prev.list_id = s.list_id and prev.player_id = s.player_id
 left join calculations c on c.list_id = s.list_id and c.player_id = s.player_id
 where s.rating is not null;
@@ -31,8 +35,8 @@ where s.rating is not null;
 comment on view rating_history is 'Every rated player on every list (current revisions): the published lists, all together.';
 comment on column rating_history.list_id is 'The list (YYYY-MM, month of publication, R1).';
 comment on column rating_history.player_id is 'Membership number.';
-comment on column rating_history.name is 'Name in the registry.';
-comment on column rating_history.club is 'Club in the registry.';
+comment on column rating_history.name is 'Name in the registry when the list (its revision) was computed.';
+comment on column rating_history.club is 'Club in the registry when the list (its revision) was computed.';
 comment on column rating_history.rating is 'Published rating on this list (performance Elo: a multiple of ten, R3; FIDE: a whole number).';
 comment on column rating_history.previous_rating is 'Rating on the list before (initial ratings for the first list); null for a new player.';
 comment on column rating_history.change is 'rating - previous_rating.';
@@ -54,7 +58,7 @@ summary as (
 )
 select p.player_id, p.name, p.club, l.rating, l.last_list, s.peak_rating, s.peak_list,
        s.first_list, s.last_played_list, s.games,
-       (select count(*) from corrections k where k.player_id = p.player_id) as corrections
+       (select count(*) from corrections k where k.player_id = p.player_id and k.withdrawn_at is null) as corrections
 from players p join latest l using (player_id) join summary s using (player_id);
 
 comment on view player_card is 'One row per player ever rated: current rating, peak, first list, games.';
@@ -68,7 +72,7 @@ comment on column player_card.peak_list is 'The list of the peak (the latest if 
 comment on column player_card.first_list is 'The first list with a rating.';
 comment on column player_card.last_played_list is 'The latest list on which the player had rated games.';
 comment on column player_card.games is 'Compatible games counted over all lists.';
-comment on column player_card.corrections is 'Corrections by the rating commission.';
+comment on column player_card.corrections is 'Corrections by the rating commission in force (withdrawn ones aside).';
 
 create or replace view list_summary as
 with history as (select * from rating_history),
@@ -79,13 +83,21 @@ stats as (
            max(change) as biggest_gain, arg_max(player_id, change) as biggest_gain_player,
            min(change) as biggest_loss, arg_min(player_id, change) as biggest_loss_player
     from history group by list_id
+),
+rejected as (
+    select l.list_id, count(*) as rejected_rows
+    from lists l
+    join rejects r on r.status = 'open'
+     and try_cast(r.record->>'date' as date) between l.window_start and l.window_end
+    join source_files f on f.file_id = r.file_id and f.kind = 'games'
+    group by l.list_id
 )
 select l.list_id, l.revision, l.window_start, l.window_end, l.games_rated, l.forfeits,
        coalesce(s.players_rated, 0) as players_rated, coalesce(s.new_players, 0) as new_players,
        coalesce(s.players_active, 0) as players_active, s.mean_rating, s.median_rating, s.biggest_gain,
        s.biggest_gain_player, s.biggest_loss, s.biggest_loss_player, l.rounds_used, l.players_still_moving,
-       l.unanchored_players
-from lists l left join stats s using (list_id);
+       l.unanchored_players, coalesce(j.rejected_rows, 0) as rejected_rows
+from lists l left join stats s using (list_id) left join rejected j using (list_id);
 
 comment on view list_summary is 'One row per list: counts, mean and median rating, biggest gain and loss, the estimation.';
 comment on column list_summary.list_id is 'The list (YYYY-MM).';
@@ -106,6 +118,7 @@ comment on column list_summary.biggest_loss_player is 'Who made it.';
 comment on column list_summary.rounds_used is 'Rounds of the estimation of unrated players (at most 25, R9).';
 comment on column list_summary.players_still_moving is 'Unrated players whose estimate still moved in the last round.';
 comment on column list_summary.unanchored_players is 'Unrated players in groups with no rated player (R11).';
+comment on column list_summary.rejected_rows is 'Rejected game rows dated in the window still open (not fixed, taken in or withdrawn since).';
 
 create or replace view top_players as
 select h.list_id, rank() over (partition by h.list_id order by h.rating desc) as rank,

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import csv
+import os
 from pathlib import Path
 
 import pytest
@@ -18,14 +19,26 @@ def write_rows(path: Path, header: list[str], rows: list[list]) -> Path:
     return path
 
 
+# The fixtures' seasons run to 2028: "today" is set after them, so that no game of
+# theirs is "in the future" (pipeline.config.today); the tests of that rule set their own.
+TODAY = "2030-06-30"
+
+
+def pytest_configure(config):
+    os.environ["RATINGS_TODAY"] = TODAY  # module-scoped fixtures and subprocesses see it too
+
+
 @pytest.fixture
 def cli():
-    """Run `ratings ...` in-process; fails the test on a non-zero exit unless told otherwise."""
+    """Run `ratings ...` in-process; fails the test on a non-zero exit unless told
+    otherwise (`rejected=True`: exit status 3, rows were rejected; `ok=False`: any)."""
     runner = CliRunner()
 
-    def invoke(*args: str, ok: bool = True):
+    def invoke(*args: str, ok: bool = True, rejected: bool = False):
         result = runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
-        if ok:
+        if rejected:
+            assert result.exit_code == 3, result.output
+        elif ok:
             assert result.exit_code == 0, result.output
         return result
 

@@ -18,7 +18,7 @@ def test_chunked_validation_finds_the_same_rejects(cli, small_federation, tmp_pa
         monkeypatch.setattr(validate, "CHUNK_ROWS", chunk)
         w = tmp_path / f"w{chunk}.duckdb"
         cli("run", "--players", small_federation["players"], "--games", games, "--warehouse", w,
-            "--out", tmp_path / f"out{chunk}")
+            "--out", tmp_path / f"out{chunk}", rejected=True)
         con = duckdb.connect(str(w), read_only=True)
         outcomes.append(con.execute("select row_number, reason from rejects order by 1").fetchall())
     assert outcomes[0] == outcomes[1]

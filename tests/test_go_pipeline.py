@@ -118,7 +118,7 @@ def test_go_inputs_are_validated(cli, go_files, tmp_path):
         ["club-1", "2026-01-10", 2, 1, "jigo", 0]])  # fine
     w = tmp_path / "w.duckdb"
     out = cli("run", "--system", "go-belgium", "--players", go_files["players"], "--events", go_files["events"],
-              "--games", bad, "--warehouse", w, "--out", tmp_path / "out").output
+              "--games", bad, "--warehouse", w, "--out", tmp_path / "out", rejected=True).output
     assert "read 6 = accepted 1 + rejected 5" in out
     assert "winner: unknown code (got 'X')" in out
     assert "handicap: handicap must be a whole number of stones from 0 to 9 (got '12')" in out
@@ -137,7 +137,7 @@ def test_go_events_are_validated(cli, go_files, tmp_path):
         ["big", "Odd board", "2026-01-10", "2026-01-10", "E", 15],
         ["ok-1", "Again", "2026-01-11", "2026-01-11", "C", 19]])
     out = cli("run", "--system", "go-belgium", "--players", go_files["players"], "--events", events,
-              "--warehouse", tmp_path / "w.duckdb", "--out", tmp_path / "out").output
+              "--warehouse", tmp_path / "w.duckdb", "--out", tmp_path / "out", rejected=True).output
     assert "read 5 = accepted 1 + rejected 4" in out
     assert "event_id: not an event id (letters, digits, _ . -; at most 64; it names a file) (got '../up')" in out
     assert "the event ends before it starts" in out
@@ -173,7 +173,7 @@ def test_a_real_opengotha_file_ingests_and_rates(cli, tmp_path):
     assert len(moved) == 8
     # Rated again, the same file adds nothing and the lists do not change.
     again = cli("run", "--games", xml, "--warehouse", w, "--out", out).output
-    assert "already ingested: adds nothing" in again
+    assert "already taken in as submission 1, nothing of it rejected: adds nothing" in again
     assert _state(out, "veteran2swiss").equals(state)
 
 
@@ -182,7 +182,8 @@ def test_players_of_a_go_file_not_in_the_registry_are_reported(cli, tmp_path):
                          [[1, "Player 1", "3k"], [2, "Player 2", "3k"]])
     w = tmp_path / "w.duckdb"
     out = cli("run", "--system", "go-belgium", "--players", players, "--games",
-              GO_FIXTURES / "opengotha_simpleswiss_excerpt.xml", "--warehouse", w, "--out", tmp_path / "out").output
+              GO_FIXTURES / "opengotha_simpleswiss_excerpt.xml", "--warehouse", w, "--out", tmp_path / "out",
+              rejected=True).output
     assert "8 players (2 in the registry, 0 new)" in out
     assert "'Player 3' is not in the player registry" in out
     with duckdb.connect(str(w), read_only=True) as con:

@@ -86,11 +86,12 @@ def test_same_file_twice_adds_nothing(cli, small_federation, tmp_path):
     out = run_small(cli, small_federation, tmp_path)
     before = (out / "lists" / "2027-01.csv").read_bytes()
     result = cli("ingest", "--games", small_federation["games"], "--warehouse", tmp_path / "w.duckdb")
-    assert "already ingested" in result.output
+    assert "already taken in as submission 3, nothing of it rejected: adds nothing" in result.output
     run_small(cli, small_federation, tmp_path)
     con = duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True)
     assert con.execute("select count(*) from games").fetchall() == [(10,)]
     assert con.execute("select count(*) from source_files").fetchall() == [(3,)]
+    assert con.execute("select count(*) from submissions").fetchall() == [(3,)]
     assert (out / "lists" / "2027-01.csv").read_bytes() == before
 
 
@@ -131,7 +132,7 @@ def test_embedded_sample_runs_with_no_arguments(cli, tmp_path, monkeypatch):
     monkeypatch.setattr(config, "DEFAULT_WAREHOUSE", tmp_path / "sample.duckdb")
     result = cli("run", "--warehouse", tmp_path / "sample.duckdb", "--out", tmp_path / "out")
     assert "embedded sample" in result.output
-    lists = sorted(p.stem for p in (tmp_path / "out" / "lists").glob("*.csv"))
+    lists = sorted(p.stem for p in (tmp_path / "out" / "lists").glob("????-??.csv"))
     assert lists == ["2019-01", "2019-05", "2019-09"]
     top = pd.read_csv(tmp_path / "out" / "lists" / "2019-09.csv")
     assert top["rating"].is_monotonic_decreasing
@@ -142,7 +143,7 @@ def test_embedded_sample_runs_with_no_arguments(cli, tmp_path, monkeypatch):
 def test_audits_pass_after_a_run(cli, small_federation, tmp_path):
     run_small(cli, small_federation, tmp_path)
     result = cli("audit", "--warehouse", tmp_path / "w.duckdb")
-    assert "FAILED" not in result.output and result.output.count("ok") == 5
+    assert "FAILED" not in result.output and result.output.count("ok") == 6
 
 
 def test_audit_finds_a_broken_rule(cli, small_federation, tmp_path):

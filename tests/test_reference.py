@@ -15,7 +15,7 @@ COLUMNS = ("player_id", "rating", "previous_rating", "change", "games", "status"
 def published_lists(out: Path) -> dict[str, list[dict]]:
     """OUT/lists/<list_id>.csv as rows of the compared columns (blank cells → None)."""
     lists = {}
-    for path in sorted((out / "lists").glob("*.csv")):
+    for path in sorted((out / "lists").glob("????-??.csv")):
         with open(path, newline="", encoding="utf-8") as fh:
             lists[path.stem] = [
                 {c: (r[c] if c == "status" else None if r[c] == "" else int(r[c])) for c in COLUMNS}

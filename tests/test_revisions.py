@@ -43,7 +43,7 @@ def test_late_games_revise_only_the_players_they_touch(cli, published, tmp_path)
         == [(3, 1620.0), (4, 1500.0)]
     changes = con.execute("""select list_id, revision, player_id, old_rating, new_rating, reason
                              from rating_changes order by 1, 3""").fetchall()
-    late_reason = "late games: 2026-11-15 4-3 1-0"
+    late_reason = "late games (submission 4): 2026-11-15 4-3 1-0"
     assert changes == [
         ("2027-01", 2, 3, 1620.0, 1590.0, late_reason),
         ("2027-01", 2, 4, 1500.0, 1530.0, late_reason),
@@ -73,7 +73,8 @@ def test_late_games_revise_only_the_players_they_touch(cli, published, tmp_path)
 def test_a_correction_is_applied_and_later_lists_follow(cli, published):
     w, out = published
     assert ratings_of(out, "2027-01")[2] == 1660
-    cli("correct", 2, "--list", "2027-01", "--rating", 1700, "--reason", "appeal upheld", "--warehouse", w)
+    cli("correct", 2, "--list", "2027-01", "--rating", 1700, "--reason", "appeal upheld", "--by", "commission",
+        "--warehouse", w)
     cli("run", "--warehouse", w, "--out", out)  # no new file: `run` notices the correction
     assert ratings_of(out, "2027-01")[2] == 1700
     assert ratings_of(out, "2027-05")[2] == 1700  # 2 did not play: the corrected rating carries on
@@ -81,7 +82,7 @@ def test_a_correction_is_applied_and_later_lists_follow(cli, published):
     assert con.execute("select rule, rating from calculations where list_id = '2027-01' and player_id = 2"
                        ).fetchall() == [("correction: appeal upheld", 1700.0)]
     assert con.execute("select list_id, reason from rating_changes where player_id = 2 order by 1").fetchall() == [
-        ("2027-01", "correction: appeal upheld"), ("2027-05", "earlier lists or opponents changed")]
+        ("2027-01", "correction 1 by commission: appeal upheld"), ("2027-05", "earlier lists or opponents changed")]
     # Only 2 changed: 2027-05's games (1 against 3) do not involve 2.
     assert con.execute("select count(*) from rating_changes").fetchall() == [(2,)]
 

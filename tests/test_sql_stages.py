@@ -12,7 +12,7 @@ from pipeline.warehouse import stage
 # Stages that read the transient tables of one recomputation (new_*, changed), or
 # that hold rows only once a list is revised: their grain is checked in
 # tests/test_revisions.py, where they run.
-TRANSIENT = {"30_rating_changes", "31_changed_lists", "52_published_changes"}
+TRANSIENT = {"30_rating_changes", "31_changed_lists", "32_revision_reasons", "52_published_changes"}
 STAGES = sorted(p.stem for p in SQL_DIR.glob("[0-9]*.sql") if p.stem not in TRANSIENT)
 
 

@@ -59,7 +59,7 @@ def test_bad_lines_and_unknown_players_are_rejected_with_their_line_and_the_rest
     tiny.write_text("\n".join(TINY), encoding="utf-8")
     w = tmp_path / "w.duckdb"
     result = cli("run", "--players", _tiny_registry(tmp_path), "--games", tiny, "--warehouse", w,
-                 "--out", tmp_path / "out", "--no-reports")
+                 "--out", tmp_path / "out", "--no-reports", rejected=True)
     # The file's 7 games (tests/test_trf.py) and 8 bad lines make 15 rows. Players 9 and 10 are
     # not in the registry: their 2 games are rejected too, 5 games are kept.
     assert "10 players (8 in the registry, 0 new), 7 games (3 forfeits), 6 byes, 10 problems" in result.output
@@ -79,7 +79,7 @@ def test_register_new_adds_the_files_players_with_their_id(cli, tmp_path):
     tiny.write_text("\n".join(TINY), encoding="utf-8")
     w = tmp_path / "w.duckdb"
     result = cli("run", "--players", _tiny_registry(tmp_path), "--games", tiny, "--register-new", "--warehouse", w,
-                 "--out", tmp_path / "out", "--no-reports")
+                 "--out", tmp_path / "out", "--no-reports", rejected=True)
     assert "10 players (8 in the registry, 2 new)" in result.output
     assert "read 15 = accepted 7 + rejected 8" in result.output  # only the bad lines are left
     with duckdb.connect(str(w), read_only=True) as con:

@@ -47,7 +47,7 @@ def test_each_bad_row_is_rejected_with_its_reason(cli, tmp_path):
     ])
     w = tmp_path / "w.duckdb"
     result = cli("run", "--players", players, "--ratings", ratings, "--games", games,
-                 "--warehouse", w, "--out", tmp_path / "out")
+                 "--warehouse", w, "--out", tmp_path / "out", rejected=True)
     assert "read 8 = accepted 3 + rejected 5" in result.output
     assert "read 9 = accepted 2 + rejected 7" in result.output
     con = duckdb.connect(str(w), read_only=True)
@@ -101,7 +101,7 @@ def test_game_outside_every_calendar_window(cli, small_federation, tmp_path):
     w = tmp_path / "w.duckdb"
     result = cli("run", "--players", small_federation["players"], "--ratings", small_federation["ratings"],
                  "--calendar", calendar, "--games", small_federation["games"], "--warehouse", w,
-                 "--out", tmp_path / "out")
+                 "--out", tmp_path / "out", rejected=True)
     assert "read 10 = accepted 9 + rejected 1" in result.output
     con = duckdb.connect(str(w), read_only=True)
     assert con.execute("select row_number, reason from rejects").fetchall() == [
@@ -118,7 +118,7 @@ def test_overlapping_calendar_windows_are_rejected(cli, tmp_path):
     w = tmp_path / "w.duckdb"
     result = cli("ingest", "--calendar", calendar, "--warehouse", w)
     assert "4 rows staged" in result.output
-    result = cli("validate", "--warehouse", w)
+    result = cli("validate", "--warehouse", w, rejected=True)
     assert "read 4 = accepted 1 + rejected 3" in result.output
     con = duckdb.connect(str(w), read_only=True)
     reasons = dict(con.execute("select row_number, reason from rejects").fetchall())
@@ -132,7 +132,7 @@ def test_file_missing_a_column_rejects_every_row_with_that_reason(cli, small_fed
         ["2026-09-05", 1, 2], ["2026-09-06", 2, 3]])
     w = tmp_path / "w.duckdb"
     result = cli("run", "--players", small_federation["players"], "--games", games, "--warehouse", w,
-                 "--out", tmp_path / "out")
+                 "--out", tmp_path / "out", rejected=True)
     assert "read 2 = accepted 0 + rejected 2" in result.output
     con = duckdb.connect(str(w), read_only=True)
     assert {r for (r,) in con.execute("select reason from rejects").fetchall()} == {

@@ -3,7 +3,7 @@
 -- grain: event_id
 with final as (
     select event_id, name, start_date::date as start_date, end_date::date as end_date, class,
-           coalesce(board_size::integer, 19) as board_size, file_id, row_number
+           coalesce(board_size::integer, 19) as board_size, file_id, row_number, run_id
     from accepted
 )
 select * from final

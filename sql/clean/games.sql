@@ -11,7 +11,7 @@ with final as (
            case replace(result, '½-½', '1/2-1/2')
                when '1-0' then 1.0 when '0-1' then 0.0 when '1/2-1/2' then 0.5
            end as white_score,
-           event, round, file_id, row_number
+           event, round, file_id, row_number, run_id
     from accepted
 )
 select * from final

@@ -6,7 +6,8 @@ with final as (
            event_id, date::date as date, black_id::bigint as black_id, white_id::bigint as white_id,
            case lower(winner) when 'b' then 'B' when 'w' then 'W' else 'jigo' end as winner,
            case lower(winner) when 'b' then 1.0 when 'w' then 0.0 else 0.5 end as black_result,
-           coalesce(handicap::integer, 0) as handicap, weight::double as weight, file_id, row_number
+           coalesce(handicap::integer, 0) as handicap, weight::double as weight, file_id, row_number,
+           try_cast(round as integer) as round, run_id
     from accepted
 )
 select * from final

@@ -1,0 +1,126 @@
+"""Taking files in: each file given to `ingest` or `run` becomes a submission whose
+rows are staged, recognised by its content (a tournament report, or a table by its
+columns).
+
+The same content again is not a second submission: its rows still rejected are
+staged again (a completed registry or --register-new may now let them in), and
+nothing else. The content of a replaced or withdrawn submission is refused unless
+asked for (--again), so that an old version of a file cannot come back silently.
+"""
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+
+from pipeline import submissions
+from pipeline.ingest import Ingested, InputFileError, file_sha256, ingest_file, kind_of, tournament_format
+from pipeline.ingest_go import GoTournamentIngested, ingest_go_tournament
+from pipeline.ingest_trf import TournamentIngested, ingest_tournament
+from pipeline.submissions import SubmissionError
+
+
+@dataclass(frozen=True)
+class Intake:
+    """What ingesting one file did."""
+
+    path: Path
+    submission_id: int
+    format: str
+    outcome: str  # "staged" (a new submission), "again" (rejected rows staged again), "nothing"
+    replaces: int | None = None
+    parts: tuple[Ingested, ...] = ()
+    tournament: TournamentIngested | GoTournamentIngested | None = None
+
+
+def split_tournaments(files: list[tuple[str | None, Path]]) -> tuple[list[tuple[str | None, Path]], list[Path]]:
+    """The files split into tables and tournament reports (TRF, SWAR, OpenGotha, EGD), by content."""
+    tables, tournaments = [], []
+    for kind, path in files:
+        if kind in (None, "games") and path.is_file() and tournament_format(path):
+            tournaments.append(path)
+        elif kind is None and path.is_file() and path.suffix.lower() in (".trf", ".trfx"):
+            raise InputFileError(f"{path}: named like a TRF file but not a tournament report file "
+                                 "(its first lines carry no TRF codes)")
+        else:
+            tables.append((kind, path))
+    return tables, tournaments
+
+
+def table_kind(con: duckdb.DuckDBPyConnection, kind: str | None, path: Path) -> str:
+    """A table's kind: as named, except that games with a winner column are Go games;
+    unnamed, read from the columns."""
+    if kind is None:
+        return kind_of(con, path)
+    if kind == "games":
+        with contextlib.suppress(InputFileError):  # unreadable or columns missing: validation says which
+            return "go_games" if kind_of(con, path) == "go_games" else kind
+    return kind
+
+
+def _submission(con: duckdb.DuckDBPyConnection, path: Path, fmt: str, run_id: int, by: str,
+                replaces: int | None, again: bool) -> tuple[int, dict[str, int] | None]:
+    """The submission a file's rows are staged in: a new one, or, for content taken
+    in before, that one with its parts (kind → file_id) to stage again."""
+    existing = submissions.same_content(con, file_sha256(path))
+    if existing is not None and not again:
+        if existing.status in submissions.ACTIVE:
+            if replaces is not None:
+                raise SubmissionError(f"{path}: the same content as submission {existing.submission_id} "
+                                      f"({existing.name}): nothing to replace")
+            return existing.submission_id, submissions.parts(con, existing.submission_id)
+        if replaces is None:
+            raise SubmissionError(submissions.refused_again(existing, path))
+    if replaces is not None:
+        submissions.check_replaceable(con, replaces, fmt)
+    return submissions.open_submission(con, path, file_sha256(path), fmt, by, run_id, replaces), None
+
+
+def submit_tables(con: duckdb.DuckDBPyConnection, files: list[tuple[str | None, Path]], run_id: int, by: str,
+                  staging: str = "main", replaces: int | None = None, again: bool = False) -> list[Intake]:
+    """Stage CSV and Parquet tables, each as a submission."""
+    done = []
+    for kind, path in files:
+        if not Path(path).is_file():
+            raise InputFileError(f"{path}: no such file")
+        kind = table_kind(con, kind, path)
+        submission_id, before = _submission(con, path, kind, run_id, by, replaces, again)
+        if before is None:
+            staged = ingest_file(con, path, kind, run_id, submission_id, staging)
+            done.append(Intake(Path(path), submission_id, kind, "staged", replaces, (staged,)))
+            continue
+        again_parts = tuple(ingest_file(con, path, k, run_id, submission_id, staging, part=f)
+                            for k, f in before.items() if _still_rejected(con, f))
+        done.append(Intake(Path(path), submission_id, kind, "again" if again_parts else "nothing", None, again_parts))
+    return done
+
+
+def submit_tournaments(con: duckdb.DuckDBPyConnection, paths: list[Path], run_id: int, by: str,
+                       staging: str = "main", register_new: bool = False, replaces: int | None = None,
+                       again: bool = False) -> list[Intake]:
+    """Stage tournament reports (FIDE TRF, SWAR, OpenGotha, EGD), each as a submission,
+    their players matched to the registry as it stands."""
+    done = []
+    for path in paths:
+        fmt = tournament_format(path)
+        submission_id, before = _submission(con, path, fmt, run_id, by, replaces, again)
+        if before is not None and not any(_still_rejected(con, f) for f in before.values()):
+            done.append(Intake(Path(path), submission_id, fmt, "nothing"))
+            continue
+        if fmt == "trf":
+            t = ingest_tournament(con, path, run_id, submission_id, staging, register_new, before)
+            fmt = t.flavour
+            if before is None:
+                submissions.set_format(con, submission_id, fmt)
+        else:
+            t = ingest_go_tournament(con, path, run_id, submission_id, staging, register_new, before)
+        outcome = "staged" if before is None else "again"
+        done.append(Intake(Path(path), submission_id, fmt, outcome, replaces if before is None else None, (), t))
+    return done
+
+
+def _still_rejected(con: duckdb.DuckDBPyConnection, file_id: int) -> bool:
+    return bool(con.execute("select 1 from rejects where file_id = ? and status = 'open' limit 1",
+                            [file_id]).fetchall())

@@ -1,0 +1,227 @@
+"""Submissions: every input file a user gives, with its id, name, sha256, who took
+it in and when, and what became of it (staged, taken in, replaced, withdrawn).
+
+A submission's rows are staged in parts (source_files), one per kind. A later
+file may replace it (`ratings ingest NEW --replaces OLD`): the old file's games
+are withdrawn, the new file's taken in, and each game matched across the two
+versions is recorded as added, changed (from what to what) or withdrawn
+(game_changes). Withdrawn rows stay in the warehouse (withdrawn_rows), never rated.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import getpass
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+
+from pipeline.warehouse import row, scalar, stage_sql
+
+# Submissions whose rows are games: only these can be replaced or withdrawn (a registry,
+# initial ratings or a calendar are referred to by the rest of the warehouse).
+GAME_FORMATS = {"games": "chess", "trf": "chess", "swar": "chess", "go_games": "go", "opengotha": "go", "egd": "go"}
+TOURNAMENT_FORMATS = ("trf", "swar", "opengotha", "egd")
+ACTIVE = ("staged", "taken in")
+# Parts whose rows are withdrawn with their submission (a tournament file's new
+# players stay registered); the table each part's rows are stored in.
+WITHDRAWN_KINDS = {"games": "games", "go_games": "go_games", "events": "go_events"}
+
+
+class SubmissionError(ValueError):
+    """A submission that cannot be found, replaced, withdrawn or taken in again; the message says why."""
+
+
+def user_name(by: str | None) -> str:
+    """Who is doing it: --by, else the operating system's user."""
+    if by:
+        return by
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no user name in the environment nor in the password database
+        return os.environ.get("USER") or "unknown"
+
+
+@dataclass(frozen=True)
+class Existing:
+    """An earlier submission with the same content."""
+
+    submission_id: int
+    name: str
+    status: str
+    withdrawn_reason: str | None
+
+
+def same_content(con: duckdb.DuckDBPyConnection, sha: str) -> Existing | None:
+    """The latest submission whose file had these bytes."""
+    found = row(con, """select submission_id, name, status, withdrawn_reason from submissions
+                        where sha256 = ? order by submission_id desc limit 1""", [sha])
+    return Existing(*found) if found else None
+
+
+def refused_again(existing: Existing, path: Path) -> str:
+    """Why the content of a replaced or withdrawn submission is not taken in silently."""
+    what = (f"was withdrawn ({existing.withdrawn_reason})" if existing.status == "withdrawn"
+            else f"was replaced ({existing.withdrawn_reason})")
+    return (f"{path}: this content is submission {existing.submission_id} ({existing.name}), which {what}; "
+            "to take it in again as a new submission, give --again (or --replaces the file now in force)")
+
+
+def resolve(con: duckdb.DuckDBPyConnection, ref: str) -> int:
+    """A submission named by its id, or by the name (or path) of the file it was
+    ingested under; a name shared by several files in force is refused."""
+    ref = str(ref).strip()
+    if ref.isdigit():
+        if row(con, "select 1 from submissions where submission_id = ?", [int(ref)]) is None:
+            raise SubmissionError(f"no submission {ref} (`ratings submissions` lists them)")
+        return int(ref)
+    name = Path(ref).name
+    found = con.execute("""select submission_id, status from submissions
+                           where name = ? or path = ? order by submission_id""",
+                        [name, str(Path(ref).resolve())]).fetchall()
+    active = [s for s, status in found if status in ACTIVE]
+    if len(active) == 1:
+        return active[0]
+    if len(active) > 1:
+        raise SubmissionError(f"{len(active)} submissions in force are named {name!r} "
+                              f"({', '.join(map(str, active))}): give the submission id")
+    if found:
+        return found[-1][0]  # only inactive ones: the latest, whose status the caller reports
+    raise SubmissionError(f"no submission named {name!r} (`ratings submissions` lists them)")
+
+
+def check_replaceable(con: duckdb.DuckDBPyConnection, old: int, new_format: str | None = None) -> None:
+    """Only a submission in force whose rows are games can be replaced or withdrawn,
+    and by a file of the same game (chess or Go)."""
+    name, fmt, status, by = row(con, """select s.name, s.format, s.status,
+                                               (select min(n.submission_id) from submissions n where n.replaces = s.submission_id)
+                                        from submissions s where submission_id = ?""", [old])
+    if status == "replaced":
+        raise SubmissionError(f"submission {old} ({name}) was already replaced by submission {by}: "
+                              f"name that one instead")
+    if status == "withdrawn":
+        raise SubmissionError(f"submission {old} ({name}) was already withdrawn")
+    if fmt not in GAME_FORMATS:
+        raise SubmissionError(
+            f"submission {old} ({name}) is a {fmt} file: only game files are replaced or withdrawn "
+            "(a registry file is corrected by ingesting the corrected registry: each row updates its player, "
+            "and the registry keeps every version)")
+    if new_format is not None and new_format in GAME_FORMATS and GAME_FORMATS[new_format] != GAME_FORMATS[fmt]:
+        raise SubmissionError(f"submission {old} ({name}) holds {GAME_FORMATS[fmt]} games, the new file "
+                              f"{GAME_FORMATS[new_format]} games: one cannot replace the other")
+
+
+def open_submission(con: duckdb.DuckDBPyConnection, path: Path, sha: str, fmt: str, by: str, run_id: int,
+                    replaces: int | None = None) -> int:
+    """A new submission, staged."""
+    submission_id = scalar(con, "select nextval('submission_ids')")
+    con.execute("""insert into submissions (submission_id, name, path, sha256, format, submitted_by, submitted_at,
+                                            run_id, status, replaces)
+                   values (?, ?, ?, ?, ?, ?, ?, ?, 'staged', ?)""",
+                [submission_id, Path(path).name, str(Path(path).resolve()), sha, fmt, by, dt.datetime.now(), run_id,
+                 replaces])
+    return submission_id
+
+
+def set_format(con: duckdb.DuckDBPyConnection, submission_id: int, fmt: str) -> None:
+    """A tournament file's format once read (FIDE TRF or SWAR)."""
+    con.execute("update submissions set format = ? where submission_id = ?", [fmt, submission_id])
+
+
+def parts(con: duckdb.DuckDBPyConnection, submission_id: int) -> dict[str, int]:
+    """The submission's first part of each kind: kind → file_id."""
+    return dict(con.execute("""select kind, min(file_id) from source_files where submission_id = ?
+                               group by kind""", [submission_id]).fetchall())
+
+
+def withdraw(con: duckdb.DuckDBPyConnection, submission_id: int, run_id: int, by: str, reason: str,
+             replaced_by: int | None = None) -> int:
+    """Withdraw a submission's games (and a Go file's event) from the warehouse into
+    withdrawn_rows, its byes and open rejects with them; returns the rows withdrawn.
+    Its staged parts must have been validated first."""
+    status = "replaced" if replaced_by is not None else "withdrawn"
+    why = (f"replaced by submission {replaced_by} ({scalar(con, 'select name from submissions where submission_id = ?', [replaced_by])})"
+           if replaced_by is not None else f"withdrawn: {reason}")
+    withdrawn = 0
+    for kind, table in WITHDRAWN_KINDS.items():
+        files = f"(select file_id from source_files where submission_id = {int(submission_id)} and kind = '{kind}')"
+        con.execute(f"""insert into withdrawn_rows
+                        select file_id, row_number, '{kind}', to_json(t), ?, ?, ? from {table} t
+                        where file_id in {files}""", [run_id, replaced_by, why])
+        withdrawn += con.execute(f"delete from {table} where file_id in {files}").fetchall()[0][0]
+    con.execute("""update byes set withdrawn_run = ? where withdrawn_run is null and file_id in
+                   (select file_id from source_files where submission_id = ?)""", [run_id, submission_id])
+    con.execute("""update rejects set status = 'withdrawn', resolved_run = ? where status = 'open' and file_id in
+                   (select file_id from source_files where submission_id = ?)""", [run_id, submission_id])
+    con.execute("""update submissions set status = ?, withdrawn_at = ?, withdrawn_by = ?, withdrawn_reason = ?,
+                                          withdrawn_run = ? where submission_id = ?""",
+                [status, dt.datetime.now(), by, why if replaced_by is not None else reason, run_id, submission_id])
+    if replaced_by is None:
+        _record_changes(con, run_id, submission_id, None)
+    return withdrawn
+
+
+def record_replacement(con: duckdb.DuckDBPyConnection, run_id: int, new: int, old: int) -> dict[str, int]:
+    """What replacing `old` by `new` did to each game (once both are settled); counts by change."""
+    return _record_changes(con, run_id, new, old)
+
+
+def _record_changes(con: duckdb.DuckDBPyConnection, run_id: int, submission_id: int,
+                    replaced: int | None) -> dict[str, int]:
+    """game_changes rows: the games withdrawn from `replaced` (or from `submission_id`
+    itself when it is withdrawn) matched with the games `submission_id` brought."""
+    fmt = scalar(con, "select format from submissions where submission_id = ?", [submission_id])
+    go = GAME_FORMATS[fmt] == "go"
+    old = submission_id if replaced is None else replaced
+    old_fmt = scalar(con, "select format from submissions where submission_id = ?", [old])
+    con.execute(f"create or replace temp view old_games as {_identities(go, old_fmt, withdrawn_of=old)}")
+    con.execute(f"create or replace temp view new_games as "
+                f"{_identities(go, fmt, stored_of=submission_id if replaced is not None else None)}")
+    con.execute(f"""insert into game_changes
+                    select ?, ?, ?, change, old_file, old_row, new_file, new_row, date, first_id, second_id,
+                           old_result, new_result, description
+                    from ({stage_sql('replace/game_changes')})""", [run_id, submission_id, replaced])
+    con.execute("drop view old_games")
+    con.execute("drop view new_games")
+    return dict(con.execute("select change, count(*) from game_changes where run_id = ? and submission_id = ? "
+                            "group by change", [run_id, submission_id]).fetchall())
+
+
+def _identities(go: bool, fmt: str, withdrawn_of: int | None = None, stored_of: int | None = None) -> str:
+    """A submission's games with the identity that finds the same game in another
+    version of the file: event, round and players for tournament files; for plain
+    tables game_id when given, else date and players (colours aside, so that a
+    colour corrected is a change). Withdrawn games come from their records."""
+    kind = "go_games" if go else "games"
+    if withdrawn_of is not None:
+        fields = {c: f"(record->>'{c}')" for c in ("date", "white_id", "black_id", "result", "game_id", "event",
+                                                  "round", "event_id", "winner", "handicap")}
+        source = (f"from withdrawn_rows where kind = '{kind}' and file_id in "
+                  f"(select file_id from source_files where submission_id = {int(withdrawn_of)})")
+    else:
+        fields = {c: f"({c}::varchar)" for c in ("date", "white_id", "black_id", "result", "game_id", "event",
+                                                "round", "event_id", "winner", "handicap")}
+        source = (f"from {kind} where file_id in (select file_id from source_files where submission_id = "
+                  f"{int(stored_of) if stored_of is not None else -1})")
+    if go:  # Go games: Black first, the winner as result, the handicap beside it
+        first, second, result = fields["black_id"], fields["white_id"], fields["winner"]
+        detail = f"'handicap ' || {fields['handicap']}"
+        place = f"{fields['event_id']} || '|' || coalesce({fields['round']}, {fields['date']})"
+    else:
+        first, second, result = fields["white_id"], fields["black_id"], fields["result"]
+        detail = "null::varchar"
+        place = (f"coalesce({fields['event']}, '') || '|' || coalesce({fields['round']}, '')"
+                 if fmt in TOURNAMENT_FORMATS else
+                 f"coalesce('id ' || {fields['game_id']}, {fields['date']})")
+    players = (f"least({first}::bigint, {second}::bigint) || '-' || greatest({first}::bigint, {second}::bigint)")
+    return f"""select file_id, row_number, {place} || '|' || {players} as identity,
+                      ({fields['date']})::date as date, ({first})::bigint as first_id, ({second})::bigint as second_id,
+                      {result} as result, {detail} as detail {source}"""
+
+
+def settle(con: duckdb.DuckDBPyConnection) -> None:
+    """Staged submissions whose parts are all validated are taken in."""
+    con.execute("""update submissions set status = 'taken in' where status = 'staged'
+                   and not exists (select 1 from source_files f
+                                   where f.submission_id = submissions.submission_id and f.status = 'staged')""")
