@@ -1,0 +1,1 @@
+"""Golden files of the published lists (see README.md); no tests are collected here."""
