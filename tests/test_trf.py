@@ -186,6 +186,7 @@ def test_blank_blocks_and_lower_case_codes():
         (1, 2, "Z"), (2, 2, "Z"), (3, 1, "Z"), (3, 2, "F"), (3, 3, "Z")}
     assert t.round_dates == (None, None, None)
     assert t.games["date"].tolist() == [None]  # no 132, no 042
+    assert t.fatal.startswith("no start date (tag 042) and no round dates (tag 132)")  # so no game can be filed
 
 
 def test_repeated_starting_rank_and_round_date_outside_the_tournament():
@@ -200,11 +201,17 @@ def test_repeated_starting_rank_and_round_date_outside_the_tournament():
     ]
     t = tournament_from_text("\n".join(lines))
     assert list(t.problems) == [
-        Problem(4, "round 2: date 2024-04-02 is outside the tournament dates 2024-03-01..2024-03-02"),
+        Problem(4, "round 2: date 2024-04-02 is outside the event's dates 2024-03-01..2024-03-02 (tags 042, 052): "
+                   "the round's games are rejected"),
         Problem(7, "starting rank 2 already used on line 6"),
     ]
     assert t.players["name"].tolist() == ["One, A", "Two, B"]
     assert games_of(t) == {(1, 1, 2, "1-0"), (2, 2, 1, "1-0")}
+    # Round 2's game is kept as a row, with the reason it is rejected (not filed in April's window);
+    # round 1's date, 2024-03-01, is the start date itself: inside.
+    by_round = t.games.set_index("round")["problem"].to_dict()
+    assert by_round == {1: None, 2: "round 2 is dated 2024-04-02 (tag 132), outside the event's dates "
+                                    "2024-03-01..2024-03-02 (tags 042, 052): not filed in another window"}
 
 
 @pytest.mark.parametrize("text, expected", [
