@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from pipeline.formats.cells import LayoutError
 from pipeline.formats.trf import (
     Problem,
     date_from,
@@ -290,6 +291,25 @@ def test_writer_ties_share_a_rank_and_bad_input_raises():
     with pytest.raises(ValueError, match="two games or byes in round 1"):
         trf_text("Bad", dt.date(2024, 1, 1), players,
                  pd.concat([draw, draw.assign(black_id=3)], ignore_index=True))
+
+
+def test_writer_refuses_values_that_would_break_the_layout():
+    players = pd.DataFrame({"id": [4100001, 4100002], "name": ["Alpha, Ann", "Beta, Bob"]})
+    draw = pd.DataFrame({"white_id": [4100001], "black_id": [4100002], "result": ["1/2-1/2"], "round": [1]})
+    # A line break in a name would start a forged line (here a 001 line of a player who never played).
+    forged = players.assign(name=["Alpha, Ann", "Beta\r001    9      Forged, Player"])
+    with pytest.raises(LayoutError, match=r"player 4100002: name 'Beta\\r001 .*' has a control character"):
+        trf_text("Club Cup", dt.date(2024, 5, 4), forged, draw)
+    # Columns 15-47 hold 33 characters: 33 are written whole, 34 refused (never cut).
+    line = trf_text("Cup", dt.date(2024, 5, 4), players.assign(name=["A" * 33, "B"]), draw).split("\r\n")[5]
+    assert line[14:47] == "A" * 33 and line[47] == " "
+    with pytest.raises(LayoutError, match=r"player 4100001: name 'A{34}' is longer than its column \(33"):
+        trf_text("Cup", dt.date(2024, 5, 4), players.assign(name=["A" * 34, "B"]), draw)
+    with pytest.raises(LayoutError, match=r"player 123456789012: id '123456789012' is longer than its column \(11"):
+        trf_text("Cup", dt.date(2024, 5, 4), players.assign(id=[123456789012, 4100002]),
+                 draw.assign(white_id=123456789012))
+    with pytest.raises(LayoutError, match=r"event name 'Cup\\n012 Other' has a control character"):
+        trf_text("Cup\n012 Other", dt.date(2024, 5, 4), players, draw)
 
 
 def test_round_trip_of_a_simulated_open():

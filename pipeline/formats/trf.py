@@ -54,6 +54,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from pipeline.formats.cells import CONTROL, LayoutError, refuse_breaking
+
 PLAYER = "001"
 FIXED_END = 84  # last column of the points field: a 001 line must reach it
 FIRST_ROUND = 92  # column of round 1's opponent
@@ -81,6 +83,10 @@ MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun",
 DATE_TEXT = re.compile(r"(?<![0-9])(?:[0-9]{4}[/.-]\s*[0-9]{1,2}[/.-]\s*[0-9]{1,2}"
                        r"|[0-9]{1,2}[/.-]\s*[0-9]{1,2}[/.-]\s*[0-9]{4}|[0-9]{2}[/.-][0-9]{2}[/.-][0-9]{2})(?![0-9])"
                        r"|[A-Za-z]{3}[a-z]*\.? [0-9]{1,2},? [0-9]{4}")
+
+# The widest value the writer puts in each player field (1-based columns: name
+# 15-47, title 11-13, federation 54-56, rating 49-52, FIDE id 58-68).
+WRITER_WIDEST = {"name": 33, "title": 3, "federation": 3, "rating": 4, "id": 11}
 
 GAME_COLUMNS = ["event", "round", "date", "white_rank", "black_rank", "white_id", "black_id", "result",
                 "white_line", "black_line", "problem"]
@@ -554,10 +560,16 @@ def trf_text(name: str, start_date: dt.date, players: pd.DataFrame, games: pd.Da
     date: round_dates, when not given, are the earliest game date of each round.
     byes: optional id, round, code (H F U Z + -). A round in which a player has
     neither game nor bye is written as a zero-point bye (0000 - Z).
+    A value that does not fit its columns, or holds a control character,
+    raises LayoutError naming the player and the field: nothing is cut.
     """
     players = players.rename(columns={"player_id": "id"}).reset_index(drop=True)
     if players["id"].duplicated().any():
         raise ValueError("players: an id appears twice")
+    if re.search(CONTROL, name):
+        raise LayoutError(f"event name {name!r} has a control character, which would break the 012 line")
+    refuse_breaking(players["id"], {field: players[field] for field in WRITER_WIDEST if field in players},
+                    WRITER_WIDEST)
     rank_of = pd.Series(np.arange(1, len(players) + 1), index=players["id"])
     blocks = _blocks(games, byes, rank_of)
     rounds = max(int(blocks["round"].max()) if len(blocks) else 0, len(round_dates or ()))
@@ -626,7 +638,7 @@ def _fixed_part(p: dict, rank: int, points: float, final: int) -> str:
     """Columns 1-89 of a player line."""
     def text(key: str, width: int) -> str:
         value = p.get(key)
-        return "" if value is None or pd.isna(value) else str(value)[:width]
+        return "" if value is None or pd.isna(value) else str(value)[:width]  # sex alone is cut: m, w
 
     def number(key: str) -> str:
         value = p.get(key)
