@@ -84,6 +84,13 @@ def event_row_problems(event: dict) -> list[str]:
     return [message for failed, message in checks if failed]
 
 
+def event_assumptions(t: GoTournament) -> list[str]:
+    """What the report should say was assumed: the reader's assumptions, and the
+    class a file that gives none is staged with."""
+    default = [] if t.event["class"] else [f"no class in the file: class {DEFAULT_CLASS} (other tournament) assumed"]
+    return [*t.assumptions, *default]
+
+
 def _new_players(con: duckdb.DuckDBPyConnection, t: GoTournament, ids: pd.Series, staging: str,
                  identities: pd.DataFrame | None = None) -> pd.DataFrame:
     """Players to register, with a name and not contradicting the registry: their

@@ -371,3 +371,13 @@ def test_opengotha_blank_names_are_reported():
     assert t.players["key"].tolist() == ["_", "LE_GALLANNE"]  # keys stay OpenGotha's, as the games name them
     assert Problem(4, "blank name (name '_', firstName ''): the player can be matched by EGD pin only, "
                       "and is never registered") in t.problems
+
+
+def test_what_the_readers_assume_is_said():
+    # EGD_TINY: DT gives 2024-04-06; the game 3-5 ("5+"/"3-") has no colours: HA[h2] decides.
+    assert egd_from_text("\n".join(EGD_TINY)).assumptions == (
+        "the EGD format has no round dates: every game dated 2024-04-06, the start date (DT)",
+        "1 game without colours: Black taken by the weaker grade (White by the earlier line when equal), "
+        "handicap the grade difference less 2 (HA[h2])")
+    assert read_opengotha(SWISS).assumptions == (
+        "an OpenGotha file has no round dates: every game dated 2020-12-22, the start date (beginDate)",)

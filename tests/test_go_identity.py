@@ -17,6 +17,7 @@ from pipeline.ingest_go import (
     NEW_PLAYER_IDS,
     _new_players,
     _staged_games,
+    event_assumptions,
     event_row_problems,
     registry_identities,
 )
@@ -116,3 +117,9 @@ def test_event_row_problems_mirror_the_events_schema(change, problems):
     except pandera.errors.SchemaErrors:
         accepted = False
     assert accepted == (problems == [])
+
+
+def test_the_class_assumed_for_a_file_without_one_is_said():
+    t = egd_from_text("\n".join(EGD))  # no CL tag
+    assert event_assumptions(t)[-1] == "no class in the file: class B (other tournament) assumed"
+    assert event_assumptions(egd_from_text("\n".join(["; CL[A]", *EGD]))) == list(t.assumptions)

@@ -104,6 +104,8 @@ class GoTournament:
     players: pd.DataFrame
     games: pd.DataFrame  # GAME_COLUMNS, each game once
     problems: tuple[Problem, ...]
+    # What the reader took for granted (game dates, colours from grades), for the ingest report.
+    assumptions: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------------------
@@ -257,7 +259,8 @@ def opengotha_from_xml(data: bytes | str, file_name: str = "") -> GoTournament:
     event = _opengotha_event(general, file_name, problems)
     games = _opengotha_games([e for e in elements if e.tag == "Game" and e.parent == "Games"],
                              players["key"].tolist(), event["start_date"], problems)
-    return GoTournament("opengotha", event, players, games, _by_line(problems))
+    return GoTournament("opengotha", event, players, games, _by_line(problems),
+                        tuple(_dated_at_start(games, event, "an OpenGotha file has no round dates", "beginDate")))
 
 
 def _xml_elements(data: bytes | str) -> tuple[list[_Element], list[Problem]]:
@@ -469,8 +472,20 @@ def egd_from_text(text: str, file_name: str = "") -> GoTournament:
     rows, entries, count = _egd_players(lines, problems)
     players = _players_frame([{k: v for k, v in row.items() if k in PLAYER_COLUMNS} for row in rows])
     grades = {int(row["key"]): row["grade"] for row in rows}
-    games = _egd_games(entries, grades, count, reduction, event["start_date"], problems)
-    return GoTournament("egd", event, players, games, _by_line(problems))
+    games, by_grades = _egd_games(entries, grades, count, reduction, event["start_date"], problems)
+    said = _dated_at_start(games, event, "the EGD format has no round dates", "DT")
+    if by_grades:
+        rule = f"the grade difference less {reduction} (HA[h{reduction}])" if reduction is not None else \
+            "0 (no readable HA rule)"
+        said.append(f"{by_grades} game{'s' if by_grades > 1 else ''} without colours: Black taken by the weaker "
+                    f"grade (White by the earlier line when equal), handicap {rule}")
+    return GoTournament("egd", event, players, games, _by_line(problems), tuple(said))
+
+
+def _dated_at_start(games: pd.DataFrame, event: dict, why: str, where: str) -> list[str]:
+    if not len(games) or event["start_date"] is None:
+        return []
+    return [f"{why}: every game dated {event['start_date']}, the start date ({where})"]
 
 
 def _egd_headers(lines: list[str]) -> dict[str, tuple[str, int]]:
@@ -601,9 +616,10 @@ def _entry(player: int, line: int, rnd: int, m: re.Match) -> _Entry:
 
 
 def _egd_games(entries: list[_Entry], grades: dict[int, str | None], count: int, reduction: int | None,
-               start: dt.date | None, problems: list[Problem]) -> pd.DataFrame:
+               start: dt.date | None, problems: list[Problem]) -> tuple[pd.DataFrame, int]:
     """Each game once: from two entries, one on each player's line, that name
-    each other in the same round and agree on result, colours and handicap."""
+    each other in the same round and agree on result, colours and handicap;
+    and how many of them took their colours from the grades."""
     by_seat = {(e.number, e.round): e for e in entries}
     rows: list[dict] = []
     for e in sorted(entries, key=lambda e: (e.round, e.number)):
@@ -626,7 +642,9 @@ def _egd_games(entries: list[_Entry], grades: dict[int, str | None], count: int,
             row = _egd_game(e, theirs, grades, reduction, start, problems)
             if row is not None:
                 rows.append(row)
-    return _games_frame(rows)
+    by_grades = sum(1 for row in rows if not (by_seat[int(row["black"]), row["round"]].colour
+                                              or by_seat[int(row["white"]), row["round"]].colour))
+    return _games_frame(rows), by_grades
 
 
 def _egd_game(a: _Entry, b: _Entry, grades: dict[int, str | None], reduction: int | None,
