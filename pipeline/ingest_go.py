@@ -19,7 +19,7 @@ import pandas as pd
 from pipeline.formats.go_files import GoTournament, read_egd, read_opengotha
 from pipeline.formats.trf import Problem
 from pipeline.ingest import file_sha256, tournament_format
-from pipeline.ingest_trf import records, registry_matches, stage_rows
+from pipeline.ingest_trf import conflicts, records, registry_matches, stage_rows
 from pipeline.schemas import EVENT_ID
 from pipeline.warehouse import row
 
@@ -47,15 +47,12 @@ class GoTournamentIngested:
 
 def registry_identities(con: duckdb.DuckDBPyConnection, t: GoTournament) -> pd.DataFrame:
     """By player key: player_id (NA: not found), matched_by ("id" or "name") and
-    `conflict`, the problem of an EGD pin the registry gives another pin's owner.
+    `conflict`, the problem of a player whose EGD pin is not the one the registry
+    has for their name (never matched, never registered).
     By EGD pin (the registry's `egd_pin` column), else by name when exactly one
     registered player has it and the registry has no other pin for them."""
     found = registry_matches(con, t.players.rename(columns={"egd_pin": "id"}), "egd_pin")
-    pins = t.players.set_index("key")["egd_pin"].reindex(found.index)
-    found["conflict"] = ("EGD pin " + pins.astype("string") + " in the file, " + found["registry_id"].astype("string")
-                         + " in the registry for " + found["registry_name"].map(repr, na_action="ignore")
-                         .astype("string") + ": not matched").astype(object)
-    found["conflict"] = found["conflict"].where(found["registry_id"].notna(), None)
+    found["conflict"] = conflicts(found, t.players.set_index("key")["egd_pin"], "EGD pin")
     return found
 
 
@@ -79,7 +76,8 @@ def event_row_problems(event: dict) -> list[str]:
         (start is not None and end is not None and end < start, f"the event ends ({end}) before it starts ({start})"),
         ((event.get("class") or DEFAULT_CLASS) not in ("A", "B", "C", "D"),
          f"class {event.get('class')!r} is not A, B, C or D"),
-        (str(event.get("board_size")) not in ("9", "13", "19"), f"board size {event.get('board_size')} is not 9, 13 or 19"),
+        (str(event.get("board_size")) not in ("9", "13", "19"),
+         f"board size {event.get('board_size')} is not 9, 13 or 19"),
     ]
     return [message for failed, message in checks if failed]
 

@@ -88,17 +88,23 @@ def registry_matches(con: duckdb.DuckDBPyConnection, people: pd.DataFrame, id_co
 
 def registry_identities(con: duckdb.DuckDBPyConnection, t: Tournament) -> pd.DataFrame:
     """By starting rank: player_id (NA: not found), matched_by, and `conflict`, the
-    problem of a FIDE id the registry gives another name. SWAR files carry the
+    problem of a player whose FIDE id is not the one the registry has for their
+    name (never matched, never registered). SWAR files carry the
     national id, which is the player_id; FIDE files the FIDE id (the registry's
     `fide_id` column), and the name is matched as `registry_matches` says."""
     people = t.players.rename(columns={"rank": "key"})
     found = registry_matches(con, people, "fide_id", id_is_player_id=t.flavour == "swar")
-    ids = t.players.set_index("rank")["id"].reindex(found.index)
-    found["conflict"] = ("FIDE id " + ids.astype("string") + " in the file, " + found["registry_id"].astype("string")
-                         + " in the registry for " + found["registry_name"].map(repr, na_action="ignore").astype("string")
-                         + ": not matched").astype(object)
-    found["conflict"] = found["conflict"].where(found["registry_id"].notna(), None)
+    found["conflict"] = conflicts(found, t.players.set_index("rank")["id"], "FIDE id")
     return found
+
+
+def conflicts(found: pd.DataFrame, file_ids: pd.Series, label: str) -> pd.Series:
+    """The problem of each row of `registry_matches` whose file id the registry gives
+    another id for the same name, with both ids; None for the others."""
+    names = found["registry_name"].map(repr, na_action="ignore").astype("string")
+    text = (f"{label} " + file_ids.reindex(found.index).astype("string") + " in the file, "
+            + found["registry_id"].astype("string") + " in the registry for " + names + ": not matched")
+    return text.astype(object).where(found["registry_id"].notna(), None)
 
 
 def registry_ids(con: duckdb.DuckDBPyConnection, t: Tournament) -> pd.Series:

@@ -40,7 +40,8 @@ def con(tmp_path):
 
 def register(con, rows: list[tuple]) -> None:
     con.executemany("insert into players (player_id, name, extra, file_id, row_number) values (?, ?, ?, 1, ?)",
-                    [(pid, name, json.dumps(extra) if extra else None, n) for n, (pid, name, extra) in enumerate(rows, 1)])
+                    [(pid, name, json.dumps(extra) if extra else None, n)
+                     for n, (pid, name, extra) in enumerate(rows, 1)])
 
 
 def test_players_without_a_pin_get_ids_no_egd_pin_can_be(con):

@@ -62,7 +62,8 @@ import pandas as pd
 
 from pipeline.formats.trf import Problem, text_of  # one Problem type for every tournament format
 
-__all__ = ["GoTournament", "Problem", "clean_name", "egd_from_text", "grade_text", "looks_like_egd", "looks_like_opengotha",
+__all__ = ["GoTournament", "Problem", "clean_name", "egd_from_text", "grade_text", "looks_like_egd",
+           "looks_like_opengotha",
            "opengotha_from_xml", "opengotha_key", "read_egd", "read_opengotha"]
 
 PLAYER_COLUMNS = ["key", "name", "grade", "rating", "egd_pin", "club", "country", "line"]
