@@ -165,3 +165,25 @@ def test_fide_tie_break_exercise_file():
         "16 players without an id (the id field, columns 58-68, is blank) on lines 5-20: "
         "they can only be matched to the registry by name",
         "no round dates (tag 132): every game dated 2024-08-01, the start date (tag 042)")
+
+
+# ---------------------------------------------------------------------------
+# Encoding, decided on the whole file
+
+
+def test_a_file_mixing_utf8_and_latin1_is_refused_and_latin1_is_said(tmp_path):
+    text = two_rounds("042 2026/03/01", "022 Liège").split("\n")
+    mixed = tmp_path / "mixed.trf"
+    # Line 3 (022) in UTF-8, line 4 (One, A) with a Latin-1 é: read either way, one would be mojibake.
+    mixed.write_bytes(b"\n".join([text[0].encode(), text[1].encode(), text[2].encode("utf-8"),
+                                  text[3].replace("One, A", "Oné, A").encode("latin-1"),
+                                  *(x.encode() for x in text[4:])]))
+    t = read_trf(mixed)
+    assert t.fatal == ("mixes encodings: line 3 is UTF-8 ('è' written as 2 bytes), line 4 is not UTF-8 "
+                       "(byte 0xE9, 'é' in Latin-1/CP1252?): save the file in one encoding")
+    latin = tmp_path / "latin.trf"
+    latin.write_bytes("\n".join(text).encode("latin-1"))
+    t = read_trf(latin)
+    assert t.fatal is None and t.tags["022"] == "Liège"
+    assert t.assumptions[0] == ("encoding: Latin-1 (line 3 is not UTF-8: byte 0xE8, and no line holds a "
+                                "UTF-8 character)")

@@ -48,13 +48,14 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from pipeline.formats.cells import CONTROL, LayoutError, refuse_breaking
+from pipeline.formats.csv_text import decide_encoding
 
 PLAYER = "001"
 FIXED_END = 84  # last column of the points field: a 001 line must reach it
@@ -129,7 +130,14 @@ def looks_like_trf(head: bytes) -> bool:
 
 
 def read_trf(path: str | Path, default_date: dt.date | None = None) -> Tournament:
-    return tournament_from_text(text_of(Path(path).read_bytes()), default_date)
+    """The tournament of a TRF file, its encoding decided on the whole file: one
+    that mixes UTF-8 and Latin-1 lines is refused (`fatal`), never read as mojibake;
+    Latin-1 or CP1252, a guess, is said among the assumptions."""
+    data = Path(path).read_bytes()
+    decided = decide_encoding(data)
+    t = tournament_from_text(data.decode(decided.encoding or "latin-1").removeprefix("\ufeff"), default_date)
+    guessed = (decided.note,) if decided.encoding in ("latin-1", "cp1252") else ()
+    return replace(t, assumptions=guessed + t.assumptions, fatal=decided.refusal or t.fatal)
 
 
 def text_of(data: bytes, fallback: str = "latin-1") -> str:
