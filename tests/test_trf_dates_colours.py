@@ -124,6 +124,15 @@ def test_a_round_dated_outside_the_event_rejects_its_games_and_the_rest_goes_in(
                                      "(tags 042, 052): the round's games are rejected"),)
 
 
+def test_a_bye_of_a_round_dated_outside_the_event_is_kept_undated():
+    text = "\n".join(["012 Cup", "042 2026/03/01", "052 2026/03/08", "132".ljust(91) + "26/03/01  26/04/08",
+                      player(1, "One, A", 1.5, "   2 w 1", "0000 - H"), player(2, "Two, B", 0.0, "   1 b 0")])
+    t = tournament_from_text(text)
+    # Round 2: 1's H bye and 2's blank block (Z) keep no date: filed under April they would count there.
+    assert set(zip(t.byes["rank"], t.byes["round"], t.byes["code"], t.byes["date"])) == {
+        (1, 2, "H", None), (2, 2, "Z", None)}
+
+
 def test_a_given_date_outside_the_event_rejects_the_games_it_would_date():
     t = tournament_from_text(two_rounds("042 2026/03/01", "052 2026/03/01"), default_date=dt.date(2026, 5, 1))
     assert set(t.games["problem"]) == {
