@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -108,7 +109,8 @@ def _user_errors() -> Iterator[None]:
 
 
 def _take_in(con: duckdb.DuckDBPyConnection, run_id: int, files: list[tuple[str | None, Path]], by: str,
-             staging: str, replaces: str | None, again: bool, register_new: bool, validate: bool) -> int:
+             staging: str, replaces: str | None, again: bool, register_new: bool, validate: bool,
+             date: dt.date | None = None) -> int:
     """Ingest the files (tables, then tournaments, matched against the registry the
     tables gave when `validate`), validating as asked; returns the rows rejected."""
     tables, tournaments = split_tournaments(files)
@@ -124,7 +126,7 @@ def _take_in(con: duckdb.DuckDBPyConnection, run_id: int, files: list[tuple[str 
         with _timed("Ingest tournaments"):
             click.echo("Ingest tournaments")
             report_intake(submit_tournaments(con, tournaments, run_id, by, staging, register_new,
-                                             old if not tables else None, again))
+                                             old if not tables else None, again, date))
         if validate:
             with _timed("Validate tournaments"):
                 rejected += report_validation(con, *validate_staged(con, run_id, by))
@@ -159,6 +161,13 @@ def _settle_system(con: duckdb.DuckDBPyConnection, system: str | None) -> str:
         raise click.ClickException(str(err)) from err
     record_system(con, system)
     return system
+
+
+def date_option(f):
+    return click.option("--date", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="YYYY-MM-DD",
+                        callback=lambda ctx, param, value: value.date() if value else None,
+                        help="The date of a one-day event whose tournament file gives no dates (no 042, no 132): "
+                             "its rounds are dated so, and the report says it.")(f)
 
 
 register_option = click.option(
@@ -235,11 +244,12 @@ def _one_file_with_replaces(replaces: str | None, files: list) -> None:
 @format_option
 @system_option
 @register_option
+@date_option
 @replace_options
 @by_option
 def run(players, ratings, calendar, games, events, warehouse: Path, wait: float, out: Path, reports: bool,
-        formats: tuple[str, ...], system: str | None, register_new: bool, replaces: str | None, again: bool,
-        by: str | None) -> None:
+        formats: tuple[str, ...], system: str | None, register_new: bool, date: dt.date | None,
+        replaces: str | None, again: bool, by: str | None) -> None:
     """Ingest, validate, rate and publish in one go.
 
     With no input files, takes in what `ratings ingest` staged, then rates and
@@ -269,7 +279,7 @@ def run(players, ratings, calendar, games, events, warehouse: Path, wait: float,
         # rejects. What an earlier `ratings ingest` staged is validated with them.
         with transaction(con):
             rejected = _take_in(con, run_id, files, by, temp_staging(con), replaces, again, register_new,
-                                validate=True)
+                                validate=True, date=date)
         with _timed("Rate"):
             _rate(con, run_id, system)
         with _timed("Publish"):
@@ -282,10 +292,11 @@ def run(players, ratings, calendar, games, events, warehouse: Path, wait: float,
 @input_options
 @warehouse_option
 @register_option
+@date_option
 @replace_options
 @by_option
 def ingest(files, players, ratings, calendar, games, events, warehouse: Path, wait: float,
-           register_new: bool, replaces: str | None, again: bool, by: str | None) -> None:
+           register_new: bool, date: dt.date | None, replaces: str | None, again: bool, by: str | None) -> None:
     """Read input files into the warehouse's staging tables (nothing judged yet): each
     file becomes a submission (`ratings submissions` lists them).
 
@@ -307,7 +318,7 @@ def ingest(files, players, ratings, calendar, games, events, warehouse: Path, wa
     _one_file_with_replaces(replaces, given)
     with _opened(warehouse, wait) as con, run_record(con, "ingest", {"files": given}, by) as run_id, \
             _user_errors(), transaction(con):  # all the files or none: a tournament stages several tables
-        _take_in(con, run_id, given, by, "main", replaces, again, register_new, validate=False)
+        _take_in(con, run_id, given, by, "main", replaces, again, register_new, validate=False, date=date)
 
 
 @main.command()

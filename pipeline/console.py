@@ -43,6 +43,8 @@ def report_intake(intakes: list[Intake]) -> None:
         if i.tournament is not None:
             t = i.tournament
             click.echo(f"            {_tournament_found(t)}, {len(t.problems)} problems")
+            for assumed in t.assumptions:
+                click.echo(f"            assumed: {assumed}")
             for p in t.problems[:10]:
                 click.echo(f"    {i.path.name}" + (f", line {p.line}" if p.line else "") + f": {p.message}", err=True)
             if len(t.problems) > 10:

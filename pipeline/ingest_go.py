@@ -8,6 +8,7 @@ and the problems found reading, which validation rejects with their reason.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,10 +19,16 @@ import pandas as pd
 from pipeline.formats.go_files import GoTournament, read_egd, read_opengotha
 from pipeline.formats.trf import Problem
 from pipeline.ingest import tournament_format
-from pipeline.ingest_trf import records, registry_matches, stage_rows
+from pipeline.ingest_trf import conflicts, records, registry_matches, stage_rows
+from pipeline.schemas import EVENT_ID
 from pipeline.warehouse import staged
 
 DEFAULT_CLASS = "B"  # "other tournament": what a file that says nothing of its class is taken for
+# Ids for new players without a free EGD pin. EGD pins are 8-digit numbers (10000000-
+# 99999999: 1xxxxxxx and 2xxxxxxx issued so far; the fixtures' stand-ins are 9000000n),
+# so a 9-digit id can never be a pin someone else gets; 900000000 up also stays clear of
+# national ids (5-6 digits in Belgium) and leaves 10^8 ids, within the 15 digits of an id.
+NEW_PLAYER_IDS = range(900_000_000, 1_000_000_000)
 
 
 @dataclass(frozen=True)
@@ -36,26 +43,91 @@ class GoTournamentIngested:
     games: int
     not_counted: int
     problems: tuple[Problem, ...]
+    assumptions: tuple[str, ...] = ()  # what the reader assumed (dates, colours, class), for the report
+
+
+def registry_identities(con: duckdb.DuckDBPyConnection, t: GoTournament) -> pd.DataFrame:
+    """By player key: player_id (NA: not found), matched_by ("id" or "name") and
+    `conflict`, the problem of a player whose EGD pin is not the one the registry
+    has for their name (never matched, never registered).
+    By EGD pin (the registry's `egd_pin` column), else by name when exactly one
+    registered player has it and the registry has no other pin for them."""
+    found = registry_matches(con, t.players.rename(columns={"egd_pin": "id"}), "egd_pin")
+    found["conflict"] = conflicts(found, t.players.set_index("key")["egd_pin"], "EGD pin")
+    return found
 
 
 def registry_ids(con: duckdb.DuckDBPyConnection, t: GoTournament) -> pd.Series:
-    """The registry's player_id of each player key (NA: not found): by EGD pin (the
-    registry's `egd_pin` column), else by name when exactly one player has it."""
-    return registry_matches(con, t.players.rename(columns={"egd_pin": "id"}), "egd_pin")
+    """The registry's player_id of each player key (NA: not found), as `registry_identities` finds them."""
+    return registry_identities(con, t)["player_id"]
 
 
-def _new_players(con: duckdb.DuckDBPyConnection, t: GoTournament, ids: pd.Series, staging: str) -> pd.DataFrame:
-    """Players to register: their EGD pin as id when free, else the next free ids
-    (free of the registry and of players other files of this run are registering)."""
+def event_row_problems(event: dict) -> list[str]:
+    """Why the staged row of a file's event would be rejected by validation
+    (pipeline/schemas.py, EventsInput), with the class a file leaves out taken as
+    DEFAULT_CLASS like the staged row; none: the event goes in. A file whose event
+    is rejected has every game rejected with it (unknown event), so it registers nobody."""
+    start, end = event.get("start_date"), event.get("end_date")
+    checks = [
+        (not re.fullmatch(EVENT_ID, event.get("event_id") or ""),
+         f"event id {event.get('event_id')!r} is not an event id (letters, digits, _ . -; at most 64)"),
+        (not event.get("name"), "the event has no name"),
+        (start is None, "the event has no start date"),
+        (end is None, "the event has no end date"),
+        (start is not None and end is not None and end < start, f"the event ends ({end}) before it starts ({start})"),
+        ((event.get("class") or DEFAULT_CLASS) not in ("A", "B", "C", "D"),
+         f"class {event.get('class')!r} is not A, B, C or D"),
+        (str(event.get("board_size")) not in ("9", "13", "19"),
+         f"board size {event.get('board_size')} is not 9, 13 or 19"),
+    ]
+    return [message for failed, message in checks if failed]
+
+
+def event_assumptions(t: GoTournament) -> list[str]:
+    """What the report should say was assumed: the reader's assumptions, and the
+    class a file that gives none is staged with."""
+    default = [] if t.event["class"] else [f"no class in the file: class {DEFAULT_CLASS} (other tournament) assumed"]
+    return [*t.assumptions, *default]
+
+
+def _new_players(con: duckdb.DuckDBPyConnection, t: GoTournament, ids: pd.Series, staging: str,
+                 identities: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Players to register, with a name and not contradicting the registry: their
+    EGD pin as id when free, else the next ids of NEW_PLAYER_IDS free of the registry
+    and of players other files of this run are registering."""
     taken = {r[0] for r in con.execute(f"""select player_id from players union
                                            select try_cast(player_id as bigint) from {staged(con, staging, 'players')}
                                            where try_cast(player_id as bigint) is not null""").fetchall()}
-    new = t.players[ids.reindex(t.players["key"]).isna().to_numpy()].copy()
-    pin_free = new["egd_pin"].notna() & ~new["egd_pin"].isin(taken)
-    start = max(taken | set(new["egd_pin"].dropna().astype(int)), default=0) + 1
+    conflict = identities["conflict"].reindex(t.players["key"]).notna().to_numpy() if identities is not None \
+        else np.zeros(len(t.players), dtype=bool)
+    new = t.players[ids.reindex(t.players["key"]).isna().to_numpy() & t.players["name"].notna().to_numpy()
+                    & ~conflict].copy()
+    pin_free = new["egd_pin"].notna() & ~new["egd_pin"].isin(taken) & ~new["egd_pin"].duplicated(keep=False)
+    # Past every id of the range in use, the pins given out here included (a bogus pin may lie in it).
+    used = taken | set(new.loc[pin_free.to_numpy(), "egd_pin"].astype(int))
+    start = max((i for i in used if i in NEW_PLAYER_IDS), default=NEW_PLAYER_IDS.start - 1) + 1
     new["player_id"] = new["egd_pin"].where(pin_free)
-    new.loc[~pin_free.to_numpy(), "player_id"] = range(start, start + int((~pin_free).sum()))
+    new.loc[~pin_free.to_numpy(), "player_id"] = NEW_PLAYER_IDS[start - NEW_PLAYER_IDS.start:][:int((~pin_free).sum())]
     return new
+
+
+def unknown_player_reasons(t: GoTournament, register_new: bool = False,
+                           identities: pd.DataFrame | None = None) -> pd.Series:
+    """Why each player key would not be found: an EGD pin the registry gives another
+    player, a blank name, a pin or a name no registered player has (--register-new,
+    advised only when it was not given, adds them)."""
+    p = t.players.set_index("key")
+    who = p["name"].map(repr, na_action="ignore").fillna("a player without a name").astype("string") \
+        + " is not in the player registry: "
+    searched = ("no registered player has EGD pin " + p["egd_pin"].astype("string")).fillna("no EGD pin in the file")
+    absent = who + searched + " and no single registered player has this name" \
+        + ("" if register_new else " (--register-new adds the file's new players)")
+    nameless = who + searched + "; without a name it is never registered"
+    conflict = identities["conflict"].reindex(p.index) if identities is not None else pd.Series(None, index=p.index)
+    reasons = np.select([conflict.notna().to_numpy(), p["name"].isna().to_numpy()],
+                        [conflict.astype(object).to_numpy(), nameless.astype(object).to_numpy()],
+                        absent.astype(object).to_numpy())
+    return pd.Series(reasons, index=p.index, dtype=object)
 
 
 def ingest_go_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int, submission_id: int,
@@ -67,10 +139,11 @@ def ingest_go_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int
     t = read_opengotha(path) if tournament_format(path) == "opengotha" else read_egd(path)
     event = t.event
     again = again or {}
-    ids = registry_ids(con, t)
+    identities = registry_identities(con, t)
+    ids = identities["player_id"]
     registered = 0
-    if register_new:
-        new = _new_players(con, t, ids, staging)
+    if register_new and not event_row_problems(event):  # a rejected event registers nobody
+        new = _new_players(con, t, ids, staging, identities)
         if len(new):
             stage_rows(con, staging, "players", path, run_id, submission_id, pd.DataFrame({
                 "row_number": range(1, len(new) + 1), "player_id": new["player_id"].astype(int).astype(str),
@@ -85,33 +158,40 @@ def ingest_go_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int
         "start_date": event["start_date"].isoformat() if event["start_date"] else None,
         "end_date": event["end_date"].isoformat() if event["end_date"] else None,
         "class": event["class"] or DEFAULT_CLASS, "board_size": str(event["board_size"])}]), again.get("events"))
-    games, problems = _staged_games(t, ids)
+    games, problems = _staged_games(t, ids, register_new, identities)
     file_id = stage_rows(con, staging, "go_games", path, run_id, submission_id, games, again.get("go_games"))
     return GoTournamentIngested(str(path), t.source, event["event_id"], file_id, len(t.players),
                                 int(ids.notna().sum()) - registered, registered, len(t.games),
-                                int((~t.games["counted"]).sum()), problems)
+                                int((~t.games["counted"]).sum()), problems, tuple(event_assumptions(t)))
 
 
-def _staged_games(t: GoTournament, ids: pd.Series) -> tuple[pd.DataFrame, tuple[Problem, ...]]:
+def _staged_games(t: GoTournament, ids: pd.Series, register_new: bool = False,
+                  identities: pd.DataFrame | None = None) -> tuple[pd.DataFrame, tuple[Problem, ...]]:
+    """The games as staged rows, then one row per problem found reading; a game
+    with a player not in the registry carries why (`unknown_player_reasons`),
+    and the player is reported once, on their line."""
     g = t.games
     black, white = g["black"].map(ids), g["white"].map(ids)
-    names = t.players.set_index("key")["name"]
+    reasons = unknown_player_reasons(t, register_new, identities)
+    lines = t.players.set_index("key")["line"]
     black_text, white_text = (
-        (side + ": " + key.map(names).map(repr) + " is not in the player registry "
-         "(--register-new adds the file's new players)").where(mapped.isna(), "")
+        ("line " + key.map(lines).astype("string") + ": " + side + ": " + key.map(reasons).astype("string"))
+        .where(mapped.isna().to_numpy(), "")
         for side, key, mapped in (("black", g["black"], black), ("white", g["white"], white)))
     joined = black_text + np.where((black_text != "") & (white_text != ""), "; ", "") + white_text
     unknown = joined.where(joined != "")
     why_not = pd.Series("not counted: " + g["forfeit"].map({True: "a game by default", False: "both won or both lost"}),
                         index=g.index).where(~g["counted"])
+    problem = why_not.fillna(unknown).astype(object)
+    dates = pd.to_datetime(g["date"], errors="coerce").dt.strftime("%Y-%m-%d").astype(object)
     games = pd.DataFrame({
         "event_id": t.event["event_id"],
-        "date": g["date"].map(lambda d: d.isoformat() if d else None),
+        "date": dates.where(dates.notna(), None),
         "black_id": black.astype("string"), "white_id": white.astype("string"),
         "winner": g["winner"], "handicap": g["handicap"].astype(str), "weight": None,
         "round": g["round"].astype(str),
-        "problem": why_not.fillna(unknown),
+        "problem": problem.where(problem.notna(), None),
     })
-    missing = sorted({name for key, m in ((g["black"], black), (g["white"], white)) for name in key[m.isna()]})
-    reported = [*t.problems, *(Problem(0, f"{names[k]!r} is not in the player registry") for k in missing)]
-    return records(games, t.problems), tuple(reported)
+    missing = pd.unique(pd.concat([g["black"][black.isna().to_numpy()], g["white"][white.isna().to_numpy()]]))
+    reported = [*t.problems, *(Problem(int(lines[k]), reasons[k]) for k in sorted(missing, key=lambda k: lines[k]))]
+    return records(games, t.problems), tuple(sorted(reported, key=lambda p: p.line))

@@ -9,11 +9,13 @@ So, as for any file, rows read = rows accepted + rows rejected.
 """
 from __future__ import annotations
 
+import datetime as dt
 import json
 from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
+import numpy as np
 import pandas as pd
 
 from pipeline.formats.trf import Problem, Tournament, read_trf
@@ -36,46 +38,104 @@ class TournamentIngested:
     forfeits: int
     byes: int
     problems: tuple[Problem, ...]  # bad lines and players not in the registry, in line order
+    assumptions: tuple[str, ...] = ()  # what the reader assumed (dates, colour letters, names matched), for the report
 
 
 def registry_matches(con: duckdb.DuckDBPyConnection, people: pd.DataFrame, id_column: str,
-                     id_is_player_id: bool = False) -> pd.Series:
-    """The registry's player_id of each row of `people` (key, name, id), NA when not
-    found: the id as player_id itself (`id_is_player_id`), else the id in the registry's
-    column `id_column` (kept with its extra columns), else the name when exactly one
-    registered player has it."""
+                     id_is_player_id: bool = False) -> pd.DataFrame:
+    """How each row of `people` (key, name, id) is found in the registry, by key:
+    `player_id` (NA: not found) and `matched_by` ("id", "name" or None).
+
+    The id wins: as player_id itself (`id_is_player_id`), else in the registry's
+    column `id_column` (kept with its extra columns). The name (when exactly one
+    registered player has it) finds a player whose id the file leaves blank, or one
+    the registry knows no id for; never one the registry knows under another id:
+    that row gets `registry_id` and `registry_name`, the contradiction to report."""
     con.register("file_players", people[["key", "name", "id"]])
     found = con.execute(f"""
-        with by_id as (
-            select try_cast(extra->>'{id_column}' as bigint) as id, min(player_id) as player_id
-            from players where try_cast(extra->>'{id_column}' as bigint) is not null group by all
+        with registry as (
+            select player_id, name, try_cast(extra->>'{id_column}' as bigint) as registry_id from players
+        ),
+        by_id as (
+            select registry_id as id, min(player_id) as player_id from registry
+            where registry_id is not null group by all
         ),
         by_name as (
-            select lower(trim(name)) as key, min(player_id) as player_id from players
-            group by key having count(*) = 1
+            select lower(trim(name)) as key, min(player_id) as player_id, min(registry_id) as registry_id,
+                   min(name) as name
+            from registry group by key having count(*) = 1
+        ),
+        matched as (
+            select f.key, f.id, n.registry_id, n.name as registry_name,
+                   case when $direct then p.player_id else i.player_id end as by_id,
+                   case when not $direct and (f.id is null or n.registry_id is null) then n.player_id end as by_name
+            from file_players f
+            left join players p on p.player_id = f.id
+            left join by_id i on i.id = f.id
+            left join by_name n on n.key = lower(trim(f.name))
         )
-        select f.key, case when $direct then p.player_id else coalesce(i.player_id, n.player_id) end
-        from file_players f
-        left join players p on p.player_id = f.id
-        left join by_id i on i.id = f.id
-        left join by_name n on n.key = lower(trim(f.name))""", {"direct": id_is_player_id}).fetchall()
+        select key, coalesce(by_id, by_name) as player_id,
+               case when by_id is not null then 'id' when by_name is not null then 'name' end as matched_by,
+               case when by_id is null and id is not null and not $direct then registry_id end as registry_id,
+               case when by_id is null and id is not null and not $direct and registry_id is not null
+                    then registry_name end as registry_name
+        from matched""", {"direct": id_is_player_id}).fetchall()
     con.unregister("file_players")
-    return pd.Series(dict(found), dtype="Int64")
+    frame = pd.DataFrame(found, columns=["key", "player_id", "matched_by", "registry_id", "registry_name"])
+    frame = frame.astype({"player_id": "Int64", "registry_id": "Int64", "matched_by": object, "registry_name": object})
+    for column in ("matched_by", "registry_name"):  # None, not the NaN pandas infers for text
+        frame[column] = frame[column].where(frame[column].notna(), None)
+    return frame.set_index("key").sort_index()
+
+
+def registry_identities(con: duckdb.DuckDBPyConnection, t: Tournament) -> pd.DataFrame:
+    """By starting rank: player_id (NA: not found), matched_by, and `conflict`, the
+    problem of a player whose FIDE id is not the one the registry has for their
+    name (never matched, never registered). SWAR files carry the
+    national id, which is the player_id; FIDE files the FIDE id (the registry's
+    `fide_id` column), and the name is matched as `registry_matches` says."""
+    people = t.players.rename(columns={"rank": "key"})
+    found = registry_matches(con, people, "fide_id", id_is_player_id=t.flavour == "swar")
+    found["conflict"] = conflicts(found, t.players.set_index("rank")["id"], "FIDE id")
+    return found
+
+
+def conflicts(found: pd.DataFrame, file_ids: pd.Series, label: str) -> pd.Series:
+    """The problem of each row of `registry_matches` whose file id the registry gives
+    another id for the same name, with both ids; None for the others."""
+    names = found["registry_name"].map(repr, na_action="ignore").astype("string")
+    text = (f"{label} " + file_ids.reindex(found.index).astype("string") + " in the file, "
+            + found["registry_id"].astype("string") + " in the registry for " + names + ": not matched")
+    return text.astype(object).where(found["registry_id"].notna(), None)
 
 
 def registry_ids(con: duckdb.DuckDBPyConnection, t: Tournament) -> pd.Series:
-    """The player_id of each starting rank (NA: not found). SWAR files carry the
-    national id, which is the player_id; FIDE files carry the FIDE id (the registry's
-    `fide_id` column), else the name is matched."""
-    people = t.players.rename(columns={"rank": "key"})
-    return registry_matches(con, people, "fide_id", id_is_player_id=t.flavour == "swar").sort_index()
+    """The player_id of each starting rank (NA: not found), as `registry_identities` finds them."""
+    return registry_identities(con, t)["player_id"]
 
 
-def _new_players(t: Tournament, ids: pd.Series, taken: set[int]) -> pd.DataFrame:
+def identity_assumptions(t: Tournament, identities: pd.DataFrame) -> list[str]:
+    """The players with an id in the file that were found by their name (the registry
+    has no id for them), said with their lines, for the ingest report."""
+    ids = t.players.set_index("rank")
+    by_name = identities.index[(identities["matched_by"] == "name") & ids["id"].reindex(identities.index).notna()]
+    if not len(by_name):
+        return []
+    lines = ", ".join(str(int(ids.loc[r, "line"])) for r in by_name)
+    return [f"line{'s' if len(by_name) > 1 else ''} {lines}: matched to the registry by name, "
+            f"which has no fide_id for {'them' if len(by_name) > 1 else 'this player'}"]
+
+
+def _new_players(t: Tournament, ids: pd.Series, taken: set[int], identities: pd.DataFrame | None = None
+                 ) -> pd.DataFrame:
     """Players to register: not found, with an id of their own in the file that no
-    registered player has (the national id of a SWAR file, else the FIDE id)."""
+    registered player has (the national id of a SWAR file, else the FIDE id), and
+    not one whose FIDE id contradicts the registry's (`identities`' conflict)."""
     p = t.players.set_index("rank")
-    new = p[ids.reindex(p.index).isna() & p["id"].notna() & ~p["id"].isin(taken)]
+    conflict = identities["conflict"].reindex(p.index).notna() if identities is not None \
+        else pd.Series(False, index=p.index)
+    new = p[ids.reindex(p.index).isna() & p["id"].notna() & ~p["id"].isin(taken) & ~conflict
+            & ~p["id"].duplicated(keep=False)]
     return new.reset_index()
 
 
@@ -89,51 +149,88 @@ def _staged_new_players(new: pd.DataFrame, flavour: str) -> pd.DataFrame:
     })
 
 
-def _staged_games(t: Tournament, ids: pd.Series) -> tuple[pd.DataFrame, list[Problem]]:
-    """The games as staged rows, then one row per bad line; a game with a player
-    not in the registry carries that problem (and is rejected with it)."""
+def unknown_player_reasons(t: Tournament, register_new: bool = False,
+                           identities: pd.DataFrame | None = None) -> pd.Series:
+    """Why each starting rank would not be found, by rank: a FIDE id the registry
+    gives another player (`identities`' conflict), an id field left blank, an id no
+    registered player has (which --register-new would add, so it is advised only
+    when it was not given), or, with --register-new, an id it could not take."""
+    p = t.players.set_index("rank")
+    swar = t.flavour == "swar"
+    who = p["name"].map(repr, na_action="ignore").fillna("(no name)") + " (starting rank " \
+        + p.index.astype(str) + ") is not in the player registry"
+    blank = who + (": no id in the file (the id field is blank)"
+                   + ("" if swar else " and no single registered player has this name"))
+    label = "id" if swar else "FIDE id"
+    ids = p["id"].astype("string").fillna("")
+    absent = who + f": no registered player has {label} " + ids + " (--register-new adds the file's new players)"
+    untaken = who + f" and was not registered: its {label} " + ids + \
+        " is already another player's player_id, or given to two players of the file"
+    conflict = identities["conflict"].reindex(p.index) if identities is not None else pd.Series(None, index=p.index)
+    reasons = np.select([conflict.notna().to_numpy(), p["id"].isna().to_numpy(), np.full(len(p), register_new)],
+                        [conflict.astype(object).to_numpy(), blank.to_numpy(), untaken.to_numpy()],
+                        absent.to_numpy())
+    return pd.Series(reasons, index=p.index, dtype=object)
+
+
+def _staged_games(t: Tournament, ids: pd.Series, register_new: bool = False,
+                  identities: pd.DataFrame | None = None) -> tuple[pd.DataFrame, list[Problem]]:
+    """The games as staged rows, then one row per bad line. A game carries the
+    problems that reject it: its own (a round dated outside the event), a player
+    not in the registry (`unknown_player_reasons`), or the file's as a whole
+    (`Tournament.fatal`, said once, first, in the problems returned)."""
     g = t.games
-    names = t.players.set_index("rank")["name"]
     white, black = g["white_rank"].map(ids), g["black_rank"].map(ids)
+    reasons = unknown_player_reasons(t, register_new, identities)
     missing = pd.concat([
         pd.DataFrame({"game": g.index[m.isna()], "line": lines[m.isna()], "side": side, "rank": ranks[m.isna()]})
         for side, m, ranks, lines in (("white", white, g["white_rank"], g["white_line"]),
                                       ("black", black, g["black_rank"], g["black_line"]))])
-    missing["message"] = (missing["side"] + ": " + missing["rank"].map(names).map(repr) + " (starting rank "
-                          + missing["rank"].astype(str) + ") is not in the player registry "
-                          "(--register-new adds the file's new players)")
+    missing["message"] = missing["rank"].map(reasons)
     once = missing.drop_duplicates("line")  # one problem per player, at their line
-    unknown = [Problem(int(r.line), r.message.split(": ", 1)[1]) for r in once.itertuples()]
-    problem = ("line " + missing["line"].astype(str) + ": " + missing["message"]).groupby(missing["game"]).agg("; ".join)
+    unknown = [Problem(int(r.line), r.message) for r in once.itertuples()]
+    player_problems = ("line " + missing["line"].astype(str) + ": " + missing["side"] + ": "
+                       + missing["message"]).groupby(missing["game"]).agg("; ".join).reindex(g.index)
+    own = g["problem"] if "problem" in g else pd.Series(None, index=g.index, dtype=object)
+    both = own.notna() & player_problems.notna()
+    problem = own.astype(object).where(own.notna(), player_problems.astype(object))
+    problem = problem.where(~both, own.astype(object) + "; " + player_problems.astype(object))
+    problem = problem.where(problem.notna(), None)
+    if t.fatal:
+        problem, unknown = pd.Series(t.fatal, index=g.index, dtype=object), []
+    dates = pd.to_datetime(g["date"], errors="coerce").dt.strftime("%Y-%m-%d").astype(object)
     games = pd.DataFrame({
-        "date": g["date"].map(lambda d: d.isoformat() if d else None),
+        "date": dates.where(dates.notna(), None),
         "white_id": white.astype("string"), "black_id": black.astype("string"), "result": g["result"],
         "game_id": "round " + g["round"].astype(str) + ", ranks " + g["white_rank"].astype(str) + "-"
                    + g["black_rank"].astype(str),
-        "event": g["event"], "round": g["round"].astype(str), "problem": problem.reindex(g.index),
+        "event": g["event"], "round": g["round"].astype(str), "problem": problem,
     })
-    return records(games, t.problems), sorted([*t.problems, *unknown], key=lambda p: p.line)
+    reported = sorted([*t.problems, *unknown], key=lambda p: p.line)
+    return records(games, t.problems), [Problem(0, t.fatal)] * bool(t.fatal) + reported
 
 
 def ingest_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int, submission_id: int,
                       staging: str = "main", register_new: bool = False,
-                      again: dict[str, int] | None = None) -> TournamentIngested:
+                      again: dict[str, int] | None = None, default_date: dt.date | None = None) -> TournamentIngested:
     """Stage one tournament file as a submission's parts. `again` (kind → file_id of
     the parts staged before from the same content): only the rows still rejected are
-    staged again, so that a completed registry or --register-new lets them in."""
+    staged again, so that a completed registry or --register-new lets them in.
+    `default_date` (--date) dates the rounds the file gives no date."""
     path = Path(path)
-    t = read_trf(path)
+    t = read_trf(path, default_date)
     event = t.tags.get("012")
-    ids = registry_ids(con, t)
+    identities = registry_identities(con, t)
+    ids = identities["player_id"]
     registered = 0
-    if register_new:
+    if register_new and not t.fatal:  # a file refused as a whole registers nobody
         taken = {r[0] for r in con.execute("select player_id from players").fetchall()}
-        new = _new_players(t, ids, taken)
+        new = _new_players(t, ids, taken, identities)
         if len(new):
             stage_rows(con, staging, "players", path, run_id, submission_id, _staged_new_players(new, t.flavour))
             ids = ids.fillna(new.set_index("rank")["id"].astype("Int64").reindex(ids.index))
             registered = len(new)
-    games, problems = _staged_games(t, ids)
+    games, problems = _staged_games(t, ids, register_new, identities)
     part = (again or {}).get("games")
     file_id = stage_rows(con, staging, "games", path, run_id, submission_id, games, part)
     b = t.byes
@@ -146,7 +243,8 @@ def ingest_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int, s
         con.unregister("file_byes")
     return TournamentIngested(str(path), t.flavour, event, file_id, len(t.players),
                               int(ids.notna().sum()) - registered, registered, len(t.games),
-                              int(t.games["result"].isin(FORFEIT_RESULTS).sum()), len(b), tuple(problems))
+                              int(t.games["result"].isin(FORFEIT_RESULTS).sum()), len(b), tuple(problems),
+                              (*t.assumptions, *identity_assumptions(t, identities)))
 
 
 def records(games: pd.DataFrame, problems: tuple[Problem, ...]) -> pd.DataFrame:

@@ -10,6 +10,7 @@ asked for (--again), so that an old version of a file cannot come back silently.
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -99,9 +100,10 @@ def submit_tables(con: duckdb.DuckDBPyConnection, files: list[tuple[str | None, 
 
 def submit_tournaments(con: duckdb.DuckDBPyConnection, paths: list[Path], run_id: int, by: str,
                        staging: str = "main", register_new: bool = False, replaces: int | None = None,
-                       again: bool = False) -> list[Intake]:
+                       again: bool = False, default_date: dt.date | None = None) -> list[Intake]:
     """Stage tournament reports (FIDE TRF, SWAR, OpenGotha, EGD), each as a submission,
-    their players matched to the registry as it stands."""
+    their players matched to the registry as it stands; `default_date` dates the
+    rounds of a TRF that gives them no date (--date)."""
     done = []
     for path in paths:
         fmt = tournament_format(path)
@@ -110,7 +112,7 @@ def submit_tournaments(con: duckdb.DuckDBPyConnection, paths: list[Path], run_id
             done.append(Intake(Path(path), submission_id, fmt, "nothing"))
             continue
         if fmt == "trf":
-            t = ingest_tournament(con, path, run_id, submission_id, staging, register_new, before)
+            t = ingest_tournament(con, path, run_id, submission_id, staging, register_new, before, default_date)
             fmt = t.flavour
             if before is None:
                 submissions.set_format(con, submission_id, fmt)

@@ -17,8 +17,10 @@ from pipeline.config import PACKAGE_DIR  # noqa: E402
 from pipeline.publish import LIST_ID, replace_atomically  # noqa: E402
 from pipeline.systems import stored_system  # noqa: E402
 
+# text.parse_math off: chart text (player names in the legend) is never read as
+# mathtext, so "$\foo$" or "a_b^c" is drawn as written, not parsed (or refused).
 matplotlib.rcParams.update({"svg.hashsalt": "ratings", "svg.fonttype": "none", "font.size": 9,
-                            "axes.spines.top": False, "axes.spines.right": False})
+                            "axes.spines.top": False, "axes.spines.right": False, "text.parse_math": False})
 HISTORY_LISTS = 12  # the top players' chart covers this list and the 11 before it
 TEMPLATES = jinja2.Environment(loader=jinja2.FileSystemLoader(PACKAGE_DIR / "templates"),
                                autoescape=True, keep_trailing_newline=True)

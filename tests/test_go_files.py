@@ -343,3 +343,41 @@ def test_looks_like():
 ])
 def test_grade_text(text, grade):
     assert grade_text(text) == grade
+
+
+# ---------------------------------------------------------------------------
+# Names (issue 13): `_` is a space, blank names are reported, never "nan"
+
+
+def test_egd_names_are_cleaned_and_a_missing_name_is_reported():
+    lines = ["; EV[Names]", "; DT[2024-04-06,2024-04-06]",
+             "   1 van_Dijk Jan_Willem 3d NL Utr    2+/w0",  # line 3: OpenGotha's _ for blanks in a name
+             "   2 3k NL Ams    1-/b0  |12345678"]  # line 4: no name at all
+    t = egd_from_text("\n".join(lines))
+    assert t.players["name"].tolist() == ["van Dijk Jan Willem", None]
+    assert t.players["line"].tolist() == [3, 4]
+    assert t.problems == (Problem(4, "no name before the grade '3k': the player can be matched by EGD pin only, "
+                                     "and is never registered"),)
+    # The nameless player is still a player: the game is read, and their pin can find them.
+    assert games_of(t) == {(1, "2", "1", "W", 0, False, True)} and t.players["egd_pin"].tolist()[1] == 12345678
+
+
+def test_opengotha_blank_names_are_reported():
+    xml = ['<?xml version="1.0" encoding="UTF-8"?>', "<Tournament>", "<Players>",
+           '<Player name="_" firstName=" " rank="5k" egfPin="12345678"/>',  # line 4
+           '<Player name="Le_Gall" firstName="Anne" rank="3k"/>', "</Players>", "</Tournament>"]
+    t = opengotha_from_xml("\n".join(xml))
+    assert t.players["name"].tolist() == [None, "Le Gall Anne"]
+    assert t.players["key"].tolist() == ["_", "LE_GALLANNE"]  # keys stay OpenGotha's, as the games name them
+    assert Problem(4, "blank name (name '_', firstName ''): the player can be matched by EGD pin only, "
+                      "and is never registered") in t.problems
+
+
+def test_what_the_readers_assume_is_said():
+    # EGD_TINY: DT gives 2024-04-06; the game 3-5 ("5+"/"3-") has no colours: HA[h2] decides.
+    assert egd_from_text("\n".join(EGD_TINY)).assumptions == (
+        "the EGD format has no round dates: every game dated 2024-04-06, the start date (DT)",
+        "1 game without colours: Black taken by the weaker grade (White by the earlier line when equal), "
+        "handicap the grade difference less 2 (HA[h2])")
+    assert read_opengotha(SWISS).assumptions == (
+        "an OpenGotha file has no round dates: every game dated 2020-12-22, the start date (beginDate)",)

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import pandas as pd
 import pyarrow as pa
+import pytest
 
 from pipeline.formats.list_files import (
+    LayoutError,
     fide_list_text,
     published_rating,
     swiss_manager_csv,
@@ -64,10 +66,50 @@ def test_fide_list_text_defaults_and_long_names():
     frame = LIST.to_pandas()
     assert fide_list_text(frame, "2027-01") == fide_list_text(LIST, "2027-01")  # pandas or arrow: same bytes
     assert fide_list_text(LIST) == fide_list_text(LIST) and "FOA Rtng  Gms" in fide_list_text(LIST)
-    long = frame.assign(name=["X" * 70, "Y", "Z"])
-    line = fide_list_text(long).splitlines()[1]
-    # A name gets 60 characters, so a space still separates it from Fed at 76.
-    assert line[15:75] == "X" * 60 and line[75] == " " and line[76:79] == "NOR"
+    # A name gets at most 60 characters, so a space still separates it from Fed at 76:
+    # 60 fit, 40 fit with 20 blanks after them, 61 are refused (never cut: a cut name is another name).
+    for width in (60, 40):
+        line = fide_list_text(frame.assign(name=["X" * width, "Y", "Z"])).splitlines()[1]
+        assert line[15:15 + width] == "X" * width and line[15 + width:76] == " " * (61 - width)
+        assert line[76:79] == "NOR"
+    with pytest.raises(LayoutError, match=r"player 1503014: name 'X{61}' is longer than its column \(60 characters\)"):
+        fide_list_text(frame.assign(name=["X" * 61, "Y", "Z"]))
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("name", "Doe\nJo", r"player 42: name 'Doe\\nJo' has a control character, which would break the line"),
+    ("name", "Doe\tJo", r"player 42: name 'Doe\\tJo' has a control character"),
+    ("name", "\x1b[31mDoe", r"player 42: name '\\x1b\[31mDoe' has a control character"),
+    ("federation", "BELG", r"player 42: federation 'BELG' is longer than its column \(3 characters\)"),
+    ("player_id", 123456789012345, r"player 123456789012345: player_id '123456789012345' is longer than its "
+                                   r"column \(14 characters\)"),
+    ("title", "GM IA FA NA IO FST", r"player 42: OTit 'IA,FA,NA,IO,FST' is longer than its column"),
+])
+def test_fide_list_text_refuses_what_would_break_a_line(field, value, message):
+    # Player 42 is the second row; for the id case the bad id is its own.
+    frame = LIST.to_pandas().astype({"player_id": object})
+    frame.loc[1, field] = value
+    with pytest.raises(LayoutError, match=message):
+        fide_list_text(frame)
+
+
+def test_fide_list_text_takes_ids_as_long_as_the_column_allows():
+    # ID Number is columns 1-15: 14 digits and the blank before Name.
+    line = fide_list_text(LIST.to_pandas().assign(player_id=[12345678901234, 42, 7])).splitlines()[1]
+    assert line[:15] == "12345678901234 " and line[15:30] == "Carlsen, Magnus"
+
+
+def test_each_title_in_its_own_column_and_the_federation_filled():
+    frame = LIST.to_pandas().assign(title=["GM", "WGM", "IM WGM"], federation=["NOR", None, None])
+    header, carlsen, eve, doe = fide_list_text(frame, federation="BEL").splitlines()
+    # Columns (0-based): Tit 84-88, WTit 89-93, OTit 94-108; Fed 76-78.
+    assert (header[84:87], header[89:93], header[94:98]) == ("Tit", "WTit", "OTit")
+    assert (carlsen[84:89], carlsen[89:94]) == ("GM   ", "     ")
+    assert (eve[84:89], eve[89:94]) == ("     ", "WGM  ")  # a women's title goes to WTit, not Tit
+    assert (doe[84:89], doe[89:94]) == ("IM   ", "WGM  ")  # both of an IM who is a WGM
+    assert (carlsen[76:79], eve[76:79], doe[76:79]) == ("NOR", "BEL", "BEL")  # blank Fed: the federation given
+    arbiter = fide_list_text(frame.assign(title=["IA", None, None])).splitlines()[1]
+    assert (arbiter[84:89], arbiter[94:97]) == ("     ", "IA ")  # an arbiter's title goes to OTit
 
 
 def test_swiss_manager_csv():
@@ -91,3 +133,12 @@ def test_swiss_manager_csv_optional_columns():
     # @home and -5 start like formulas; a missing FIDE id stays empty (not "nan").
     assert rows[2] == '"42";"\'=1+2, Eve";"F";"";"";"\'@home";"";"1539";"";"";""'
     assert rows[3] == '"7";"Doe, ""Jo"" Ann";"";"BEL";"\'-5";"";"";"1499";"";"";"FM"'
+
+
+def test_swiss_manager_csv_refuses_control_characters():
+    # Quoted, a line break would be valid CSV, but Swiss-Manager reads a player a line.
+    frame = LIST.to_pandas().assign(club=["Tromso", "Gent\r\n\"7\";\"Forged\"", None])
+    with pytest.raises(LayoutError, match=r"player 42: club .* has a control character"):
+        swiss_manager_csv(frame)
+    assert swiss_manager_csv(LIST.to_pandas().assign(federation=[None, None, "BEL"]), federation="BEL") \
+        .split("\r\n")[1] == '"1503014";"Carlsen, Magnus";"M";"BEL";"";"";"";"2830";"";"";"GM"'

@@ -48,3 +48,14 @@ def test_the_page_renders_in_a_headless_browser(reports, tmp_path):
     subprocess.run([CHROMIUM, *FLAGS, *profile, "--window-size=1200,1600", f"--screenshot={shot}", url],
                    capture_output=True, timeout=120, check=True)
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
+
+
+def test_chart_text_is_never_mathtext():
+    from pipeline.report import _history
+
+    # With mathtext on, "$\foo$" stops the chart ("Unknown symbol: \foo") and "a_b^c$x$" would
+    # lose its dollars to an italic x; drawn literally, each legend entry is the name as written.
+    names = ["$\\foo$ (1)", "a_b^c$x$ (2)"]
+    svg = _history({name: [("2027-01", 1500 + k), ("2027-02", 1510 + k)] for k, name in enumerate(names)})
+    for name in names:
+        assert "<text" in svg and name in svg  # svg.fonttype none: the text itself, not glyph paths

@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from pipeline.formats.cells import LayoutError
 from pipeline.formats.trf import (
     Problem,
     date_from,
@@ -186,6 +187,7 @@ def test_blank_blocks_and_lower_case_codes():
         (1, 2, "Z"), (2, 2, "Z"), (3, 1, "Z"), (3, 2, "F"), (3, 3, "Z")}
     assert t.round_dates == (None, None, None)
     assert t.games["date"].tolist() == [None]  # no 132, no 042
+    assert t.fatal.startswith("no start date (tag 042) and no round dates (tag 132)")  # so no game can be filed
 
 
 def test_repeated_starting_rank_and_round_date_outside_the_tournament():
@@ -200,11 +202,17 @@ def test_repeated_starting_rank_and_round_date_outside_the_tournament():
     ]
     t = tournament_from_text("\n".join(lines))
     assert list(t.problems) == [
-        Problem(4, "round 2: date 2024-04-02 is outside the tournament dates 2024-03-01..2024-03-02"),
+        Problem(4, "round 2: date 2024-04-02 is outside the event's dates 2024-03-01..2024-03-02 (tags 042, 052): "
+                   "the round's games are rejected"),
         Problem(7, "starting rank 2 already used on line 6"),
     ]
     assert t.players["name"].tolist() == ["One, A", "Two, B"]
     assert games_of(t) == {(1, 1, 2, "1-0"), (2, 2, 1, "1-0")}
+    # Round 2's game is kept as a row, with the reason it is rejected (not filed in April's window);
+    # round 1's date, 2024-03-01, is the start date itself: inside.
+    by_round = t.games.set_index("round")["problem"].to_dict()
+    assert by_round == {1: None, 2: "round 2 is dated 2024-04-02 (tag 132), outside the event's dates "
+                                    "2024-03-01..2024-03-02 (tags 042, 052): not filed in another window"}
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -283,6 +291,25 @@ def test_writer_ties_share_a_rank_and_bad_input_raises():
     with pytest.raises(ValueError, match="two games or byes in round 1"):
         trf_text("Bad", dt.date(2024, 1, 1), players,
                  pd.concat([draw, draw.assign(black_id=3)], ignore_index=True))
+
+
+def test_writer_refuses_values_that_would_break_the_layout():
+    players = pd.DataFrame({"id": [4100001, 4100002], "name": ["Alpha, Ann", "Beta, Bob"]})
+    draw = pd.DataFrame({"white_id": [4100001], "black_id": [4100002], "result": ["1/2-1/2"], "round": [1]})
+    # A line break in a name would start a forged line (here a 001 line of a player who never played).
+    forged = players.assign(name=["Alpha, Ann", "Beta\r001    9      Forged, Player"])
+    with pytest.raises(LayoutError, match=r"player 4100002: name 'Beta\\r001 .*' has a control character"):
+        trf_text("Club Cup", dt.date(2024, 5, 4), forged, draw)
+    # Columns 15-47 hold 33 characters: 33 are written whole, 34 refused (never cut).
+    line = trf_text("Cup", dt.date(2024, 5, 4), players.assign(name=["A" * 33, "B"]), draw).split("\r\n")[5]
+    assert line[14:47] == "A" * 33 and line[47] == " "
+    with pytest.raises(LayoutError, match=r"player 4100001: name 'A{34}' is longer than its column \(33"):
+        trf_text("Cup", dt.date(2024, 5, 4), players.assign(name=["A" * 34, "B"]), draw)
+    with pytest.raises(LayoutError, match=r"player 123456789012: id '123456789012' is longer than its column \(11"):
+        trf_text("Cup", dt.date(2024, 5, 4), players.assign(id=[123456789012, 4100002]),
+                 draw.assign(white_id=123456789012))
+    with pytest.raises(LayoutError, match=r"event name 'Cup\\n012 Other' has a control character"):
+        trf_text("Cup\n012 Other", dt.date(2024, 5, 4), players, draw)
 
 
 def test_round_trip_of_a_simulated_open():

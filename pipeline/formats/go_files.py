@@ -25,7 +25,8 @@ after a `;` is a comment; the header is in comments, `; CL[A]` class,
 `; EV[...]` event name, `; PC[country,town]`, `; DT[start,end]`, `; HA[hN]`
 handicap rule (handicap = grade difference - N), `; KM[...]` komi,
 `; TM[...]` time. Each other line is a player: place (blank for a tie),
-name (OpenGotha writes "Surname Firstname", blanks inside a name as _),
+name (OpenGotha writes "Surname Firstname", blanks inside a name as _,
+read back as spaces),
 grade, country, club, any number of placement columns, then one entry per
 round, `<opponent><result>[/<colour>[<handicap>]]`: result + (win), - (loss),
 = (jigo) or ? (unknown), colour w or b (? unknown). `!` in place of `/`
@@ -38,7 +39,9 @@ colour nor handicap ("35=") leaves them to the grades and the HA rule: the
 weaker player takes Black.
 
 Each game is read once (an EGD game from the two lines that name each
-other). Games with no result (RESULT_UNKNOWN, `?`) are not recorded; both
+other). A player's name is cleaned (`_` a space, blanks trimmed); a blank
+one is reported, and the player kept with None for a name (the pin can
+still find them). Games with no result (RESULT_UNKNOWN, `?`) are not recorded; both
 won, both lost and by-default games are, with `counted` false. A bad
 element or line is reported as a `Problem` and the rest of the file is
 still read.
@@ -59,10 +62,11 @@ import pandas as pd
 
 from pipeline.formats.trf import Problem, text_of  # one Problem type for every tournament format
 
-__all__ = ["GoTournament", "Problem", "egd_from_text", "grade_text", "looks_like_egd", "looks_like_opengotha",
+__all__ = ["GoTournament", "Problem", "clean_name", "egd_from_text", "grade_text", "looks_like_egd",
+           "looks_like_opengotha",
            "opengotha_from_xml", "opengotha_key", "read_egd", "read_opengotha"]
 
-PLAYER_COLUMNS = ["key", "name", "grade", "rating", "egd_pin", "club", "country"]
+PLAYER_COLUMNS = ["key", "name", "grade", "rating", "egd_pin", "club", "country", "line"]
 GAME_COLUMNS = ["round", "date", "black", "white", "winner", "handicap", "forfeit", "counted"]
 DEFAULT_BOARD = 19
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -96,9 +100,13 @@ NUMBER_LIKE = re.compile(r"[0-9.,?½¼¾-]+")  # a placement column (MMS, SOS, .
 class GoTournament:
     source: str  # "opengotha" or "egd"
     event: dict  # event_id, name, start_date, end_date, class, board_size
-    players: pd.DataFrame  # PLAYER_COLUMNS; key is file-local (OpenGotha key, EGD line number)
+    # PLAYER_COLUMNS; key is file-local (OpenGotha key, EGD line number); name is None when
+    # blank (reported); line is the file's line of the player's element or line.
+    players: pd.DataFrame
     games: pd.DataFrame  # GAME_COLUMNS, each game once
     problems: tuple[Problem, ...]
+    # What the reader took for granted (game dates, colours from grades), for the ingest report.
+    assumptions: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------------------
@@ -139,6 +147,12 @@ def _safe_id(text: str | None) -> str | None:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", ascii_text).strip("_.-")[:64] or None
 
 
+def clean_name(text: str | None) -> str | None:
+    """A name as people write it: `_` (how the EGD format writes a blank inside a
+    name, "van_Dijk") is a space, runs of blanks one space; None when nothing is left."""
+    return re.sub(r"[\s_]+", " ", text or "").strip() or None
+
+
 def _iso_date(text: str) -> dt.date:
     """YYYY-MM-DD, as both formats write dates; ValueError otherwise."""
     if not re.fullmatch(r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}", text.strip()):
@@ -154,8 +168,8 @@ def _text_of(data: bytes) -> str:
 
 def _players_frame(rows: list[dict]) -> pd.DataFrame:
     players = pd.DataFrame(rows, columns=PLAYER_COLUMNS)
-    players = players.astype({"key": "str", "name": "str", "rating": "float64", "egd_pin": "Int64"})
-    for column in ("grade", "club", "country"):
+    players = players.astype({"key": "str", "rating": "float64", "egd_pin": "Int64", "line": "int64"})
+    for column in ("name", "grade", "club", "country"):
         players[column] = _with_none(players[column])
     return players
 
@@ -246,7 +260,8 @@ def opengotha_from_xml(data: bytes | str, file_name: str = "") -> GoTournament:
     event = _opengotha_event(general, file_name, problems)
     games = _opengotha_games([e for e in elements if e.tag == "Game" and e.parent == "Games"],
                              players["key"].tolist(), event["start_date"], problems)
-    return GoTournament("opengotha", event, players, games, _by_line(problems))
+    return GoTournament("opengotha", event, players, games, _by_line(problems),
+                        tuple(_dated_at_start(games, event, "an OpenGotha file has no round dates", "beginDate")))
 
 
 def _xml_elements(data: bytes | str) -> tuple[list[_Element], list[Problem]]:
@@ -307,7 +322,11 @@ def _opengotha_players(elements: list[_Element], old_ratings: bool, problems: li
             problems.append(Problem(e.line, f"player key {key} already used on line {first_line[key]}: not read"))
             continue
         first_line[key] = e.line
-        rows.append({"key": key, "name": f"{name} {first}".strip(),
+        full = clean_name(f"{name} {first}")
+        if full is None:
+            problems.append(Problem(e.line, f"blank name (name {name!r}, firstName {first!r}): the player can "
+                                            "be matched by EGD pin only, and is never registered"))
+        rows.append({"key": key, "name": full, "line": e.line,
                      "grade": _attr_grade(e, problems), "rating": _attr_rating(e, old_ratings, problems),
                      "egd_pin": _attr_pin(e, problems), "club": e.attrs.get("club", "").strip() or None,
                      "country": e.attrs.get("country", "").strip() or None})
@@ -454,8 +473,20 @@ def egd_from_text(text: str, file_name: str = "") -> GoTournament:
     rows, entries, count = _egd_players(lines, problems)
     players = _players_frame([{k: v for k, v in row.items() if k in PLAYER_COLUMNS} for row in rows])
     grades = {int(row["key"]): row["grade"] for row in rows}
-    games = _egd_games(entries, grades, count, reduction, event["start_date"], problems)
-    return GoTournament("egd", event, players, games, _by_line(problems))
+    games, by_grades = _egd_games(entries, grades, count, reduction, event["start_date"], problems)
+    said = _dated_at_start(games, event, "the EGD format has no round dates", "DT")
+    if by_grades:
+        rule = f"the grade difference less {reduction} (HA[h{reduction}])" if reduction is not None else \
+            "0 (no readable HA rule)"
+        said.append(f"{by_grades} game{'s' if by_grades > 1 else ''} without colours: Black taken by the weaker "
+                    f"grade (White by the earlier line when equal), handicap {rule}")
+    return GoTournament("egd", event, players, games, _by_line(problems), tuple(said))
+
+
+def _dated_at_start(games: pd.DataFrame, event: dict, why: str, where: str) -> list[str]:
+    if not len(games) or event["start_date"] is None:
+        return []
+    return [f"{why}: every game dated {event['start_date']}, the start date ({where})"]
 
 
 def _egd_headers(lines: list[str]) -> dict[str, tuple[str, int]]:
@@ -556,18 +587,24 @@ def _egd_player(line: int, player: int, head: list[str], pin: str, problems: lis
     club = rest[club_at] if club_at < len(rest) and not NUMBER_LIKE.fullmatch(rest[club_at]) else None
     if pin and not pin.isdigit():
         problems.append(Problem(line, f"unreadable EGD pin {pin!r}"))
-    return {"key": str(player), "name": " ".join(rest[:at]), "grade": grade, "rating": np.nan,
+    name = clean_name(" ".join(rest[:at]))
+    if name is None:
+        problems.append(Problem(line, f"no name before the grade {rest[at]!r}: the player can be matched by "
+                                      "EGD pin only, and is never registered"))
+    return {"key": str(player), "name": name, "line": line, "grade": grade, "rating": np.nan,
             "egd_pin": int(pin) if pin.isdigit() and int(pin) else None, "club": club, "country": country}
 
 
 def _grade_at(fields: list[str]) -> int | None:
-    """Where the grade is, after at least one name token: the first real
-    grade, else the first token that starts with a digit and has a letter
-    (a bad grade such as "3x"), else the first that starts with a digit.
-    A digit alone can be part of a name ("Player 1")."""
-    for fits in (lambda t: grade_text(t) is not None, lambda t: t[0].isdigit() and any(c.isalpha() for c in t),
-                 lambda t: t[0].isdigit()):
-        at = next((i for i, token in enumerate(fields) if i > 0 and fits(token)), None)
+    """Where the grade is: the first real grade (first of all when the name
+    is missing), else, after at least one name token, the first token that
+    starts with a digit and has a letter (a bad grade such as "3x"), else the
+    first that starts with a digit. A digit alone can be part of a name
+    ("Player 1")."""
+    for first, fits in ((0, lambda t: grade_text(t) is not None),
+                        (1, lambda t: t[0].isdigit() and any(c.isalpha() for c in t)),
+                        (1, lambda t: t[0].isdigit())):
+        at = next((i for i, token in enumerate(fields) if i >= first and fits(token)), None)
         if at is not None:
             return at
     return None
@@ -580,9 +617,10 @@ def _entry(player: int, line: int, rnd: int, m: re.Match) -> _Entry:
 
 
 def _egd_games(entries: list[_Entry], grades: dict[int, str | None], count: int, reduction: int | None,
-               start: dt.date | None, problems: list[Problem]) -> pd.DataFrame:
+               start: dt.date | None, problems: list[Problem]) -> tuple[pd.DataFrame, int]:
     """Each game once: from two entries, one on each player's line, that name
-    each other in the same round and agree on result, colours and handicap."""
+    each other in the same round and agree on result, colours and handicap;
+    and how many of them took their colours from the grades."""
     by_seat = {(e.number, e.round): e for e in entries}
     rows: list[dict] = []
     for e in sorted(entries, key=lambda e: (e.round, e.number)):
@@ -605,7 +643,9 @@ def _egd_games(entries: list[_Entry], grades: dict[int, str | None], count: int,
             row = _egd_game(e, theirs, grades, reduction, start, problems)
             if row is not None:
                 rows.append(row)
-    return _games_frame(rows)
+    by_grades = sum(1 for row in rows if not (by_seat[int(row["black"]), row["round"]].colour
+                                              or by_seat[int(row["white"]), row["round"]].colour))
+    return _games_frame(rows), by_grades
 
 
 def _egd_game(a: _Entry, b: _Entry, grades: dict[int, str | None], reduction: int | None,

@@ -10,7 +10,9 @@ players, in fixed columns (1-based, inclusive):
 
 then one 10-column block per round, round 1 at column 92: 92-95 the
 opponent's starting rank ("0000" or blank: none), 97 the colour (w, b, - or
-blank), 99 the result. Results: 1 = 0 played; + - forfeit win and loss;
+blank; older Belgian writers use the French letters B, blanc, for White and
+N, noir, for Black: a file whose blocks have an N and no w is read so), 99
+the result. Results: 1 = 0 played; + - forfeit win and loss;
 W D L a game of less than one move (not rated); H half-point bye, F full-point
 bye, U pairing-allocated bye, Z zero-point bye; a blank result is Z. Letters
 are case-insensitive. The other lines are tags: 012 name, 022 city,
@@ -30,17 +32,30 @@ Games come out with the project's result codes, from White's side: 1-0, 0-1,
 1/2-1/2, +/- and -/+ (forfeits; W and L count as these, since they are not
 rated either) and -/- (both forfeit). A bad line is reported as a `Problem`
 and the rest of the file is still read.
+
+Dates: a game takes its round's 132 date; a round without one takes the
+date given by the caller (`default_date`, the CLI's --date), else the start
+date (042). Each such fallback is said in `Tournament.assumptions`, as is
+every other guess the reader makes (French colour letters, 132 dates read
+in order because they are not in the round columns, players without an
+id). A round dated outside the event's own dates (042..052) is not filed
+elsewhere: its games carry a `problem` and are rejected. A file with no
+date at all (no 042, no 132 date, no `default_date`) cannot be filed in
+any window: `Tournament.fatal` says so, in one message.
 """
 from __future__ import annotations
 
 import datetime as dt
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from pipeline.formats.cells import CONTROL, LayoutError, refuse_breaking
+from pipeline.formats.csv_text import decide_encoding
 
 PLAYER = "001"
 FIXED_END = 84  # last column of the points field: a 001 line must reach it
@@ -49,6 +64,7 @@ ROUND_WIDTH = 10
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 RECORD = re.compile(r"[0-9A-Z]{3}")  # the code that starts every TRF line
 COLOURS = ("w", "b")
+FRENCH_COLOURS = {"b": "w", "n": "b"}  # blanc, noir (lower-cased like every colour letter)
 NO_COLOUR = ("-", " ")
 PLAYED = ("1", "0", "=", "W", "D", "L")
 FORFEITS = ("+", "-")
@@ -64,9 +80,17 @@ CODES_OF = {"1-0": ("1", "0"), "0-1": ("0", "1"), "1/2-1/2": ("=", "="), "½-½"
 SCORE_OF = {"1": 1.0, "0": 0.0, "=": 0.5, "+": 1.0, "-": 0.0, "H": 0.5, "F": 1.0, "U": 1.0, "Z": 0.0}
 MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun",
                                        "jul", "aug", "sep", "oct", "nov", "dec"), 1)}
+# A date in any of the forms `date_from` reads, found inside a line (tag 132).
+DATE_TEXT = re.compile(r"(?<![0-9])(?:[0-9]{4}[/.-]\s*[0-9]{1,2}[/.-]\s*[0-9]{1,2}"
+                       r"|[0-9]{1,2}[/.-]\s*[0-9]{1,2}[/.-]\s*[0-9]{4}|[0-9]{2}[/.-][0-9]{2}[/.-][0-9]{2})(?![0-9])"
+                       r"|[A-Za-z]{3}[a-z]*\.? [0-9]{1,2},? [0-9]{4}")
+
+# The widest value the writer puts in each player field (1-based columns: name
+# 15-47, title 11-13, federation 54-56, rating 49-52, FIDE id 58-68).
+WRITER_WIDEST = {"name": 33, "title": 3, "federation": 3, "rating": 4, "id": 11}
 
 GAME_COLUMNS = ["event", "round", "date", "white_rank", "black_rank", "white_id", "black_id", "result",
-                "white_line", "black_line"]
+                "white_line", "black_line", "problem"]
 BYE_COLUMNS = ["rank", "id", "round", "code", "line", "date"]
 PLAYER_COLUMNS = ["rank", "name", "sex", "title", "federation", "rating", "id", "birth_year", "points", "line"]
 
@@ -86,6 +110,10 @@ class Tournament:
     games: pd.DataFrame  # GAME_COLUMNS, each game once
     byes: pd.DataFrame  # BYE_COLUMNS: H F U Z, or + - with no opponent
     problems: tuple[Problem, ...]
+    # What the reader took for granted, one sentence each, for the ingest report.
+    assumptions: tuple[str, ...] = ()
+    # Why the file as a whole cannot be taken in (no date at all); None when it can.
+    fatal: str | None = None
 
 
 # ---------------------------------------------------------------------------
@@ -101,8 +129,15 @@ def looks_like_trf(head: bytes) -> bool:
         and any(line[:3] in ("012", PLAYER) or line[:2] == "00" for line in records)
 
 
-def read_trf(path: str | Path) -> Tournament:
-    return tournament_from_text(text_of(Path(path).read_bytes()))
+def read_trf(path: str | Path, default_date: dt.date | None = None) -> Tournament:
+    """The tournament of a TRF file, its encoding decided on the whole file: one
+    that mixes UTF-8 and Latin-1 lines is refused (`fatal`), never read as mojibake;
+    Latin-1 or CP1252, a guess, is said among the assumptions."""
+    data = Path(path).read_bytes()
+    decided = decide_encoding(data)
+    t = tournament_from_text(data.decode(decided.encoding or "latin-1").removeprefix("\ufeff"), default_date)
+    guessed = (decided.note,) if decided.encoding in ("latin-1", "cp1252") else ()
+    return replace(t, assumptions=guessed + t.assumptions, fatal=decided.refusal or t.fatal)
 
 
 def text_of(data: bytes, fallback: str = "latin-1") -> str:
@@ -114,24 +149,30 @@ def text_of(data: bytes, fallback: str = "latin-1") -> str:
     return text.removeprefix("\ufeff")
 
 
-def tournament_from_text(text: str) -> Tournament:
+def tournament_from_text(text: str, default_date: dt.date | None = None) -> Tournament:
+    """The tournament of a TRF text; `default_date` dates the rounds the file gives no date."""
     lines = LINE_BREAK.split(text)
     problems: list[Problem] = []
+    assumptions: list[str] = []
     tags, tag_lines, player_rows, blocks = _scan(lines, problems)
+    flavour = "swar" if any(code[:2] == "00" and code != PLAYER for code in tag_lines) else "trf"
     players = _players(player_rows, problems)
+    assumptions.extend(_without_id(players, flavour))
     start = _tag_date(tags, tag_lines, "042", problems)
     end = _tag_date(tags, tag_lines, "052", problems)
-    entries = _entries(blocks, players, problems)
-    round_dates = _round_dates(lines[tag_lines["132"] - 1] if "132" in tag_lines else "",
-                               tag_lines.get("132", 0), start, end, problems)
+    entries = _entries(blocks, players, problems, assumptions)
+    line_132 = tag_lines.get("132", 0)
+    round_dates = _round_dates(lines[line_132 - 1] if line_132 else "", line_132, problems, assumptions)
     rounds = max(len(round_dates), int(entries["round"].max()) if len(entries) else 0)
     round_dates = round_dates + (None,) * (rounds - len(round_dates))
-    dates = _game_dates(round_dates, start)
-    games = _games(entries, players, problems, tags.get("012"), dates)
-    byes = _byes(entries, players, dates)
-    flavour = "swar" if any(code[:2] == "00" and code != PLAYER for code in tag_lines) else "trf"
+    dates, fallback_note = _game_dates(round_dates, start, default_date)
+    assumptions.extend([fallback_note] if fallback_note and rounds else [])
+    outside = _outside_rounds(dates, round_dates, start, end, line_132, tag_lines, problems)
+    games = _games(entries, players, problems, tags.get("012"), dates, outside)
+    byes = _byes(entries, players, {k: d for k, d in dates.items() if k not in outside})
+    fatal = None if start or default_date or any(round_dates) else _no_dates(tags, tag_lines)
     return Tournament(flavour, tags, round_dates, players, games, byes,
-                      tuple(sorted(problems, key=lambda p: p.line)))
+                      tuple(sorted(problems, key=lambda p: p.line)), tuple(assumptions), fatal)
 
 
 def _is_record(line: str) -> bool:
@@ -228,6 +269,28 @@ def _players(rows: list[dict], problems: list[Problem]) -> pd.DataFrame:
                            "line": "int64"})
 
 
+def _without_id(players: pd.DataFrame, flavour: str) -> list[str]:
+    """The players whose id field is blank (or 0), said once with their lines."""
+    lines = players.loc[players["id"].isna(), "line"].tolist()
+    if not lines:
+        return []
+    how = "they cannot be matched to the registry (a SWAR id is the player id)" if flavour == "swar" \
+        else "they can only be matched to the registry by name"
+    return [f"{len(lines)} player{'s' if len(lines) > 1 else ''} without an id (the id field, columns 58-68, "
+            f"is blank) on line{'s' if len(lines) > 1 else ''} {_spans(lines)}: {how}"]
+
+
+def _spans(numbers: list[int]) -> str:
+    """Sorted numbers as runs: [5, 6, 7, 9] is "5-7, 9"."""
+    runs: list[list[int]] = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(f"{a}-{b}" if b > a else str(a) for a, b in runs)
+
+
 # ---------------------------------------------------------------------------
 # Dates
 
@@ -265,39 +328,92 @@ def _tag_date(tags: dict[str, str], tag_lines: dict[str, int], code: str, proble
         return None
 
 
-def _round_dates(line: str, number: int, start: dt.date | None, end: dt.date | None,
-                 problems: list[Problem]) -> tuple[dt.date | None, ...]:
-    """The 132 dates, from the round columns; a 132 line with text before
-    column 92 did not use the columns, so its dates are read in order."""
-    if line[4:FIRST_ROUND - 1].strip():
-        fields = re.split(r"[\s;,]+", line[4:].strip())
-    else:
-        fields = [line[s:s + 8] for s in range(FIRST_ROUND - 1, len(line), ROUND_WIDTH)]
-    dates: list[dt.date | None] = []
-    for k, text in enumerate(fields, 1):
+def _round_dates(line: str, number: int, problems: list[Problem],
+                 assumptions: list[str]) -> tuple[dt.date | None, ...]:
+    """The 132 dates, one per round. Each date is found by its pattern; when
+    every one starts at a round column (92, 102, ...) that column gives its
+    round, so a blank column is a round without a date. Otherwise (a line
+    shifted by a column or more, or written as a plain list) they are the
+    rounds in order, and that is said."""
+    if not number:
+        return ()
+    body = line[4:]
+    found = [(m.start() + 4, m.group()) for m in DATE_TEXT.finditer(body)]
+    # What is left once the dates are blanked out is text that is no date.
+    blanked = DATE_TEXT.sub(lambda m: " " * len(m.group()), body)
+    found = sorted(found + [(m.start() + 4, m.group()) for m in re.finditer(r"[^\s;,]+", blanked)])
+    in_columns = all(at >= FIRST_ROUND - 1 and (at - FIRST_ROUND + 1) % ROUND_WIDTH == 0 for at, _ in found)
+    if found and not in_columns:
+        assumptions.append(f"line {number}: round dates of tag 132 not in the round columns (92, 102, ...): "
+                           f"read in order, round 1 first")
+    dates: dict[int, dt.date | None] = {}
+    for k, (at, text) in enumerate(found, 1):
+        rnd = (at - FIRST_ROUND + 1) // ROUND_WIDTH + 1 if in_columns else k
         try:
-            date = date_from(text)
+            dates[rnd] = date_from(text)
         except ValueError:
-            problems.append(Problem(number, f"round {k}: unreadable date {text.strip()!r} in tag 132"))
-            date = None
-        if date and start and end and not start <= date <= end:
-            problems.append(Problem(number, f"round {k}: date {date} is outside the tournament dates {start}..{end}"))
-        dates.append(date)
-    while dates and dates[-1] is None:
-        dates.pop()
-    return tuple(dates)
+            problems.append(Problem(number, f"round {rnd}: unreadable date {text.strip()!r} in tag 132"))
+            dates[rnd] = None
+    rounds = max((k for k, d in dates.items() if d), default=0)
+    return tuple(dates.get(k) for k in range(1, rounds + 1))
 
 
-def _game_dates(round_dates: tuple[dt.date | None, ...], start: dt.date | None) -> dict[int, dt.date | None]:
-    """Each round's date, or the start date where the round has none."""
-    return {k: d or start for k, d in enumerate(round_dates, 1)}
+def _game_dates(round_dates: tuple[dt.date | None, ...], start: dt.date | None,
+                default_date: dt.date | None) -> tuple[dict[int, dt.date | None], str | None]:
+    """Each round's date, and the sentence saying which rounds took a date the
+    file does not give them: the one given with --date, else the start date."""
+    fallback = default_date or start
+    dates = {k: d or fallback for k, d in enumerate(round_dates, 1)}
+    undated = [k for k, d in enumerate(round_dates, 1) if d is None]
+    if not undated or fallback is None:
+        return dates, None
+    source = "the date given with --date" if default_date else "the start date (tag 042)"
+    if len(undated) == len(round_dates):
+        which = "no round dates (tag 132): every game" if not default_date else "games of rounds without a date"
+        return dates, f"{which} dated {fallback}, {source}"
+    return dates, f"round{'s' if len(undated) > 1 else ''} {_spans(undated)} without a date in tag 132: " \
+                  f"dated {fallback}, {source}"
+
+
+def _outside_rounds(dates: dict[int, dt.date | None], round_dates: tuple[dt.date | None, ...],
+                    start: dt.date | None, end: dt.date | None, line_132: int, tag_lines: dict[str, int],
+                    problems: list[Problem]) -> dict[int, str]:
+    """The rounds dated outside the event's own dates (042..052), each with the
+    reason its games are rejected: filed under that date they would land in
+    another list's window."""
+    if start and end and end < start:
+        problems.append(Problem(tag_lines["052"], f"end date {end} (tag 052) is before the start date {start} "
+                                                  f"(tag 042): only the start date bounds the rounds"))
+        end = None
+    span = f"{start or '…'}..{end or '…'}"
+    outside: dict[int, str] = {}
+    for k, d in dates.items():
+        if d and ((start and d < start) or (end and d > end)):
+            given = k <= len(round_dates) and round_dates[k - 1] is not None
+            outside[k] = f"round {k} is dated {d}{' (tag 132)' if given else ', the date given with --date'}, " \
+                         f"outside the event's dates {span} (tags 042, 052): not filed in another window"
+            if given:
+                problems.append(Problem(line_132, f"round {k}: date {d} is outside the event's dates {span} "
+                                                  f"(tags 042, 052): the round's games are rejected"))
+    return outside
+
+
+def _no_dates(tags: dict[str, str], tag_lines: dict[str, int]) -> str:
+    """The one message for a file none of whose games can be dated."""
+    start = "no start date (tag 042)" if not tags.get("042") else \
+        f"an unreadable start date (tag 042, line {tag_lines['042']})"
+    rounds = "no round dates (tag 132)" if not tags.get("132") else \
+        f"no readable round date (tag 132, line {tag_lines['132']})"
+    return (f"{start} and {rounds}: give the event's date with --date YYYY-MM-DD for a one-day event, "
+            "or a calendar or events file")
 
 
 # ---------------------------------------------------------------------------
 # Round blocks, games and byes
 
 
-def _entries(blocks: list[tuple], players: pd.DataFrame, problems: list[Problem]) -> pd.DataFrame:
+def _entries(blocks: list[tuple], players: pd.DataFrame, problems: list[Problem],
+             assumptions: list[str]) -> pd.DataFrame:
     """One row per player and round, opponent, colour and result read, with
     `usable` false where the block itself is unreadable (reported here)."""
     raw = pd.DataFrame(blocks, columns=["rank", "round", "opp_text", "colour_text", "code_text", "line"])
@@ -314,7 +430,7 @@ def _entries(blocks: list[tuple], players: pd.DataFrame, problems: list[Problem]
     opp_text = e["opp_text"].str.strip()
     e["opp"] = pd.to_numeric(opp_text.where(opp_text != "", "0").where(opp_text.str.fullmatch(r"[0-9]*")),
                              errors="coerce")
-    e["colour"] = e["colour_text"].str.lower()
+    e["colour"] = _colours(e["colour_text"].str.lower(), assumptions)
     e["code"] = e["code_text"].str.upper()  # the spec: letter codes are case-insensitive
     bad_opp = e["opp"].isna()
     bad_colour = ~e["colour"].isin(COLOURS + NO_COLOUR)
@@ -327,6 +443,18 @@ def _entries(blocks: list[tuple], players: pd.DataFrame, problems: list[Problem]
     return e
 
 
+def _colours(letters: pd.Series, assumptions: list[str]) -> pd.Series:
+    """The colours as w and b. A file is read with one alphabet: French (B
+    blanc, N noir) when some block says N and none says w, as the English b
+    would then be White's B; any other file in English."""
+    used = set(letters.unique())
+    if "n" not in used or "w" in used:
+        return letters
+    assumptions.append("colours read as French letters B (blanc, white) and N (noir, black): "
+                       "the round blocks use N and never w")
+    return letters.map(FRENCH_COLOURS).fillna(letters)
+
+
 def _report(rows: pd.DataFrame, template: str) -> list[Problem]:
     """One problem per row, on the row's line, its message filled from the row."""
     return [Problem(int(row["line"]), template.format(**row)) for row in rows.to_dict("records")]
@@ -337,6 +465,7 @@ def _byes(entries: pd.DataFrame, players: pd.DataFrame, dates: dict[int, dt.date
     byes = pd.DataFrame({"rank": e["rank"], "id": e["rank"].map(players.set_index("rank")["id"]),
                          "round": e["round"], "code": e["code"].replace(" ", "Z"), "line": e["line"],
                          "date": e["round"].map(dates).astype(object)})  # dated like the round's games
+    byes["date"] = byes["date"].where(byes["date"].notna(), None)  # a round dated outside the event: undated
     return byes.astype({"id": "Int64"}).sort_values(["line", "round"]).reset_index(drop=True)[BYE_COLUMNS]
 
 
@@ -360,7 +489,7 @@ def _game_entries(entries: pd.DataFrame, players: pd.DataFrame, problems: list[P
 
 
 def _games(entries: pd.DataFrame, players: pd.DataFrame, problems: list[Problem], event: str | None,
-           dates: dict[int, dt.date | None]) -> pd.DataFrame:
+           dates: dict[int, dt.date | None], outside: dict[int, str]) -> pd.DataFrame:
     """Each game once: from a pair of blocks, one on each player's line, that
     name each other in the same round and agree on result and colours."""
     claims = _game_entries(entries, players, problems)[["rank", "round", "opp", "colour", "code", "line"]]
@@ -405,6 +534,9 @@ def _games(entries: pd.DataFrame, players: pd.DataFrame, problems: list[Problem]
     games["white_id"] = games["white_rank"].map(ids).astype("Int64")
     games["black_id"] = games["black_rank"].map(ids).astype("Int64")
     games["date"] = games["date"].where(games["date"].notna(), None)
+    # The game is kept, with the reason it is rejected: a row read, not a row lost.
+    games["problem"] = games["round"].map(outside).astype(object)
+    games["problem"] = games["problem"].where(games["problem"].notna(), None)
     games = games.astype({"white_rank": "int64", "black_rank": "int64", "white_line": "int64", "black_line": "int64"})
     return games.sort_values(["round", "white_rank"]).reset_index(drop=True)[GAME_COLUMNS]
 
@@ -436,10 +568,16 @@ def trf_text(name: str, start_date: dt.date, players: pd.DataFrame, games: pd.Da
     date: round_dates, when not given, are the earliest game date of each round.
     byes: optional id, round, code (H F U Z + -). A round in which a player has
     neither game nor bye is written as a zero-point bye (0000 - Z).
+    A value that does not fit its columns, or holds a control character,
+    raises LayoutError naming the player and the field: nothing is cut.
     """
     players = players.rename(columns={"player_id": "id"}).reset_index(drop=True)
     if players["id"].duplicated().any():
         raise ValueError("players: an id appears twice")
+    if re.search(CONTROL, name):
+        raise LayoutError(f"event name {name!r} has a control character, which would break the 012 line")
+    refuse_breaking(players["id"], {field: players[field] for field in WRITER_WIDEST if field in players},
+                    WRITER_WIDEST)
     rank_of = pd.Series(np.arange(1, len(players) + 1), index=players["id"])
     blocks = _blocks(games, byes, rank_of)
     rounds = max(int(blocks["round"].max()) if len(blocks) else 0, len(round_dates or ()))
@@ -508,7 +646,7 @@ def _fixed_part(p: dict, rank: int, points: float, final: int) -> str:
     """Columns 1-89 of a player line."""
     def text(key: str, width: int) -> str:
         value = p.get(key)
-        return "" if value is None or pd.isna(value) else str(value)[:width]
+        return "" if value is None or pd.isna(value) else str(value)[:width]  # sex alone is cut: m, w
 
     def number(key: str) -> str:
         value = p.get(key)

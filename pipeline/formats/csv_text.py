@@ -1,0 +1,290 @@
+"""The text of a CSV input, judged before DuckDB reads it: one encoding for the
+whole file, one delimiter, and a count of its records that does not come from
+DuckDB's sniffer (which may take `#` lines for comments, or skip lines, unsaid).
+
+Pure functions over bytes, or over a file read in blocks (inputs reach 275 MB:
+the file is read twice, once for the encoding and once for the records, and no
+more than a block and one record are held). Line numbers are 1-based physical
+lines (a line ends at LF, CR LF or CR); the header is line 1.
+
+The rules:
+
+- **Encoding**, decided on the whole file: UTF-8 when every line decodes (a
+  UTF-8 byte-order mark is removed); else, when no line holds a valid UTF-8
+  multi-byte character, Latin-1, or CP1252 when bytes 0x80-0x9F appear (they
+  are Windows' € ‚ „ … œ ’ there, control codes in Latin-1); else the file
+  mixes the two and is refused, with the first line of each kind. Never read
+  as one when it is the other (`LiÃ¨ge`).
+- **Records**, counted with Python's csv module (quote `"`, doubled inside a
+  field; a quoted field may hold delimiters and line breaks): every row after
+  the header is a record, except blank lines (nothing between two line
+  breaks), which are counted and said. A line starting with `#` is a record
+  like any other (validation rejects it as a bad row), never a comment: a
+  comment dropped would be a row read and never accounted for.
+- **Delimiter**: the header's (the most frequent of `,` `;` tab `|` outside
+  quotes). A record that does not split into the header's fields with it but
+  does with another, or has none of it but another, uses another delimiter:
+  the first such line is named, and the file should be refused.
+"""
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+BLOCK = 1 << 20  # bytes read at a time
+BOM = codecs.BOM_UTF8
+DELIMITERS = (",", ";", "\t", "|")  # in this order when the header has as many of two
+DELIMITER_NAMES = {",": "','", ";": "';'", "\t": "a tab", "|": "'|'"}
+# Bytes CP1252 leaves undefined: neither Latin-1 text (control codes) nor CP1252.
+CP1252_UNDEFINED = frozenset(b"\x81\x8d\x8f\x90\x9d")
+C1 = range(0x80, 0xA0)
+
+
+@dataclass(frozen=True)
+class EncodingDecision:
+    encoding: str | None  # the codec for the whole file ("utf-8", "latin-1", "cp1252"); None: refused
+    note: str  # what was decided and why, for the ingest report
+    refusal: str | None = None  # why the file cannot be read as text in one encoding
+    bom: bool = False  # a UTF-8 byte-order mark starts the file (the codec "utf-8-sig" removes it)
+
+
+@dataclass(frozen=True)
+class CsvRecords:
+    delimiter: str | None  # the header's; None: the header has one column
+    records: int  # rows after the header, blank lines not counted
+    lines: int  # physical lines, the header's included
+    blank_lines: tuple[int, ...]  # their line numbers (not records)
+    hash_lines: tuple[int, ...]  # records whose line starts with '#' (records, not comments)
+    multiline: tuple[int, int] | None  # (first, last) line of the first record spanning several lines
+    mixed_delimiter: str | None  # the first line using another delimiter than the header's, as a message
+
+    def notes(self) -> list[str]:
+        """What a report should say about the file's lines besides the count."""
+        said = []
+        if self.blank_lines:
+            said.append(f"{_count(len(self.blank_lines), 'blank line')} (first: line {self.blank_lines[0]}) "
+                        "not counted as records")
+        if self.hash_lines:
+            said.append(f"{_count(len(self.hash_lines), 'line')} starting with '#' (first: line "
+                        f"{self.hash_lines[0]}) read as records, not comments")
+        if self.multiline:
+            first, last = self.multiline
+            said.append(f"line {first}: a quoted field runs to line {last} (one record over {last - first + 1} lines)")
+        return said
+
+
+@dataclass(frozen=True)
+class CsvText:
+    encoding: str | None  # as EncodingDecision; None when refused
+    delimiter: str | None
+    records: int | None  # None when refused
+    notes: tuple[str, ...]  # the encoding used and what the lines hold, for the report
+    refusal: str | None  # why the file should not be read; None: read it
+
+
+# ---------------------------------------------------------------------------
+# Encoding
+
+
+def decide_encoding(data: bytes | Iterable[bytes]) -> EncodingDecision:
+    """The one encoding of a file, from all of its bytes (or its blocks, in order)."""
+    blocks = [data] if isinstance(data, bytes | bytearray) else data
+    line = 0
+    first_utf8: tuple[int, str] | None = None  # line and its first non-ASCII character
+    first_other: tuple[int, int] | None = None  # line and its first byte that is not UTF-8
+    first_c1: tuple[int, int] | None = None  # line and byte 0x80-0x9F in a line that is not UTF-8
+    first_bom = False
+    for chunk in _line_chunks(blocks):
+        if first_utf8 and first_other:
+            break  # both kinds seen: refused whatever follows
+        if line == 0 and chunk.startswith(BOM):  # UTF-8's own mark: evidence for UTF-8 like a character
+            chunk, first_bom, first_utf8 = chunk[len(BOM):], True, (1, "\ufeff")
+        lines = chunk.splitlines()
+        if chunk.isascii() or (first_utf8 not in (None, (1, "\ufeff")) and _is_utf8(chunk)):
+            line += len(lines)  # most blocks: nothing new to learn, said at C speed
+            continue
+        for text in lines:
+            line += 1
+            if text.isascii():
+                continue
+            try:
+                decoded = text.decode("utf-8")
+            except UnicodeDecodeError as err:
+                first_other = first_other or (line, text[err.start])
+                if first_c1 is None and (c1 := next((b for b in text if b in C1), None)) is not None:
+                    first_c1 = (line, c1)
+                continue
+            if first_utf8 is None or first_utf8[1] == "\ufeff":  # a character says more than the mark
+                first_utf8 = (line, next(c for c in decoded if not c.isascii()))
+    return _decision(first_utf8, first_other, first_c1, first_bom)
+
+
+def _is_utf8(chunk: bytes) -> bool:
+    try:
+        chunk.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def file_encoding(path: str | Path) -> EncodingDecision:
+    with open(path, "rb") as fh:
+        return decide_encoding(_blocks(fh))
+
+
+def _decision(first_utf8: tuple[int, str] | None, first_other: tuple[int, int] | None,
+              first_c1: tuple[int, int] | None, bom: bool) -> EncodingDecision:
+    if first_other is None:
+        if first_utf8 is None:
+            return EncodingDecision("utf-8", "encoding: ASCII only, read as UTF-8")
+        return EncodingDecision("utf-8", "encoding: UTF-8 (every line decodes)"
+                                + (", its byte-order mark removed" if bom else ""), bom=bom)
+    other_line, other_byte = first_other
+    if first_utf8 is not None:
+        utf8_line, char = first_utf8
+        what = "starts with a UTF-8 byte-order mark" if char == "\ufeff" else \
+            f"is UTF-8 ({char!r} written as {len(char.encode())} bytes)"
+        return EncodingDecision(None, "encoding: refused", refusal=(
+            f"mixes encodings: line {utf8_line} {what}, line {other_line} is not UTF-8 "
+            f"(byte 0x{other_byte:02X}, {bytes([other_byte]).decode('cp1252', 'replace')!r} in Latin-1/CP1252?): "
+            "save the file in one encoding"))
+    if first_c1 is None:
+        return EncodingDecision("latin-1", f"encoding: Latin-1 (line {other_line} is not UTF-8: byte "
+                                           f"0x{other_byte:02X}, and no line holds a UTF-8 character)")
+    c1_line, c1 = first_c1
+    if c1 in CP1252_UNDEFINED:
+        return EncodingDecision(None, "encoding: refused", refusal=(
+            f"line {c1_line} holds byte 0x{c1:02X}, a control code in Latin-1 and no character in CP1252: "
+            "not text in either; save the file as UTF-8"))
+    return EncodingDecision("cp1252", f"encoding: CP1252 (Windows), not Latin-1: line {c1_line} holds byte "
+                                      f"0x{c1:02X}, {bytes([c1]).decode('cp1252')!r} in CP1252 and a control "
+                                      "code in Latin-1")
+
+
+def _blocks(fh: BinaryIO) -> Iterator[bytes]:
+    return iter(lambda: fh.read(BLOCK), b"")
+
+
+def _line_chunks(blocks: Iterable[bytes]) -> Iterator[bytes]:
+    """The bytes again, cut only after a line break, so that no line (and no
+    multi-byte character) is split between two chunks."""
+    rest = b""
+    for block in blocks:
+        data = rest + block
+        # A CR at the very end may be the first half of CR LF: kept for the next block.
+        cut = max(data.rfind(b"\n"), data.rfind(b"\r", 0, len(data) - 1)) + 1
+        if cut:
+            yield data[:cut]
+        rest = data[cut:]
+    if rest:
+        yield rest
+
+
+def utf8_blocks(blocks: Iterable[bytes], encoding: str) -> Iterator[bytes]:
+    """The blocks re-encoded as UTF-8 (without a byte-order mark), for a reader
+    that knows no CP1252 (DuckDB's CSV reader takes utf-8 and latin-1 only)."""
+    decoder = codecs.getincrementaldecoder("utf-8-sig" if encoding == "utf-8" else encoding)()
+    for block in blocks:
+        yield decoder.decode(block).encode("utf-8")
+    yield decoder.decode(b"", final=True).encode("utf-8")
+
+
+# ---------------------------------------------------------------------------
+# Records and delimiter
+
+
+def count_records(stream: BinaryIO, encoding: str) -> CsvRecords:
+    """The records of a CSV file open for reading in binary, decoded with `encoding`
+    (as `decide_encoding` chose it), counted as the module's rules say."""
+    text = io.TextIOWrapper(stream, encoding="utf-8-sig" if encoding == "utf-8" else encoding, newline="")
+    peeked: list[str] = []
+    for line in text:
+        peeked.append(line)
+        if line.strip("\r\n"):
+            break
+    delimiter = _header_delimiter(peeked[-1] if peeked else "")
+    consumed: list[str] = []
+
+    def lines() -> Iterator[str]:
+        for line in _chained(peeked, text):
+            consumed.append(line)
+            yield line
+
+    reader = csv.reader(lines(), delimiter=delimiter or ",", quotechar='"', doublequote=True, strict=False)
+    header_fields = None
+    records = 0
+    blank: list[int] = []
+    hashes: list[int] = []
+    multiline = mixed = None
+    for row in reader:
+        first, last = reader.line_num - len(consumed) + 1, reader.line_num
+        raw, consumed[:] = "".join(consumed), []
+        if not row:
+            blank.append(first)
+            continue
+        if header_fields is None:
+            header_fields = len(row)
+            continue
+        records += 1
+        if raw.startswith("#"):
+            hashes.append(first)
+        if multiline is None and last > first:
+            multiline = (first, last)
+        if mixed is None and delimiter and len(row) != header_fields:
+            mixed = _other_delimiter(raw, first, delimiter, len(row), header_fields)
+    text.detach()
+    return CsvRecords(delimiter, records, reader.line_num, tuple(blank), tuple(hashes), multiline, mixed)
+
+
+def _chained(peeked: list[str], rest: Iterator[str]) -> Iterator[str]:
+    yield from peeked
+    yield from rest
+
+
+def _header_delimiter(header: str) -> str | None:
+    """The candidate that appears most often outside quotes; None when none does."""
+    outside = "".join(part for k, part in enumerate(header.split('"')) if k % 2 == 0)
+    counts = {d: outside.count(d) for d in DELIMITERS}
+    best = max(DELIMITERS, key=lambda d: counts[d])  # the first of the most frequent
+    return best if counts[best] else None
+
+
+def _other_delimiter(raw: str, line: int, delimiter: str, fields: int, header_fields: int) -> str | None:
+    """The message for a record that uses another delimiter than the header's, or
+    None when it is only short or long (validation's to reject)."""
+    for other in DELIMITERS:
+        if other == delimiter:
+            continue
+        split = len(next(csv.reader(io.StringIO(raw, newline=""), delimiter=other, strict=False), []))
+        if split == header_fields or (fields == 1 and split > 1):
+            return (f"line {line} uses {DELIMITER_NAMES[other]} where the header uses "
+                    f"{DELIMITER_NAMES[delimiter]}: one delimiter per file")
+    return None
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
+# ---------------------------------------------------------------------------
+# Both, for ingest
+
+
+def csv_text(path: str | Path) -> CsvText:
+    """What ingest needs to know of a CSV file before DuckDB reads it: its encoding,
+    delimiter and number of records, what to say, and whether to refuse it."""
+    decided = file_encoding(path)
+    if decided.encoding is None:
+        return CsvText(None, None, None, (decided.note,), decided.refusal)
+    try:
+        with open(path, "rb") as fh:
+            counted = count_records(fh, decided.encoding)
+    except csv.Error as err:  # a field beyond the csv module's limit: no table of text
+        return CsvText(decided.encoding, None, None, (decided.note,), f"not a CSV table: {err}")
+    return CsvText(decided.encoding, counted.delimiter, counted.records, (decided.note, *counted.notes()),
+                   counted.mixed_delimiter)
