@@ -74,8 +74,36 @@ def input_options(f):
     return f
 
 
-@click.group()
-def main() -> None:
+def failure_message(err: BaseException) -> str:
+    """One line for a failure of the environment (a file, the disk, memory): what and where."""
+    if isinstance(err, OSError):
+        where = f"{err.filename}: " if err.filename else ""
+        return f"{where}{err.strerror or err}"
+    if isinstance(err, MemoryError):
+        return "out of memory: give the run more memory, or smaller files"
+    if isinstance(err, duckdb.Error):
+        return f"the warehouse failed: {str(err).splitlines()[0]}"
+    return f"unexpected {type(err).__name__}: {err} (run again with --debug for the details)"
+
+
+class Commands(click.Group):
+    """The `ratings` group: every failure is one message and a non-zero exit, never a
+    traceback (--debug shows it)."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
+            raise
+        except Exception as err:
+            if ctx.params.get("debug"):
+                raise
+            raise click.ClickException(failure_message(err)) from err
+
+
+@click.group(cls=Commands)
+@click.option("--debug", is_flag=True, help="Show the traceback of an unexpected failure.")
+def main(debug: bool) -> None:
     """Compute and publish rating lists: the national performance Elo (the default),
     the FIDE Elo (--system fide) and two Go ratings (--system go-belgium, go-ffg1984).
 
@@ -231,6 +259,11 @@ def _exit_rejected(rejected: int) -> None:
         click.get_current_context().exit(REJECTED)
 
 
+def _nothing_to_run(warehouse: Path) -> str:
+    return (f"{warehouse} holds nothing yet and no input file was given: give the files to take in "
+            "(--players, --ratings, --games, ...), or --sample to run the embedded sample season")
+
+
 def _one_file_with_replaces(replaces: str | None, files: list) -> None:
     if replaces is not None and len(files) != 1:
         raise click.UsageError("--replaces takes exactly one input file (the new version)")
@@ -247,9 +280,10 @@ def _one_file_with_replaces(replaces: str | None, files: list) -> None:
 @date_option
 @replace_options
 @by_option
+@click.option("--sample", is_flag=True, help="Run the embedded sample season (data/sample/) into the warehouse.")
 def run(players, ratings, calendar, games, events, warehouse: Path, wait: float, out: Path, reports: bool,
         formats: tuple[str, ...], system: str | None, register_new: bool, date: dt.date | None,
-        replaces: str | None, again: bool, by: str | None) -> None:
+        replaces: str | None, again: bool, by: str | None, sample: bool) -> None:
     """Ingest, validate, rate and publish in one go.
 
     With no input files, takes in what `ratings ingest` staged, then rates and
@@ -266,12 +300,21 @@ def run(players, ratings, calendar, games, events, warehouse: Path, wait: float,
     by = submissions.user_name(by)
     files = _files(players, ratings, calendar, games, events)
     _one_file_with_replaces(replaces, files)
+    if sample and files:
+        raise click.UsageError("--sample runs the embedded sample alone: give no input file with it")
+    # The embedded sample runs only when asked: --sample, or the README's first command
+    # (no file, the default warehouse and output folder); never into a mistyped warehouse.
+    defaults = Path(warehouse) == config.DEFAULT_WAREHOUSE and Path(out) == config.DEFAULT_OUT
+    if not files and not sample and not defaults and not Path(warehouse).exists():
+        raise click.UsageError(_nothing_to_run(warehouse))
     with _opened(warehouse, wait) as con, run_record(con, "run", {"files": files, "out": out}, by) as run_id, \
             _user_errors():
         # Refused before anything is taken in; recorded now, as validation reads it
         # (a Go rule set's starting points are Go points).
         _settle_system(con, system)
-        if not files and not con.execute("select 1 from source_files limit 1").fetchall():
+        if not files and not con.execute("select 1 from submissions limit 1").fetchall():
+            if not (sample or defaults):
+                raise click.UsageError(_nothing_to_run(warehouse))
             files = list(config.SAMPLE_FILES.items())
             click.echo(f"No input files and an empty warehouse: using the embedded sample in {config.SAMPLE_DIR}")
         # Ingest and validate as one transaction, staging this run's files in memory: a
@@ -512,6 +555,8 @@ def query(sql: str, warehouse: Path, wait: float, out_file: Path | None) -> None
     Example: ratings query "select list_id, players_rated, rounds_used from lists"
     """
     with _opened(warehouse, wait, read_only=True) as con:
+        if out_file is not None:
+            _refuse_overwriting(con, out_file, warehouse)
         try:
             result = con.sql(sql)
             table = result.to_arrow_table() if result is not None else None
@@ -525,6 +570,15 @@ def query(sql: str, warehouse: Path, wait: float, out_file: Path | None) -> None
         write_parquet(table, out_file)
     else:
         write_csv(table, out_file)
+
+
+def _refuse_overwriting(con: duckdb.DuckDBPyConnection, out_file: Path, warehouse: Path) -> None:
+    """A query's output never lands on the warehouse (or its write-ahead log) or on an input file."""
+    target = Path(out_file).resolve()
+    protected = {Path(warehouse).resolve(), Path(f"{warehouse}.wal").resolve()}
+    protected |= {Path(p).resolve() for (p,) in con.execute("select path from submissions").fetchall()}
+    if target in protected:
+        raise click.ClickException(f"{out_file}: refused, it is the warehouse or one of its input files")
 
 
 @main.command()

@@ -3,16 +3,31 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import importlib.util
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
-PROJECT_DIR = PACKAGE_DIR.parent
-SQL_DIR = PROJECT_DIR / "sql"
+
+
+def _package_data(package: str, checkout: Path) -> Path:
+    """A folder shipped as a package of its own (a namespace package: no __init__.py):
+    found by the import system in a wheel or an editable install; in a checkout imported from its own folder (which
+    shadows the install), the top-level folder itself."""
+    try:
+        spec = importlib.util.find_spec(package)
+    except ModuleNotFoundError:
+        spec = None
+    return Path(next(iter(spec.submodule_search_locations))) if spec else checkout
+
+
+# The SQL stages (sql/) and the embedded sample (data/sample/) stay at the top of the
+# repository and ship in the wheel as pipeline.sql and pipeline.sample (pyproject.toml).
+SQL_DIR = _package_data("pipeline.sql", PACKAGE_DIR.parent / "sql")
+SAMPLE_DIR = _package_data("pipeline.sample", PACKAGE_DIR.parent / "data" / "sample")
 TABLES_DIR = PACKAGE_DIR / "tables"
-DATA_DIR = PROJECT_DIR / "data"
-SAMPLE_DIR = DATA_DIR / "sample"
-DEFAULT_WAREHOUSE = DATA_DIR / "warehouse.duckdb"
-DEFAULT_OUT = PROJECT_DIR / "reports"
+# Defaults are in the working folder, never in the installed package's.
+DEFAULT_WAREHOUSE = Path("data") / "warehouse.duckdb"
+DEFAULT_OUT = Path("reports")
 
 SAMPLE_FILES = {
     "players": SAMPLE_DIR / "players.csv",

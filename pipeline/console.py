@@ -38,6 +38,8 @@ def report_intake(intakes: list[Intake]) -> None:
             click.echo(where + f"submission {i.submission_id}: {rows}"
                        + (f", replacing submission {i.replaces}" if i.replaces else ""))
         for p in i.parts:
+            for note in p.notes:
+                click.echo(f"            {note}")
             if p.missing_columns:
                 click.echo(f"            missing column(s): {', '.join(p.missing_columns)}", err=True)
         if i.tournament is not None:

@@ -6,12 +6,19 @@ ingested again) stages only its rows that are still rejected.
 """
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
+import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
 
+from pipeline.formats.csv_text import CsvText, csv_text, utf8_blocks
 from pipeline.formats.go_files import looks_like_egd, looks_like_opengotha
 from pipeline.formats.trf import looks_like_trf
 from pipeline.schemas import REQUIRED, columns
@@ -30,6 +37,7 @@ class Ingested:
     rows_read: int  # the file's rows; re-examined: the rejected rows staged again
     missing_columns: tuple[str, ...]
     reexamined: bool = False
+    notes: tuple[str, ...] = ()  # how the file was read (encoding, blank lines, '#' lines)
 
 
 def file_sha256(path: Path) -> str:
@@ -48,30 +56,66 @@ def _literal(path: Path) -> str:
     return "'" + str(path).replace("'", "''") + "'"
 
 
-def raw_row_readers(con: duckdb.DuckDBPyConnection, path: Path) -> list[str]:
-    """SQL readers of the file's rows as text, with `__row` = 1 for the first data row,
-    in the order to try them (CSV: UTF-8, then Latin-1).
+@dataclass(frozen=True)
+class Readable:
+    """How DuckDB reads a file's rows as text, with `__row` = 1 for the first data row."""
 
-    The format is read from the content (Parquet's magic bytes), not the name.
-    DuckDB keeps the file's order, so row_number() over () is the line order.
+    source: str  # the SQL reading them
+    records: int  # the file's rows, counted by another reader than DuckDB's (CSV: Python's csv; Parquet: its metadata)
+    notes: tuple[str, ...]  # what was decided (encoding, blank lines, '#' lines), for the ingest report
+
+
+@functools.lru_cache(maxsize=16)
+def _csv_text(path: str, mtime: int, size: int) -> CsvText:
+    return csv_text(path)
+
+
+@contextlib.contextmanager
+def readable(con: duckdb.DuckDBPyConnection, path: Path) -> Iterator[Readable]:
+    """The file's rows, read by content (Parquet's magic bytes), not by name.
+
+    A CSV file is judged whole first (pipeline/formats/csv_text.py): one encoding,
+    one delimiter, its records counted; then DuckDB reads it with exactly those
+    settings (no sniffed comment character, no skipped line), in the file's order
+    (parallel = false), so row_number() over () is the line order. CP1252, which
+    DuckDB does not read, is read from a UTF-8 copy in the temporary folder.
     """
+    path = Path(path)
     with open(path, "rb") as fh:
-        magic = fh.read(4)
-    if magic == b"PAR1":
-        cols = con.sql(f"select * from read_parquet({_literal(path)}) limit 0").columns
+        head = fh.read(4096)
+    if head[:4] == b"PAR1":
+        try:
+            records = pq.ParquetFile(path).metadata.num_rows
+            cols = con.sql(f"select * from read_parquet({_literal(path)}) limit 0").columns
+        except (pa.ArrowInvalid, OSError, duckdb.Error) as err:
+            raise InputFileError(f"{path}: not a readable Parquet file ({str(err).splitlines()[0]})") from err
         text = ", ".join(f"cast({_quote(c)} as varchar) as {_quote(c)}" for c in cols)
-        return [f"select file_row_number + 1 as __row, {text} "
-                f"from read_parquet({_literal(path)}, file_row_number = true)"]
-    if not magic:
+        yield Readable(f"select file_row_number + 1 as __row, {text} "
+                       f"from read_parquet({_literal(path)}, file_row_number = true)", records, ("Parquet",))
+        return
+    if not head:
         raise InputFileError(f"{path}: the file is empty (expected a header line)")
-    with open(path, "rb") as fh:
-        if b"\x00" in fh.read(4096):
-            raise InputFileError(f"{path}: binary content, not a CSV or Parquet file")
-    # null_padding reads rows with fewer fields than the header (their missing
-    # values are then rejected row by row) when the plain reading finds no header.
-    return [f"select row_number() over () as __row, * from read_csv({_literal(path)}, "
-            f"all_varchar = true, header = true, encoding = '{encoding}'{padding})"
-            for encoding in ("utf-8", "latin-1") for padding in ("", ", null_padding = true")]
+    if b"\x00" in head:
+        raise InputFileError(f"{path}: binary content, not a CSV or Parquet file")
+    stat = path.stat()
+    text = _csv_text(str(path), stat.st_mtime_ns, stat.st_size)
+    if text.refusal:
+        raise InputFileError(f"{path}: {text.refusal}")
+    with contextlib.ExitStack() as stack:
+        read, encoding = path, "latin-1" if text.encoding in ("latin-1",) else "utf-8"
+        if text.encoding == "cp1252":
+            copy = stack.enter_context(tempfile.TemporaryDirectory(prefix="ratings-")) + "/utf8.csv"
+            with open(path, "rb") as fh, open(copy, "wb") as out:
+                for block in utf8_blocks(iter(lambda: fh.read(1 << 20), b""), "cp1252"):
+                    out.write(block)
+            read = Path(copy)
+        delimiter = (text.delimiter or ",").replace("'", "''")
+        # null_padding: a short row is read with its missing values null (validation
+        # rejects them); a field beyond the header becomes an unnamed column, ignored.
+        yield Readable(f"select row_number() over () as __row, * from read_csv({_literal(read)}, all_varchar = true, "
+                       f"header = true, encoding = '{encoding}', delim = '{delimiter}', quote = '\"', "
+                       f"escape = '\"', comment = '', null_padding = true, parallel = false)",
+                       text.records, text.notes)
 
 
 def tournament_format(path: Path) -> str | None:
@@ -90,13 +134,11 @@ def tournament_format(path: Path) -> str | None:
 def kind_of(con: duckdb.DuckDBPyConnection, path: Path) -> str:
     """What a CSV or Parquet input holds, from its columns: games (white_id and
     black_id), a calendar (window_start), a registry (name), initial ratings (rating)."""
-    names: set[str] = set()
-    for source in raw_row_readers(con, Path(path)):
+    with readable(con, Path(path)) as file:
         try:
-            names = {n.strip().lower().lstrip("\ufeff") for n in con.sql(source).columns[1:]}
-            break
-        except duckdb.InvalidInputException:
-            continue
+            names = {n.strip().lower().lstrip("\ufeff") for n in con.sql(file.source).columns[1:]}
+        except duckdb.Error as err:
+            raise InputFileError(f"{path}: not a readable CSV file ({str(err).splitlines()[0]})") from err
     for kind, needed in (("go_games", {"black_id", "white_id", "winner"}), ("games", {"white_id", "black_id"}),
                          ("events", {"event_id", "start_date"}), ("calendar", {"window_start"}),
                          ("players", {"name"}), ("ratings", {"rating"})):
@@ -141,37 +183,27 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: i
     if not path.is_file():
         raise InputFileError(f"{path}: no such file")
     file_id = part if part is not None else scalar(con, "select nextval('file_ids')")
-    readable = []
-    for source in raw_row_readers(con, path):
-        try:
-            select, missing = _staging_select(kind, con.sql(source).columns[1:])
-        except duckdb.InvalidInputException as err:  # not this encoding, or not a CSV at all
-            problem = err
-            continue
-        readable.append((source, select, missing))
-        if not missing:
-            break
-    if not readable:
-        raise InputFileError(f"{path}: not a readable CSV or Parquet file ({problem})")
-    # The first reading that finds every required column; else the first that reads
-    # at all, and its rows are rejected for the missing columns.
-    source, select, missing = next((r for r in readable if not r[2]), readable[0])
     only = ("" if part is None else
             f" where __row in (select row_number from rejects where file_id = {file_id} and status = 'open')")
-    try:
-        names = ", ".join(_quote(c) for c in ["file_id", "row_number", *columns(kind), "fixes_file", "fixes_row"]
-                          + (["extra"] if kind == "players" else []))
-        con.execute(f"insert into {staged(con, staging, kind)} ({names}) "
-                    f"select {file_id}, __row, {', '.join(select)} from ({source}){only}")
-    except duckdb.InvalidInputException as err:
-        raise InputFileError(f"{path}: not a readable CSV file ({err})") from err
+    with readable(con, path) as file:
+        try:
+            select, missing = _staging_select(kind, con.sql(file.source).columns[1:])
+            names = ", ".join(_quote(c) for c in ["file_id", "row_number", *columns(kind), "fixes_file", "fixes_row"]
+                              + (["extra"] if kind == "players" else []))
+            con.execute(f"insert into {staged(con, staging, kind)} ({names}) "
+                        f"select {file_id}, __row, {', '.join(select)} from ({file.source}){only}")
+        except duckdb.Error as err:
+            raise InputFileError(f"{path}: not a readable CSV file ({str(err).splitlines()[0]})") from err
     rows = scalar(con, f"select count(*) from {staged(con, staging, kind)} where file_id = ?", [file_id])
     if part is not None:
         con.execute("update source_files set status = 'staged', staged_in = ? where file_id = ?", [staging, part])
-        return Ingested(kind, str(path), file_id, rows, missing, reexamined=True)
+        return Ingested(kind, str(path), file_id, rows, missing, reexamined=True, notes=file.notes)
+    if rows != file.records:  # every record read, none skipped, none made up
+        raise InputFileError(f"{path}: {rows} rows were read but the file holds {file.records} records; "
+                             "nothing of it is taken in")
     message = f"missing column(s): {', '.join(missing)}" if missing else None
     record_part(con, file_id, run_id, kind, path, rows, submission_id, staging, message)
-    return Ingested(kind, str(path), file_id, rows, missing)
+    return Ingested(kind, str(path), file_id, rows, missing, notes=file.notes)
 
 
 def record_part(con: duckdb.DuckDBPyConnection, file_id: int, run_id: int, kind: str, path: Path, rows: int,

@@ -92,7 +92,7 @@ def write_parquet(table: pa.Table, path: Path) -> None:
 def write_dataset(table: pa.Table, out: Path, partition: str) -> None:
     """A Parquet dataset with one folder per value of `partition` (hive style),
     written beside `out` and swapped in whole, so readers never see half of it."""
-    out = Path(out)
+    out = Path(out).resolve()  # `.` has no name to put a temporary one beside
     if out.exists() and any(not (p.is_dir() and p.name.startswith(f"{partition}=")) for p in out.iterdir()):
         raise FileExistsError(f"{out} exists and holds other files than a dataset by {partition}: "
                               "choose an empty or new folder")

@@ -27,6 +27,23 @@ def _is_date(s: pd.Series) -> pd.Series:
     return s.str.fullmatch(r"\d{4}-\d{2}-\d{2}") & pd.to_datetime(s, format="%Y-%m-%d", errors="coerce").notna()
 
 
+def _different_ids(a: pd.Series, b: pd.Series) -> pd.Series:
+    """Compared as numbers: `1` and `01` are one player. Rows whose ids are not ids
+    are rejected by the id check, not this one."""
+    a, b = pd.to_numeric(a, errors="coerce"), pd.to_numeric(b, errors="coerce")
+    return (a != b) | a.isna() | b.isna()
+
+
+# Control characters (newline, tab, escape, ...) would break the lines of the public
+# files (the fixed-width FIDE list, CSV readers): refused in names and clubs.
+CONTROL = r"[\x00-\x1f\x7f-\x9f]"
+CONTROL_CHARACTER = "holds a control character (a line break, tab or escape), which would break published lines"
+
+
+def _no_control(s: pd.Series) -> pd.Series:
+    return ~s.str.contains(CONTROL, regex=True)
+
+
 def _in_range(s: pd.Series, low: float, high: float) -> pd.Series:
     return pd.to_numeric(s, errors="coerce").between(low, high)
 
@@ -51,6 +68,10 @@ class PlayersInput(PlayerRows):
     estimated_rating: Series[str] = pa.Field(nullable=True)
 
     grade: Series[str] = pa.Field(nullable=True)
+
+    @pa.check("name", "club", name=CONTROL_CHARACTER)
+    def _printable(cls, s: Series[str]) -> Series[bool]:
+        return _no_control(s)
 
     @pa.check("grade", name="not a Go grade (like 5k, 2d, or NC)")
     def _grade(cls, s: Series[str]) -> Series[bool]:
@@ -152,7 +173,7 @@ class GamesInput(pa.DataFrameModel):
 
     @pa.dataframe_check(name="a player plays against themself")
     def _two_players(cls, df: pd.DataFrame) -> Series[bool]:
-        return df["white_id"] != df["black_id"]
+        return _different_ids(df["white_id"], df["black_id"])
 
     class Config:
         strict = False
@@ -181,6 +202,10 @@ class EventsInput(pa.DataFrameModel):
     end_date: Series[str] = pa.Field(nullable=False)
     class_: Series[str] = pa.Field(nullable=False, isin=["A", "B", "C", "D"], alias="class")
     board_size: Series[str] = pa.Field(nullable=True, isin=["9", "13", "19"])
+
+    @pa.check("name", name=CONTROL_CHARACTER)
+    def _printable(cls, s: Series[str]) -> Series[bool]:
+        return _no_control(s)
 
     @pa.check("event_id", name="not an event id (letters, digits, _ . -; at most 64; it names a file)")
     def _event_id(cls, s: Series[str]) -> Series[bool]:
@@ -230,7 +255,7 @@ class GoGamesInput(pa.DataFrameModel):
 
     @pa.dataframe_check(name="a player plays against themself")
     def _two_players(cls, df: pd.DataFrame) -> Series[bool]:
-        return df["black_id"] != df["white_id"]
+        return _different_ids(df["black_id"], df["white_id"])
 
     class Config:
         strict = False

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import hashlib
 import json
+import os
 import re
 import time
 from collections.abc import Iterator
@@ -26,16 +28,29 @@ class WarehouseLayout(WarehouseError):
     """The warehouse was made by another version of the pipeline."""
 
 
-def connect(path: Path | str, read_only: bool = False, wait: float = 0.0) -> duckdb.DuckDBPyConnection:
-    """Open the warehouse, creating its tables when writable.
+class WarehouseMissing(WarehouseError):
+    """A command that reads the warehouse was given a path where there is none."""
 
+
+WAREHOUSE_VERSION = 4  # the layout of sql/schema.sql; 2: lists have revisions; 3: the FIDE rule set;
+# 4: submissions, withdrawn rows, registry versions, corrections with a trail
+
+
+def connect(path: Path | str, read_only: bool = False, wait: float = 0.0) -> duckdb.DuckDBPyConnection:
+    """Open the warehouse, creating it when writable and absent.
+
+    A new warehouse is made whole under a temporary name and renamed into place,
+    so that a run killed at any moment leaves either no warehouse or a complete
+    one. Every connection checks the layout version, the read-only ones too.
     DuckDB locks the file for one process: while another run holds it, wait up
     to `wait` seconds, then stop with WarehouseBusy. A read-only connection
     also has file access from SQL switched off, so a query cannot write files.
     """
     path = Path(path)
-    if not read_only:
-        path.parent.mkdir(parents=True, exist_ok=True)
+    if read_only and not path.is_file():
+        raise WarehouseMissing(f"{path}: no warehouse there (check --warehouse; `ratings run` makes one)")
+    if not read_only and not path.exists():
+        _create(path)
     config = {"enable_external_access": False} if read_only else {}
     deadline = time.monotonic() + wait
     while True:
@@ -44,39 +59,68 @@ def connect(path: Path | str, read_only: bool = False, wait: float = 0.0) -> duc
             break
         except duckdb.IOException as err:
             if "lock" not in str(err).lower():
-                raise
+                raise WarehouseError(f"{path}: cannot open the warehouse ({str(err).splitlines()[0]})") from err
             if time.monotonic() >= deadline:
                 holder = re.search(r"PID \d+", str(err))
                 raise WarehouseBusy(
                     f"{path} is in use by another run ({holder.group(0) if holder else 'another process'}); "
                     f"try again when it has finished, or give --wait SECONDS") from err
             time.sleep(0.2)
+    _check_version(con, path)
     if not read_only:
-        _check_version(con, path)
-        con.execute((SQL_DIR / "schema.sql").read_text())
-        con.execute("insert into warehouse_version select ? where not exists (select 1 from warehouse_version)",
-                    [WAREHOUSE_VERSION])
-        con.execute((SQL_DIR / "views.sql").read_text())
+        _refresh_views(con)
     return con
 
 
-WAREHOUSE_VERSION = 4  # the layout of sql/schema.sql; 2: lists have revisions; 3: the FIDE rule set;
-# 4: submissions, withdrawn rows, registry versions, corrections with a trail
+def _create(path: Path) -> None:
+    """The warehouse's tables, version row and views, written under a temporary name
+    in the same folder, then renamed to `path` in one step."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.creating-{os.getpid()}")
+        tmp.unlink(missing_ok=True)
+        with duckdb.connect(str(tmp)) as con:
+            con.execute((SQL_DIR / "schema.sql").read_text())
+            con.execute("insert into warehouse_version values (?)", [WAREHOUSE_VERSION])
+            _refresh_views(con)
+        os.replace(tmp, path)
+    except (OSError, duckdb.IOException) as err:
+        raise WarehouseError(f"{path}: cannot create the warehouse ({_reason(err)})") from err
+
+
+def _reason(err: BaseException) -> str:
+    return err.strerror if isinstance(err, OSError) and err.strerror else str(err).splitlines()[0]
+
+
+def _refresh_views(con: duckdb.DuckDBPyConnection) -> None:
+    """The analysts' views, made again only when sql/views.sql changed (they are
+    derived: a new version of the pipeline may define them otherwise)."""
+    text = (SQL_DIR / "views.sql").read_text()
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    if row(con, "select value from settings where key = 'views_sha256'") != (digest,):
+        con.execute(text)
+        con.execute("insert or replace into settings values ('views_sha256', ?)", [digest])
 
 
 def _check_version(con: duckdb.DuckDBPyConnection, path: Path) -> None:
-    """A warehouse made by another layout is refused with a clear message, not
-    half-used (the pipeline has no migrations yet)."""
+    """A warehouse made by another layout (or not by this pipeline) is refused with a
+    clear message, not half-used (the pipeline has no migrations yet)."""
     tables = {t for (t,) in con.execute("select table_name from duckdb_tables() where schema_name = 'main'"
                                         ).fetchall()}
-    if not tables:
-        return
-    found = con.execute("select max(version) from warehouse_version").fetchall()[0][0] \
-        if "warehouse_version" in tables else 1
+    if "warehouse_version" in tables:
+        found = con.execute("select max(version) from warehouse_version").fetchall()[0][0]
+    else:  # the first layout had no version table
+        found = 1 if tables else None
     if found != WAREHOUSE_VERSION:
         con.close()
+        if not tables:
+            raise WarehouseLayout(f"{path} is not a warehouse of this pipeline (a database without its tables): "
+                                  "give the warehouse's path, or a new file name")
+        if found is None:
+            raise WarehouseLayout(f"{path} was left incomplete (no layout version: its creation was interrupted "
+                                  "by an older version of the pipeline): delete it and run again")
         raise WarehouseLayout(f"{path} has the layout of version {found}, this pipeline needs version "
-                            f"{WAREHOUSE_VERSION}: rebuild it from the input files into a new warehouse")
+                              f"{WAREHOUSE_VERSION}: rebuild it from the input files into a new warehouse")
 
 
 def stage_sql(name: str) -> str:

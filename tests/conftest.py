@@ -19,6 +19,8 @@ def write_rows(path: Path, header: list[str], rows: list[list]) -> Path:
     return path
 
 
+PROJECT_DIR = Path(__file__).resolve().parents[1]  # the checkout (README.md, bench/): the package may be installed
+
 # The fixtures' seasons run to 2028: "today" is set after them, so that no game of
 # theirs is "in the future" (pipeline.config.today); the tests of that rule set their own.
 TODAY = "2030-06-30"

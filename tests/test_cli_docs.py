@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.cli import main
-from pipeline.config import PROJECT_DIR
+from tests.conftest import PROJECT_DIR
 
 README = (PROJECT_DIR / "README.md").read_text()
 

@@ -128,9 +128,12 @@ def test_calendar_file_decides_the_windows(cli, small_federation, tmp_path):
 
 
 def test_embedded_sample_runs_with_no_arguments(cli, tmp_path, monkeypatch):
-    from pipeline import config
-    monkeypatch.setattr(config, "DEFAULT_WAREHOUSE", tmp_path / "sample.duckdb")
-    result = cli("run", "--warehouse", tmp_path / "sample.duckdb", "--out", tmp_path / "out")
+    monkeypatch.chdir(tmp_path)  # the defaults: data/warehouse.duckdb and reports/ in the working folder
+    result = cli("run", "--no-reports")
+    assert "embedded sample" in result.output and (tmp_path / "data" / "warehouse.duckdb").is_file()
+    assert sorted(p.name for p in (tmp_path / "reports" / "lists").glob("????-??.csv")) == [
+        "2019-01.csv", "2019-05.csv", "2019-09.csv"]
+    result = cli("run", "--sample", "--warehouse", tmp_path / "sample.duckdb", "--out", tmp_path / "out")
     assert "embedded sample" in result.output
     lists = sorted(p.stem for p in (tmp_path / "out" / "lists").glob("????-??.csv"))
     assert lists == ["2019-01", "2019-05", "2019-09"]

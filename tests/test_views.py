@@ -7,7 +7,7 @@ import duckdb
 import pandas as pd
 import pytest
 
-from pipeline.config import PROJECT_DIR
+from tests.conftest import PROJECT_DIR
 
 VIEWS = ("rating_history", "player_card", "list_summary", "top_players", "go_history")
 

@@ -13,16 +13,23 @@ unknown_black as (
     where try_cast(c.black_id as bigint) is not null
       and not exists (select 1 from players p where p.player_id = try_cast(c.black_id as bigint))
 ),
--- the same game twice: every column equal (game_id, event and round included);
--- the hash finds the few candidate groups cheaply, the window then compares the columns
+-- the values as they will be stored, so that `3` and `03`, or `½-½` and `1/2-1/2`, are one
+parsed as (
+    select row_number, try_cast(date as date) as date, try_cast(white_id as bigint) as white_id,
+           try_cast(black_id as bigint) as black_id, replace(result, '½-½', '1/2-1/2') as result,
+           game_id, event, round
+    from candidates
+),
+-- the same game twice: every value equal (game_id, event and round included);
+-- the hash finds the few candidate groups cheaply, the window then compares the values
 repeated_hashes as (
     select hash(date, white_id, black_id, result, game_id, event, round) as h
-    from candidates group by h having count(*) > 1
+    from parsed group by h having count(*) > 1
 ),
 numbered as (
     select row_number,
            min(row_number) over (partition by date, white_id, black_id, result, game_id, event, round) as first_row
-    from candidates
+    from parsed
     where hash(date, white_id, black_id, result, game_id, event, round) in (select h from repeated_hashes)
 ),
 repeated_in_file as (
@@ -32,10 +39,9 @@ repeated_in_file as (
 already_stored as (
     select c.row_number,
            'duplicate game: already in the warehouse (file ' || g.file_id || ', row ' || g.row_number || ')' as reason
-    from candidates c
+    from parsed c
     join games g
-      on g.date = try_cast(c.date as date) and g.white_id = try_cast(c.white_id as bigint) and g.black_id = try_cast(c.black_id as bigint)
-     and g.result = replace(c.result, '½-½', '1/2-1/2')
+      on g.date = c.date and g.white_id = c.white_id and g.black_id = c.black_id and g.result = c.result
      and g.game_id is not distinct from c.game_id
      and g.event is not distinct from c.event and g.round is not distinct from c.round
 ),

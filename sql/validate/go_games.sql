@@ -18,10 +18,20 @@ outside_event as (
     from candidates c join go_events e using (event_id)
     where try_cast(c.date as date) not between e.start_date and e.end_date
 ),
+-- the values as they will be stored, so that `3` and `03`, or `b` and `B`, are one
+parsed as (
+    select row_number, event_id, try_cast(date as date) as date, try_cast(black_id as bigint) as black_id,
+           try_cast(white_id as bigint) as white_id,
+           case lower(winner) when 'b' then 'B' when 'w' then 'W' else 'jigo' end as winner,
+           coalesce(try_cast(handicap as integer), 0) as handicap, try_cast(weight as double) as weight,
+           try_cast(round as integer) as round
+    from candidates
+),
 numbered as (
     select row_number,
-           min(row_number) over (partition by event_id, date, black_id, white_id, winner, handicap, weight) as first_row
-    from candidates
+           min(row_number) over (partition by event_id, date, black_id, white_id, winner, handicap, weight, round)
+               as first_row
+    from parsed
 ),
 repeated_in_file as (
     select row_number, 'duplicate game: same as row ' || first_row || ' of this file' as reason
@@ -30,13 +40,11 @@ repeated_in_file as (
 already_stored as (
     select c.row_number,
            'duplicate game: already in the warehouse (file ' || g.file_id || ', row ' || g.row_number || ')' as reason
-    from candidates c
+    from parsed c
     join go_games g
-      on g.event_id = c.event_id and g.date = try_cast(c.date as date)
-     and g.black_id = try_cast(c.black_id as bigint) and g.white_id = try_cast(c.white_id as bigint)
-     and g.winner = case lower(c.winner) when 'b' then 'B' when 'w' then 'W' else 'jigo' end
-     and g.handicap = coalesce(try_cast(c.handicap as integer), 0)
-     and g.weight is not distinct from try_cast(c.weight as double)
+      on g.event_id = c.event_id and g.date = c.date and g.black_id = c.black_id and g.white_id = c.white_id
+     and g.winner = c.winner and g.handicap = c.handicap and g.weight is not distinct from c.weight
+     and g.round is not distinct from c.round
 ),
 final as (
     select * from unknown_player
