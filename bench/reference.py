@@ -21,7 +21,7 @@ from pathlib import Path
 
 from pipeline.calendar import nominal_calendar, season_end_year
 
-DP_TABLE = Path(__file__).resolve().parent.parent / "pipeline" / "tables" / "performance-dp-table.csv"
+DP_TABLE = Path(__file__).resolve().parent.parent / "pipeline" / "systems" / "performance" / "performance-dp-table.csv"
 GAP = 350.0            # compatibility range (seed II.2)
 ENTRY = 8              # compatible games to enter the list; junior quota
 SENIOR_QUOTA = 16      # senior quota

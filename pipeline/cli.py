@@ -12,15 +12,15 @@ import duckdb
 
 from pipeline import config
 from pipeline import corrections as corrections_
-from pipeline import rejects as rejects_
-from pipeline import submissions
+from pipeline.validate import rejects as rejects_
+from pipeline.ingest import submissions
 from pipeline.console import (report_go_rating, report_intake, report_rating, report_table, report_validation)
 from pipeline.explain import NotFound, card, next_list
 from pipeline.explain import whatif as whatif_outcomes
 from pipeline.explain_fide import fide_card, fide_whatif
 from pipeline.explain_go import go_card
-from pipeline.ingest import InputFileError
-from pipeline.intake import split_tournaments, submit_tables, submit_tournaments
+from pipeline.ingest.tables import InputFileError
+from pipeline.ingest import split_tournaments, submit_tables, submit_tournaments
 from pipeline.publish import (DEFAULT_FORMATS, FORMATS, PublishedFileConflict, publish_all, write_csv,
                               write_dataset, write_parquet)
 from pipeline.publish_go import publish_go

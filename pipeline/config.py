@@ -24,7 +24,6 @@ def _package_data(package: str, checkout: Path) -> Path:
 # repository and ship in the wheel as pipeline.sql and pipeline.sample (pyproject.toml).
 SQL_DIR = _package_data("pipeline.sql", PACKAGE_DIR.parent / "sql")
 SAMPLE_DIR = _package_data("pipeline.sample", PACKAGE_DIR.parent / "data" / "sample")
-TABLES_DIR = PACKAGE_DIR / "tables"
 # Defaults are in the working folder, never in the installed package's.
 DEFAULT_WAREHOUSE = Path("data") / "warehouse.duckdb"
 DEFAULT_OUT = Path("reports")

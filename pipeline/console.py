@@ -6,7 +6,7 @@ from pathlib import Path
 import click
 import duckdb
 
-from pipeline.intake import Intake
+from pipeline.ingest import Intake
 from pipeline.periods import RatedList
 from pipeline.rate_go import RatedEvent
 from pipeline.validate import Replacement, Validated, rejects_of

@@ -14,7 +14,7 @@ import math
 import duckdb
 
 from pipeline.config import MAX_RATING, MIN_RATING
-from pipeline.schemas import GO_MAX_RATING, GO_MIN_RATING
+from pipeline.validate.schemas import GO_MAX_RATING, GO_MIN_RATING
 from pipeline.systems import GO_SYSTEMS, stored_system
 from pipeline.systems.fide import RULES as FIDE_RULES
 from pipeline.systems.performance import RULES as PERFORMANCE_RULES

@@ -12,7 +12,7 @@ from pathlib import Path
 import duckdb
 
 from pipeline.publish import by_key, write_csv, write_parquet
-from pipeline.schemas import EVENT_ID
+from pipeline.validate.schemas import EVENT_ID
 
 SAFE_EVENT_ID = re.compile(EVENT_ID)
 

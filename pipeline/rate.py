@@ -15,7 +15,7 @@ import pandas as pd
 from tqdm import tqdm
 
 from pipeline.calendar import CALENDARS, season_end_year
-from pipeline.components import component_labels
+from pipeline.systems.performance.components import component_labels
 from pipeline.periods import (Columns, RatedList, WindowGames, column, corrections, list_row, local_indices,
                               mark_corrections, to_arrow, window_games)
 from pipeline.rate_fide import fide_lists

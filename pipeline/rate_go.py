@@ -20,7 +20,7 @@ import pandas as pd
 
 from pipeline.periods import Columns, column, corrections, local_indices, to_arrow
 from pipeline.systems import go_belgium, go_ffg1984
-from pipeline.systems.go_grades import grade_text, level_of_points, levels_of_grades, middle_of, next_level
+from pipeline.systems.go.grades import grade_text, level_of_points, levels_of_grades, middle_of, next_level
 from pipeline.warehouse import transaction
 
 GO_TABLES = ("go_state", "go_results", "go_game_sides")

@@ -61,7 +61,7 @@ def test_performance_elo_defaults():
         "max_rounds": 25,  # R9
         "rounding_step": 10,  # R3
     }
-    # D(P), pipeline/tables/performance-dp-table.csv: p = 0.01 … 0.99, odd around 0.50.
+    # D(P), pipeline/systems/performance/performance-dp-table.csv: p = 0.01 … 0.99, odd around 0.50.
     dp = PERFORMANCE.dp_table
     assert len(dp) == 99
     assert dp[0] == (0.01, -677.0) and dp[1] == (0.02, -589.0)
@@ -91,7 +91,7 @@ def test_fide_elo_defaults():
         "fictitious_draws": 2,
         "initial_cap": 2200.0,
     }
-    # Table 8.1.2 (pipeline/tables/fide-8.1.2-expected-score.csv): difference from, E higher, E lower.
+    # Table 8.1.2 (pipeline/systems/fide/fide-8.1.2-expected-score.csv): difference from, E higher, E lower.
     e = FIDE.expected_table
     assert len(e) == 51
     assert e[0] == (0.0, 0.5, 0.5) and e[1] == (4.0, 0.51, 0.49) and e[2] == (11.0, 0.52, 0.48)
@@ -122,7 +122,7 @@ def test_belgian_go_defaults():
         "first_rating_margin": 100.0,  # G2
         "bisection_steps": 60,
     }
-    # Table I (pipeline/tables/go-belgium-table-1.csv): rating, Con, A, every 100 points.
+    # Table I (pipeline/systems/go_belgium/go-belgium-table-1.csv): rating, Con, A, every 100 points.
     t = GO_BELGIUM.table
     assert len(t) == 27
     assert t[0] == (-1950.0, 116.0, 200.0) and t[1] == (-1850.0, 110.0, 195.0)

@@ -13,7 +13,7 @@ import pytest
 
 from pipeline.formats.go_files import egd_from_text
 from pipeline.formats.trf import Problem
-from pipeline.ingest_go import (
+from pipeline.ingest.go import (
     NEW_PLAYER_IDS,
     _new_players,
     _staged_games,
@@ -21,7 +21,7 @@ from pipeline.ingest_go import (
     event_row_problems,
     registry_identities,
 )
-from pipeline.schemas import EventsInput
+from pipeline.validate.schemas import EventsInput
 from pipeline.warehouse import connect
 
 EGD = ["; EV[Club Night]", "; DT[2024-04-06,2024-04-06]",

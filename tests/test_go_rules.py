@@ -12,7 +12,7 @@ import pytest
 from pipeline.systems import go_ffg1984 as ffg
 from pipeline.systems.go_belgium import RULES, con_and_a, expected_result, first_ratings, handicap_terms, \
     rate_event, sides_of
-from pipeline.systems.go_grades import grade_text, level_of_grade, level_of_points, middle_of, next_level
+from pipeline.systems.go.grades import grade_text, level_of_grade, level_of_points, middle_of, next_level
 
 # The seed's two simplifications (go-ratings.md): symmetric expectation, the giver's factor unsquared.
 SEED = dataclasses.replace(RULES, symmetric_expectation=True, giver_factor_squared=False)

@@ -5,7 +5,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.components import component_labels
+from pipeline.systems.performance.components import component_labels
 from pipeline.systems.performance import rate_list
 
 N = 12
@@ -79,7 +79,7 @@ def test_components_match_a_union_find(edges):
 @given(st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30)), max_size=60),
        st.lists(st.integers(0, 30), max_size=5))
 def test_anchoring_is_sharing_a_component_with_a_rated_player(edges, rated_nodes):
-    from pipeline.components import anchored
+    from pipeline.systems.performance.components import anchored
     n = 31
     a = np.array([e[0] for e in edges], dtype=np.int64)
     b = np.array([e[1] for e in edges], dtype=np.int64)

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from pipeline.formats.trf import Problem, tournament_from_text
-from pipeline.ingest_trf import (
+from pipeline.ingest.trf import (
     _new_players,
     _staged_games,
     identity_assumptions,

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.formats.trf import Problem, Tournament, read_trf
-from pipeline.ingest import record_part
+from pipeline.ingest.tables import record_part
 from pipeline.warehouse import scalar, staged
 
 FORFEIT_RESULTS = ("+/-", "-/+", "-/-")

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import duckdb
 
-from pipeline import submissions
-from pipeline.ingest import Ingested, InputFileError, file_sha256, ingest_file, kind_of, tournament_format
-from pipeline.ingest_go import GoTournamentIngested, ingest_go_tournament
-from pipeline.ingest_trf import TournamentIngested, ingest_tournament
-from pipeline.submissions import SubmissionError
+from pipeline.ingest import submissions
+from pipeline.ingest.tables import Ingested, InputFileError, file_sha256, ingest_file, kind_of, tournament_format
+from pipeline.ingest.go import GoTournamentIngested, ingest_go_tournament
+from pipeline.ingest.trf import TournamentIngested, ingest_tournament
+from pipeline.ingest.submissions import SubmissionError
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Validate: move each staged part's rows into the warehouse or the rejects table.
 
-Row checks are the Pandera models of `pipeline.schemas`, run lazily so every
+Row checks are the Pandera models of `pipeline.validate.schemas`, run lazily so every
 problem of every row is reported at once; checks against the warehouse are the
 SQL of sql/validate/. Every row of a part is stored, rejected, or later
 withdrawn (sql/audits/rows_accounted.sql checks each row, not only the counts).
@@ -18,9 +18,9 @@ from dataclasses import dataclass
 import duckdb
 import pandas as pd
 
-from pipeline import submissions
+from pipeline.ingest import submissions
 from pipeline.config import KINDS, today
-from pipeline.schemas import columns, rejection_reasons
+from pipeline.validate.schemas import columns, rejection_reasons
 from pipeline.systems import stored_system
 from pipeline.warehouse import row, scalar, stage_sql, staged, transaction
 

@@ -16,25 +16,28 @@ Every function is array code: one call handles every player of a period.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import csv
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 import numpy as np
 
-from pipeline.config import TABLES_DIR
+HERE = Path(__file__).parent  # the rule set's tables are data files beside its code
+
 
 
 def _expected_table() -> tuple[tuple[float, float, float], ...]:
     """(difference from, expected score of the higher rated, of the lower rated) per row."""
-    with open(TABLES_DIR / "fide-8.1.2-expected-score.csv", newline="") as fh:
+    with open(HERE / "fide-8.1.2-expected-score.csv", newline="") as fh:
         return tuple((float(r["diff_from"]), float(r["expected_higher"]), float(r["expected_lower"]))
                      for r in csv.DictReader(fh))
 
 
 def _dp_table() -> tuple[tuple[float, float], ...]:
     """Table 8.1.1: the performance table with p = 0 → −800 and p = 1 → +800 (fide-elo.md)."""
-    with open(TABLES_DIR / "performance-dp-table.csv", newline="") as fh:
+    with open(HERE / "fide-8.1.1-dp-table.csv", newline="") as fh:
         rows = [(float(r["p"]), float(r["dp"])) for r in csv.DictReader(fh)]
     return ((0.0, -800.0), *rows, (1.0, 800.0))
 

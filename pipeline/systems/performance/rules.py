@@ -9,7 +9,7 @@
 | junior quota, R2                                 | `is_junior`                    |
 | first rating, archives, R6                       | `unrated_players_ratings`      |
 | iterative estimation, R7–R10                     | `estimates`                    |
-| anchoring of unrated groups, R11                 | `pipeline.components`          |
+| anchoring of unrated groups, R11                 | `pipeline.systems.performance.components`          |
 | rounding of published ratings, R3                | `published`                    |
 | list identity and calendar, R1                   | `pipeline.calendar`            |
 | which opponent rating, R4                        | `pipeline.rate`                |
@@ -18,6 +18,8 @@ Every function is array code: one call handles every player of a list.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import csv
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,12 +27,13 @@ from enum import StrEnum
 
 import numpy as np
 
-from pipeline.components import anchored
-from pipeline.config import TABLES_DIR
+from pipeline.systems.performance.components import anchored
+
+HERE = Path(__file__).parent  # the rule set's tables are data files beside its code
 
 
 def _dp_table() -> tuple[tuple[float, float], ...]:
-    with open(TABLES_DIR / "performance-dp-table.csv", newline="") as fh:
+    with open(HERE / "performance-dp-table.csv", newline="") as fh:
         return tuple((float(r["p"]), float(r["dp"])) for r in csv.DictReader(fh))
 
 

@@ -17,18 +17,21 @@ has a setting for each (`symmetric_expectation`, `giver_factor_squared`).
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import csv
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from pipeline.config import TABLES_DIR
-from pipeline.systems.go_grades import level_of_points, next_level
+from pipeline.systems.go.grades import level_of_points, next_level
+
+HERE = Path(__file__).parent  # the rule set's tables are data files beside its code
 
 
 def _table_one() -> tuple[tuple[float, float, float], ...]:
-    with open(TABLES_DIR / "go-belgium-table-1.csv", newline="") as fh:
+    with open(HERE / "go-belgium-table-1.csv", newline="") as fh:
         return tuple((float(r["rating"]), float(r["con"]), float(r["a"])) for r in csv.DictReader(fh))
 
 

@@ -1,0 +1,1 @@
+"""What the two Go rule sets share: grades (G4)."""
