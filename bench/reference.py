@@ -19,7 +19,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from pipeline.calendar import nominal_calendar, season_end_year
+from pipeline.systems.performance.calendar import nominal_calendar, season_end_year
 
 DP_TABLE = Path(__file__).resolve().parent.parent / "pipeline" / "systems" / "performance" / "performance-dp-table.csv"
 GAP = 350.0            # compatibility range (seed II.2)

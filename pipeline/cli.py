@@ -1,38 +1,80 @@
-"""The `ratings` command: one subcommand per task of a rating officer."""
+"""The `ratings` command: one subcommand per task of a rating officer. It parses the
+options, calls the pipeline (pipeline/flow.py and the stages) and prints
+(pipeline/console.py); each command imports only what it needs, so that
+`ratings --help` and `ratings query` start without pandas, Pandera or matplotlib."""
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import click
-import duckdb
 
-from pipeline import config
-from pipeline import corrections as corrections_
-from pipeline.validate import rejects as rejects_
-from pipeline.ingest import submissions
-from pipeline.console import (report_go_rating, report_intake, report_rating, report_table, report_validation)
-from pipeline.explain import NotFound, card, next_list
-from pipeline.explain import whatif as whatif_outcomes
-from pipeline.explain_fide import fide_card, fide_whatif
-from pipeline.explain_go import go_card
-from pipeline.ingest.tables import InputFileError
-from pipeline.ingest import split_tournaments, submit_tables, submit_tournaments
-from pipeline.publish import (DEFAULT_FORMATS, FORMATS, PublishedFileConflict, publish_all, write_csv,
-                              write_dataset, write_parquet)
-from pipeline.publish_go import publish_go
-from pipeline.rate import UnknownList, rate_all
-from pipeline.rate_go import rate_go
-from pipeline.systems import GO_SYSTEMS, SYSTEMS, SystemMismatch, record_system, stored_system, warehouse_system
-from pipeline.validate import validate_staged, withdraw_submission
-from pipeline.warehouse import (WarehouseError, audit_failures, connect, run_record, stage_sql, temp_staging,
-                                transaction)
+from pipeline import config, systems
 
 REJECTED = 3  # the exit status of validate and run when rows were rejected
+FORMATS = ("csv", "parquet", "txt", "swiss-manager")  # pipeline.publish writes them
+DEFAULT_FORMATS = ("csv", "parquet")
 
+
+def failure_message(err: BaseException) -> str:
+    """One line for a failure of the environment (a file, the disk, memory): what and where."""
+    import duckdb
+
+    if isinstance(err, OSError):
+        where = f"{err.filename}: " if err.filename else ""
+        return f"{where}{err.strerror or err}"
+    if isinstance(err, MemoryError):
+        return "out of memory: give the run more memory, or smaller files"
+    if isinstance(err, duckdb.Error):
+        return f"the warehouse failed: {str(err).splitlines()[0]}"
+    return f"unexpected {type(err).__name__}: {err} (run again with --debug for the details)"
+
+
+def _user_errors() -> tuple[type[Exception], ...]:
+    """The refusals a user can meet, each one message (their modules load only when a command runs)."""
+    from pipeline.ingest.submissions import SubmissionError
+    from pipeline.ingest.tables import InputFileError
+    from pipeline.publish import PublishedFileConflict
+    from pipeline.rate import UnknownList
+    from pipeline.rate.corrections import CorrectionRefused
+    from pipeline.rate.series import SeriesError
+    from pipeline.systems.base import NotFound
+    from pipeline.warehouse import WarehouseError
+
+    return (InputFileError, SubmissionError, CorrectionRefused, PublishedFileConflict, SeriesError, NotFound,
+            UnknownList, WarehouseError, systems.UnknownRuleSet)
+
+
+class Commands(click.Group):
+    """The `ratings` group: every failure is one message and a non-zero exit, never a
+    traceback (--debug shows it)."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
+            raise
+        except Exception as err:
+            if ctx.params.get("debug"):
+                raise
+            if isinstance(err, _user_errors()):
+                raise click.ClickException(str(err)) from err
+            raise click.ClickException(failure_message(err)) from err
+
+
+@click.group(cls=Commands)
+@click.option("--debug", is_flag=True, help="Show the traceback of an unexpected failure.")
+def main(debug: bool) -> None:
+    """Compute and publish rating lists: the national performance Elo (the default),
+    the FIDE Elo (--system fide) and two Go ratings (--system go-belgium, go-ffg1984).
+
+    Example: ratings run --players players.csv --games games.csv --ratings ratings.csv --out lists/
+    """
+
+
+# --- options ------------------------------------------------------------------------
 
 def warehouse_option(f):
     f = click.option("--wait", type=click.FloatRange(min=0), default=0, show_default=True,
@@ -42,20 +84,9 @@ def warehouse_option(f):
         show_default=True, help="DuckDB warehouse file (created if absent).")(f)
 
 
-@contextlib.contextmanager
-def _opened(warehouse: Path, wait: float, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
-    """The warehouse, or a clear message when another run holds it."""
-    try:
-        con = connect(warehouse, read_only=read_only, wait=wait)
-    except WarehouseError as err:
-        raise click.ClickException(str(err)) from err
-    with con:
-        yield con
-
-
 out_option = click.option(
     "--out", type=click.Path(file_okay=False, path_type=Path), default=config.DEFAULT_OUT,
-    show_default=True, help="Folder for the published lists and states.")
+    show_default=True, help="Folder for the published lists and states (a second rule set's: OUT/<system>/).")
 
 
 def input_options(f):
@@ -74,129 +105,34 @@ def input_options(f):
     return f
 
 
-def failure_message(err: BaseException) -> str:
-    """One line for a failure of the environment (a file, the disk, memory): what and where."""
-    if isinstance(err, OSError):
-        where = f"{err.filename}: " if err.filename else ""
-        return f"{where}{err.strerror or err}"
-    if isinstance(err, MemoryError):
-        return "out of memory: give the run more memory, or smaller files"
-    if isinstance(err, duckdb.Error):
-        return f"the warehouse failed: {str(err).splitlines()[0]}"
-    return f"unexpected {type(err).__name__}: {err} (run again with --debug for the details)"
-
-
-class Commands(click.Group):
-    """The `ratings` group: every failure is one message and a non-zero exit, never a
-    traceback (--debug shows it)."""
-
-    def invoke(self, ctx: click.Context):
-        try:
-            return super().invoke(ctx)
-        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
-            raise
-        except Exception as err:
-            if ctx.params.get("debug"):
-                raise
-            raise click.ClickException(failure_message(err)) from err
-
-
-@click.group(cls=Commands)
-@click.option("--debug", is_flag=True, help="Show the traceback of an unexpected failure.")
-def main(debug: bool) -> None:
-    """Compute and publish rating lists: the national performance Elo (the default),
-    the FIDE Elo (--system fide) and two Go ratings (--system go-belgium, go-ffg1984).
-
-    Example: ratings run --players players.csv --games games.csv --ratings ratings.csv --out lists/
-    """
-
-
-@contextlib.contextmanager
-def _timed(stage: str) -> Iterator[None]:
-    """Print how long a stage took (the benchmark reads these lines)."""
-    start = time.perf_counter()
-    yield
-    click.echo(f"  {stage} took {time.perf_counter() - start:.2f} s")
-
-
-def _files(players, ratings, calendar, games, events=(), unnamed=()) -> list[tuple[str | None, Path]]:
-    """The input files with their kind (None: to be read from the content)."""
-    chosen = {"players": players, "ratings": ratings, "calendar": calendar, "games": games, "events": events}
-    return [(kind, Path(p)) for kind in config.KINDS if kind in chosen for p in chosen[kind]] + \
-        [(None, Path(p)) for p in unnamed]
-
-
-@contextlib.contextmanager
-def _user_errors() -> Iterator[None]:
-    """Input, submission and publication problems as one message, never a traceback."""
-    try:
-        yield
-    except (InputFileError, submissions.SubmissionError, corrections_.CorrectionRefused,
-            PublishedFileConflict) as err:
-        raise click.ClickException(str(err)) from err
-
-
-def _take_in(con: duckdb.DuckDBPyConnection, run_id: int, files: list[tuple[str | None, Path]], by: str,
-             staging: str, replaces: str | None, again: bool, register_new: bool, validate: bool,
-             date: dt.date | None = None) -> int:
-    """Ingest the files (tables, then tournaments, matched against the registry the
-    tables gave when `validate`), validating as asked; returns the rows rejected."""
-    tables, tournaments = split_tournaments(files)
-    old = submissions.resolve(con, replaces) if replaces else None
-    rejected = 0
-    with _timed("Ingest"):
-        click.echo("Ingest")
-        report_intake(submit_tables(con, tables, run_id, by, staging, old if tables else None, again))
-    if validate:
-        with _timed("Validate"):
-            rejected += report_validation(con, *validate_staged(con, run_id, by))
-    if tournaments:
-        with _timed("Ingest tournaments"):
-            click.echo("Ingest tournaments")
-            report_intake(submit_tournaments(con, tournaments, run_id, by, staging, register_new,
-                                             old if not tables else None, again, date))
-        if validate:
-            with _timed("Validate tournaments"):
-                rejected += report_validation(con, *validate_staged(con, run_id, by))
-    return rejected
-
-
-def _rate(con: duckdb.DuckDBPyConnection, run_id: int, system: str | None, from_list: str | None = None) -> None:
-    system = _settle_system(con, system)
-    if system in GO_SYSTEMS:  # every event, from the first (the Go rule sets keep no revisions)
-        report_go_rating(rate_go(con, system))
-        return
-    try:
-        rated = rate_all(con, run_id, system, from_list=from_list)
-    except UnknownList as err:
-        raise click.ClickException(str(err)) from err
-    report_rating(rated)
-
+def _system(ctx, param, value: str | None) -> str | None:
+    if value is not None and value not in systems.names():  # the registry, as it is when the command runs
+        raise click.BadParameter(f"{value!r}: the rule sets are {', '.join(systems.names())}")
+    return value
 
 
 system_option = click.option(
-    "--system", type=click.Choice(SYSTEMS), default=None,
+    "--system", callback=_system, default=None, metavar="RULE_SET",
     help="Rule set: performance (the national performance Elo), fide (FIDE Elo, monthly lists), go-belgium "
-         "(Belgian Go Federation, per event) or go-ffg1984 (French Go rules of 1984, per game). "
-         "Default: the warehouse's, or performance for a new warehouse. One rule set per warehouse.")
+         "(Belgian Go Federation, per event) or go-ffg1984 (French Go rules of 1984, per game). To rate: computed "
+         "beside the warehouse's other rule sets of the same game. To read: default the warehouse's first.")
 
 
-def _settle_system(con: duckdb.DuckDBPyConnection, system: str | None) -> str:
-    """The warehouse's rule set, recorded; another one asked for is refused with a message."""
+def _rules(ctx, param, value: Path | None) -> dict | None:
+    if value is None:
+        return None
+    import tomllib
+
     try:
-        system = warehouse_system(con, system)
-    except SystemMismatch as err:
-        raise click.ClickException(str(err)) from err
-    record_system(con, system)
-    return system
+        return tomllib.loads(Path(value).read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+        raise click.BadParameter(f"{value}: not a TOML file ({err})") from err
 
 
-def date_option(f):
-    return click.option("--date", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="YYYY-MM-DD",
-                        callback=lambda ctx, param, value: value.date() if value else None,
-                        help="The date of a one-day event whose tournament file gives no dates (no 042, no 132): "
-                             "its rounds are dated so, and the report says it.")(f)
-
+rules_option = click.option(
+    "--rules", type=click.Path(exists=True, dir_okay=False, path_type=Path), callback=_rules, metavar="FILE.toml",
+    help="Parameters of the rule set replacing its defaults (keys: its parameter names, e.g. senior_quota = 12; "
+         "unknown keys are refused); stored with each list; when they change, every list is recomputed.")
 
 register_option = click.option(
     "--register-new", is_flag=True,
@@ -221,22 +157,11 @@ format_option = click.option(
          "swiss-manager (Swiss-Manager's player import CSV). The states are Parquet in any case.")
 
 
-def _publish(con: duckdb.DuckDBPyConnection, out: Path, reports: bool,
-             formats: tuple[str, ...] = DEFAULT_FORMATS) -> None:
-    if stored_system(con) in GO_SYSTEMS:
-        events = publish_go(con, out, formats)
-        click.echo(f"Publish\n  {len(events)} event states written to {out}/state, the current list to {out}/lists")
-        return
-    with _user_errors():
-        list_ids, written = publish_all(con, out, formats)
-    click.echo(f"Publish\n  {len(list_ids)} lists in {out}/lists and {out}/state: "
-               + (f"{written} files written" if written else "no file changed"))
-    if reports:
-        from pipeline.report import write_reports  # matplotlib: only when reports are asked for
-
-        pages = write_reports(con, out, list_ids)
-        if pages:
-            click.echo(f"  {len(pages)} reports written: {pages[-1]}" + (" …" if len(pages) > 1 else ""))
+def date_option(f):
+    return click.option("--date", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="YYYY-MM-DD",
+                        callback=lambda ctx, param, value: value.date() if value else None,
+                        help="The date of a one-day event whose tournament file gives no dates (no 042, no 132): "
+                             "its rounds are dated so, and the report says it.")(f)
 
 
 def by_option(f):
@@ -252,6 +177,37 @@ def replace_options(f):
                              "added, and each change is recorded.")(f)
 
 
+@contextlib.contextmanager
+def _opened(warehouse: Path, wait: float, read_only: bool = False) -> Iterator:
+    """The warehouse (a clear message when it cannot be opened: pipeline.warehouse)."""
+    from pipeline.warehouse import connect
+
+    con = connect(warehouse, read_only=read_only, wait=wait)
+    with con:
+        yield con
+
+
+@contextlib.contextmanager
+def _run(con, command: str, arguments: dict, by: str | None = None) -> Iterator[int]:
+    from pipeline.warehouse import run_record
+
+    with run_record(con, command, arguments, by) as run_id:
+        yield run_id
+
+
+def _by(by: str | None) -> str:
+    from pipeline.ingest.submissions import user_name
+
+    return user_name(by)
+
+
+def _files(players, ratings, calendar, games, events=(), unnamed=()) -> list[tuple[str | None, Path]]:
+    """The input files with their kind (None: to be read from the content)."""
+    chosen = {"players": players, "ratings": ratings, "calendar": calendar, "games": games, "events": events}
+    return [(kind, Path(p)) for kind in config.KINDS if kind in chosen for p in chosen[kind]] + \
+        [(None, Path(p)) for p in unnamed]
+
+
 def _exit_rejected(rejected: int) -> None:
     """Exit status 3 when rows were rejected, so that scripts can tell."""
     if rejected:
@@ -259,15 +215,17 @@ def _exit_rejected(rejected: int) -> None:
         click.get_current_context().exit(REJECTED)
 
 
+def _one_file_with_replaces(replaces: str | None, files: list) -> None:
+    if replaces is not None and len(files) != 1:
+        raise click.UsageError("--replaces takes exactly one input file (the new version)")
+
+
 def _nothing_to_run(warehouse: Path) -> str:
     return (f"{warehouse} holds nothing yet and no input file was given: give the files to take in "
             "(--players, --ratings, --games, ...), or --sample to run the embedded sample season")
 
 
-def _one_file_with_replaces(replaces: str | None, files: list) -> None:
-    if replaces is not None and len(files) != 1:
-        raise click.UsageError("--replaces takes exactly one input file (the new version)")
-
+# --- the stages ---------------------------------------------------------------------------
 
 @main.command()
 @input_options
@@ -276,19 +234,20 @@ def _one_file_with_replaces(replaces: str | None, files: list) -> None:
 @reports_option
 @format_option
 @system_option
+@rules_option
 @register_option
 @date_option
 @replace_options
 @by_option
 @click.option("--sample", is_flag=True, help="Run the embedded sample season (data/sample/) into the warehouse.")
 def run(players, ratings, calendar, games, events, warehouse: Path, wait: float, out: Path, reports: bool,
-        formats: tuple[str, ...], system: str | None, register_new: bool, date: dt.date | None,
+        formats: tuple[str, ...], system: str | None, rules: dict | None, register_new: bool, date: dt.date | None,
         replaces: str | None, again: bool, by: str | None, sample: bool) -> None:
     """Ingest, validate, rate and publish in one go.
 
     With no input files, takes in what `ratings ingest` staged, then rates and
-    publishes what the warehouse holds (late games, corrections); on an empty
-    warehouse, runs the embedded sample season in data/sample/.
+    publishes what the warehouse holds (late games, corrections), every rule set
+    of the warehouse; --system adds one beside the others.
 
     A --games file may be a tournament report (TRF, SWAR): it is taken in after
     the other files, against the registry they give.
@@ -297,7 +256,10 @@ def run(players, ratings, calendar, games, events, warehouse: Path, wait: float,
 
     Example: ratings run --players p.csv --games g.csv --ratings r.csv --warehouse w.duckdb --out lists/
     """
-    by = submissions.user_name(by)
+    from pipeline import flow
+    from pipeline.console import ConsoleReporter
+
+    by = _by(by)
     files = _files(players, ratings, calendar, games, events)
     _one_file_with_replaces(replaces, files)
     if sample and files:
@@ -307,26 +269,14 @@ def run(players, ratings, calendar, games, events, warehouse: Path, wait: float,
     defaults = Path(warehouse) == config.DEFAULT_WAREHOUSE and Path(out) == config.DEFAULT_OUT
     if not files and not sample and not defaults and not Path(warehouse).exists():
         raise click.UsageError(_nothing_to_run(warehouse))
-    with _opened(warehouse, wait) as con, run_record(con, "run", {"files": files, "out": out}, by) as run_id, \
-            _user_errors():
-        # Refused before anything is taken in; recorded now, as validation reads it
-        # (a Go rule set's starting points are Go points).
-        _settle_system(con, system)
+    with _opened(warehouse, wait) as con, _run(con, "run", {"files": files, "out": out}, by) as run_id:
         if not files and not con.execute("select 1 from submissions limit 1").fetchall():
             if not (sample or defaults):
                 raise click.UsageError(_nothing_to_run(warehouse))
             files = list(config.SAMPLE_FILES.items())
             click.echo(f"No input files and an empty warehouse: using the embedded sample in {config.SAMPLE_DIR}")
-        # Ingest and validate as one transaction, staging this run's files in memory: a
-        # file is recorded as taken in only once its rows are in the warehouse or in
-        # rejects. What an earlier `ratings ingest` staged is validated with them.
-        with transaction(con):
-            rejected = _take_in(con, run_id, files, by, temp_staging(con), replaces, again, register_new,
-                                validate=True, date=date)
-        with _timed("Rate"):
-            _rate(con, run_id, system)
-        with _timed("Publish"):
-            _publish(con, out, reports, formats)
+        inputs = flow.Inputs(files, register_new, replaces, again, date)
+        rejected = flow.run(con, run_id, inputs, by, out, ConsoleReporter(), system, rules, formats, reports)
     _exit_rejected(rejected)
 
 
@@ -354,14 +304,19 @@ def ingest(files, players, ratings, calendar, games, events, warehouse: Path, wa
 
     Example: ratings ingest open-v2.trf --replaces open.trf --warehouse w.duckdb
     """
-    by = submissions.user_name(by)
+    from pipeline import flow
+    from pipeline.console import ConsoleReporter
+    from pipeline.warehouse import transaction
+
+    by = _by(by)
     given = _files(players, ratings, calendar, games, events, files)
     if not given:
         raise click.UsageError("give at least one file (FILES, or --players, --ratings, --calendar, --games)")
     _one_file_with_replaces(replaces, given)
-    with _opened(warehouse, wait) as con, run_record(con, "ingest", {"files": given}, by) as run_id, \
-            _user_errors(), transaction(con):  # all the files or none: a tournament stages several tables
-        _take_in(con, run_id, given, by, "main", replaces, again, register_new, validate=False, date=date)
+    with _opened(warehouse, wait) as con, _run(con, "ingest", {"files": given}, by) as run_id, \
+            transaction(con):  # all the files or none: a tournament stages several tables
+        flow.take_in(con, run_id, flow.Inputs(given, register_new, replaces, again, date), by, "main", False,
+                     ConsoleReporter())
 
 
 @main.command()
@@ -378,15 +333,72 @@ def validate(warehouse: Path, wait: float, system: str | None, by: str | None) -
 
     Example: ratings validate --warehouse w.duckdb
     """
-    by = submissions.user_name(by)
-    with _opened(warehouse, wait) as con, run_record(con, "validate", {}, by) as run_id, _timed("Validate"), \
-            _user_errors():
+    from pipeline import flow
+    from pipeline.console import ConsoleReporter
+    from pipeline.rate.series import record_game
+    from pipeline.validate import validate_staged
+    from pipeline.warehouse import transaction
+
+    by, reporter = _by(by), ConsoleReporter()
+    with _opened(warehouse, wait) as con, _run(con, "validate", {}, by) as run_id, flow.timed(reporter, "Validate"):
         if system is not None:
-            _settle_system(con, system)
+            record_game(con, system)
         with transaction(con):
-            rejected = report_validation(con, *validate_staged(con, run_id, by))
+            rejected = reporter.validated(con, *validate_staged(con, run_id, by))
     _exit_rejected(rejected)
 
+
+@main.command()
+@warehouse_option
+@click.option("--from", "from_list", metavar="LIST_ID",
+              help="Recompute this list and every later one (default: from the first list whose games "
+                   "or corrections changed since it was computed).")
+@system_option
+@rules_option
+def rate(warehouse: Path, wait: float, from_list: str | None, system: str | None, rules: dict | None) -> None:
+    """Compute the lists of every rule set of the warehouse (and --system's, made when
+    new), in order, each from the one before.
+
+    Late games and corrections are noticed: the first list they touch and every
+    later one are recomputed; a list whose result changes gets a new revision.
+
+    Example: ratings rate --from 2027-01 --warehouse w.duckdb
+    """
+    from pipeline import flow
+    from pipeline.console import ConsoleReporter
+
+    reporter = ConsoleReporter()
+    with _opened(warehouse, wait) as con, _run(con, "rate", {"from": from_list}) as run_id, \
+            flow.timed(reporter, "Rate"):
+        flow.rate(con, run_id, reporter, system, rules, from_list)
+
+
+@main.command()
+@warehouse_option
+@out_option
+@reports_option
+@format_option
+@system_option
+def publish(warehouse: Path, wait: float, out: Path, reports: bool, formats: tuple[str, ...],
+            system: str | None) -> None:
+    """Write the computed lists (CSV, Parquet; FIDE TXT and Swiss-Manager CSV on request)
+    and states (Parquet) of every rule set of the warehouse (or --system's) to OUT.
+
+    The TXT and Swiss-Manager files are for pairing programs: every rated player and,
+    under the performance Elo, the registry's estimated ratings of unrated players,
+    printed ending in 9 (R12). Birth dates are never written.
+
+    Example: ratings publish --format csv,parquet,txt,swiss-manager --warehouse w.duckdb --out lists/
+    """
+    from pipeline import flow
+    from pipeline.console import ConsoleReporter
+
+    reporter = ConsoleReporter()
+    with _opened(warehouse, wait) as con, _run(con, "publish", {"out": out}), flow.timed(reporter, "Publish"):
+        flow.publish(con, out, reporter, formats, reports, system)
+
+
+# --- the record ----------------------------------------------------------------------------
 
 @main.command()
 @click.argument("submission")
@@ -400,11 +412,15 @@ def withdraw(submission: str, reason: str, warehouse: Path, wait: float, by: str
 
     Example: ratings withdraw 7 --reason "the organiser cancelled the event"
     """
-    by = submissions.user_name(by)
+    from pipeline.ingest import submissions
+    from pipeline.validate import withdraw_submission
+    from pipeline.warehouse import transaction
+
+    by = _by(by)
     if not reason.strip():
         raise click.BadParameter("say why", param_hint="--reason")
-    with _opened(warehouse, wait) as con, run_record(con, "withdraw", {"submission": submission}, by) as run_id, \
-            _user_errors(), transaction(con):
+    with _opened(warehouse, wait) as con, _run(con, "withdraw", {"submission": submission}, by) as run_id, \
+            transaction(con):
         target = submissions.resolve(con, submission)
         rows = withdraw_submission(con, target, run_id, by, reason)
         name = con.execute("select name from submissions where submission_id = ?", [target]).fetchall()[0][0]
@@ -420,6 +436,9 @@ def list_submissions(warehouse: Path, wait: float) -> None:
 
     Example: ratings submissions --warehouse w.duckdb
     """
+    from pipeline.console import report_table
+    from pipeline.warehouse import stage_sql
+
     with _opened(warehouse, wait, read_only=True) as con:
         report_table(con.sql(stage_sql("submissions")), "no submission yet")
 
@@ -437,15 +456,19 @@ def list_rejects(submission: str | None, out_file: Path | None, warehouse: Path,
 
     Example: ratings rejects --out fix.csv && ratings run --games fix.csv
     """
-    with _opened(warehouse, wait, read_only=True) as con, _user_errors():
+    from pipeline.console import report_table
+    from pipeline.ingest import submissions
+    from pipeline.validate import rejects
+
+    with _opened(warehouse, wait, read_only=True) as con:
         target = submissions.resolve(con, submission) if submission else None
         if out_file is None:
             report_table(con.sql(f"""select submission_id as submission, file_id as file, kind, row_number as row,
-                                            reason from ({rejects_.OPEN_REJECTS})
+                                            reason from ({rejects.OPEN_REJECTS})
                                      order by file_id, row_number limit 200""", params={"submission": target}),
                          "no rejected row is open")
             return
-        written = rejects_.export(con, out_file, target)
+        written = rejects.export(con, out_file, target)
     for kind, (path, rows) in written.items():
         click.echo(f"  {rows} rejected {kind} rows written to {path}")
     if not written:
@@ -454,55 +477,86 @@ def list_rejects(submission: str | None, out_file: Path | None, warehouse: Path,
 
 @main.command()
 @click.option("--list", "list_id", metavar="LIST_ID", help="Only this list's revisions.")
+@system_option
 @warehouse_option
-def revisions(list_id: str | None, warehouse: Path, wait: float) -> None:
+def revisions(list_id: str | None, system: str | None, warehouse: Path, wait: float) -> None:
     """List the revisions of the lists: when, in which run, how many players changed, and why.
 
     Example: ratings revisions --list 2027-01
     """
+    from pipeline.console import report_table
+    from pipeline.rate.series import chosen
+
     with _opened(warehouse, wait, read_only=True) as con:
+        if not con.execute("select 1 from series limit 1").fetchall():
+            click.echo("no list has been computed")
+            return
+        series = chosen(con, system)
         report_table(con.sql("""select list_id, revision, computed_at::timestamp(0) as computed_at, run_id,
                                        players_changed, reason from list_revisions
-                                where $list is null or list_id = $list order by list_id, revision""",
-                             params={"list": list_id}), "no list has been computed")
+                                where series = $s and ($list is null or list_id = $list)
+                                order by list_id, revision""",
+                             params={"s": series.name, "list": list_id}), "no list has been computed")
 
 
 @main.command()
-@warehouse_option
-@click.option("--from", "from_list", metavar="LIST_ID",
-              help="Recompute this list and every later one (default: from the first list whose games "
-                   "or corrections changed since it was computed).")
+@click.argument("player_id", type=int, required=False)
+@click.option("--list", "list_id", help="The list (YYYY-MM; Go: the event id) the correction applies to.")
+@click.option("--rating", type=float, help="The rating decided (Go: points, negative for kyu).")
+@click.option("--reason", required=True, help="The commission's reason (or why a correction is withdrawn).")
+@click.option("--withdraw", "withdrawn", type=int, metavar="ID", help="Withdraw correction ID instead.")
 @system_option
-def rate(warehouse: Path, wait: float, from_list: str | None, system: str | None) -> None:
-    """Compute the lists, in order, each from the one before.
-
-    Late games and corrections are noticed: the first list they touch and every
-    later one are recomputed; a list whose result changes gets a new revision.
-
-    Example: ratings rate --from 2027-01 --warehouse w.duckdb
-    """
-    with _opened(warehouse, wait) as con, run_record(con, "rate", {"from": from_list}) as run_id, _timed("Rate"):
-        _rate(con, run_id, system, from_list)
-
-
-@main.command()
 @warehouse_option
-@out_option
-@reports_option
-@format_option
-def publish(warehouse: Path, wait: float, out: Path, reports: bool, formats: tuple[str, ...]) -> None:
-    """Write the computed lists (CSV, Parquet; FIDE TXT and Swiss-Manager CSV on request)
-    and states (Parquet) to OUT.
+@by_option
+def correct(player_id: int | None, list_id: str | None, rating: float | None, reason: str, withdrawn: int | None,
+            system: str | None, warehouse: Path, wait: float, by: str | None) -> None:
+    """Record a correction by the rating commission (or withdraw one); the next `rate`
+    applies it at that list and recomputes every later list from it.
 
-    The TXT and Swiss-Manager files are for pairing programs: every rated player and,
-    under the performance Elo, the registry's estimated ratings of unrated players,
-    printed ending in 9 (R12). Birth dates are never written.
+    The list must be computed, the player registered, and the rating one the rule
+    set publishes (performance Elo: a multiple of ten; FIDE: a whole number from the
+    1400 floor; Go: points from -2450 to 3000).
 
-    Example: ratings publish --format csv,parquet,txt,swiss-manager --warehouse w.duckdb --out lists/
+    Example: ratings correct 12345 --list 2027-01 --rating 1850 --reason "result of round 3 reversed on appeal"
     """
-    with _opened(warehouse, wait) as con, run_record(con, "publish", {"out": out}), _timed("Publish"):
-        _publish(con, out, reports, formats)
+    from pipeline.rate import corrections
+    from pipeline.rate.series import chosen
 
+    by = _by(by)
+    if withdrawn is None and (player_id is None or list_id is None or rating is None):
+        raise click.UsageError("give PLAYER_ID, --list and --rating (or --withdraw ID)")
+    if withdrawn is not None and (player_id is not None or list_id or rating is not None):
+        raise click.UsageError("--withdraw ID takes only --reason")
+    with _opened(warehouse, wait) as con, _run(con, "correct", {"player": player_id, "list": list_id,
+                                                                "withdraw": withdrawn}, by) as run_id:
+        if withdrawn is not None:
+            player_id, list_id = corrections.withdraw(con, withdrawn, reason, by, run_id)
+            click.echo(f"Correction {withdrawn} withdrawn (player {player_id}, list {list_id}): {reason}.")
+        else:
+            series = chosen(con, system)
+            correction_id = corrections.record(con, series, player_id, list_id, rating, reason, by, run_id)
+            click.echo(f"Correction {correction_id} recorded by {by}: player {player_id}, list {list_id}, "
+                       f"rating {rating:g} ({reason}).")
+    click.echo("Run `ratings rate` (or `ratings run`) to apply it and recompute the later lists.")
+
+
+@main.command("corrections")
+@click.option("--player", "player_id", type=int, help="Only this player's corrections.")
+@click.option("--list", "list_id", help="Only this list's corrections.")
+@warehouse_option
+def list_corrections(player_id: int | None, list_id: str | None, warehouse: Path, wait: float) -> None:
+    """List the rating commission's corrections, in force or withdrawn, with who entered them and when.
+
+    Example: ratings corrections --player 12345
+    """
+    from pipeline.console import report_table
+    from pipeline.rate import corrections
+
+    with _opened(warehouse, wait, read_only=True) as con:
+        report_table(corrections.listing(con, player_id, list_id), "no correction")
+
+
+# --- reading --------------------------------------------------------------------------------
 
 @main.command()
 @warehouse_option
@@ -511,6 +565,8 @@ def audit(warehouse: Path, wait: float) -> None:
 
     Example: ratings audit --warehouse w.duckdb
     """
+    from pipeline.warehouse import audit_failures
+
     with _opened(warehouse, wait, read_only=True) as con:
         failures = audit_failures(con)
     for name, rows in failures.items():
@@ -533,9 +589,11 @@ def simulate(players: int, lists: int, seed: int, first_list: str, fmt: str, out
 
     Example: ratings simulate --players 80000 --lists 6 --seed 1 --out sim/
     """
+    from pipeline.console import ConsoleReporter
+    from pipeline.flow import timed
     from pipeline.simulate import simulate as write_federation
 
-    with _timed("Simulate"):
+    with timed(ConsoleReporter(), "Simulate"):
         files = write_federation(players, lists, seed, out, first_list=first_list, fmt=fmt)
     for kind, path in files.items():
         click.echo(f"  {kind:<8} {path}")
@@ -546,7 +604,9 @@ def simulate(players: int, lists: int, seed: int, first_list: str, fmt: str, out
 @warehouse_option
 @click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the result to this .csv or .parquet file instead of printing it.")
-def query(sql: str, warehouse: Path, wait: float, out_file: Path | None) -> None:
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True,
+              help="How to print the result: an aligned table, CSV, or one JSON object a row.")
+def query(sql: str, warehouse: Path, wait: float, out_file: Path | None, fmt: str) -> None:
     """Run a read-only SQL query on the warehouse and print the result.
 
     The warehouse is opened read-only with file access switched off: a query can
@@ -554,81 +614,54 @@ def query(sql: str, warehouse: Path, wait: float, out_file: Path | None) -> None
 
     Example: ratings query "select list_id, players_rated, rounds_used from lists"
     """
+    import duckdb
+
     with _opened(warehouse, wait, read_only=True) as con:
         if out_file is not None:
             _refuse_overwriting(con, out_file, warehouse)
         try:
             result = con.sql(sql)
-            table = result.to_arrow_table() if result is not None else None
+            if result is None:
+                raise click.ClickException("query refused: not a query that returns rows")
+            if out_file is None:
+                click.echo(_printed(result.columns, result.fetchall(), fmt), nl=False)
+                return
+            table = result.to_arrow_table()
         except duckdb.Error as err:
             raise click.ClickException(f"query refused: {str(err).splitlines()[0]}") from err
-    if table is None:
-        raise click.ClickException("query refused: not a query that returns rows")
-    if out_file is None:
-        click.echo(table.to_pandas().to_string(index=False, max_rows=200))
-    elif out_file.suffix == ".parquet":
-        write_parquet(table, out_file)
-    else:
-        write_csv(table, out_file)
+    from pipeline.publish import write_csv, write_parquet
+    (write_parquet if out_file.suffix == ".parquet" else write_csv)(table, out_file)
 
 
-def _refuse_overwriting(con: duckdb.DuckDBPyConnection, out_file: Path, warehouse: Path) -> None:
+def _printed(names: list[str], rows: list[tuple], fmt: str) -> str:
+    """A query's rows as text: an aligned table (numbers to the right), CSV, or JSON lines."""
+    import csv
+    import io
+    import json
+
+    if fmt == "json":
+        return "".join(json.dumps(dict(zip(names, r)), default=str, ensure_ascii=False) + "\n" for r in rows)
+    if fmt == "csv":
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(names)
+        writer.writerows(rows)
+        return buffer.getvalue()
+    cells = [["" if v is None else str(v) for v in r] for r in rows]
+    widths = [max([len(n), *(len(c[i]) for c in cells)]) for i, n in enumerate(names)]
+    right = [all(isinstance(r[i], int | float) or r[i] is None for r in rows) and rows for i in range(len(names))]
+    line = lambda values: "  ".join(v.rjust(w) if r else v.ljust(w)  # noqa: E731
+                                    for v, w, r in zip(values, widths, right)).rstrip()
+    return "\n".join([line(names), *(line(c) for c in cells)]) + "\n" + ("" if rows else "(no rows)\n")
+
+
+def _refuse_overwriting(con, out_file: Path, warehouse: Path) -> None:
     """A query's output never lands on the warehouse (or its write-ahead log) or on an input file."""
     target = Path(out_file).resolve()
     protected = {Path(warehouse).resolve(), Path(f"{warehouse}.wal").resolve()}
     protected |= {Path(p).resolve() for (p,) in con.execute("select path from submissions").fetchall()}
     if target in protected:
         raise click.ClickException(f"{out_file}: refused, it is the warehouse or one of its input files")
-
-
-@main.command()
-@click.argument("player_id", type=int, required=False)
-@click.option("--list", "list_id", help="The list (YYYY-MM; Go: the event id) the correction applies to.")
-@click.option("--rating", type=float, help="The rating decided (Go: points, negative for kyu).")
-@click.option("--reason", required=True, help="The commission's reason (or why a correction is withdrawn).")
-@click.option("--withdraw", "withdrawn", type=int, metavar="ID", help="Withdraw correction ID instead.")
-@warehouse_option
-@by_option
-def correct(player_id: int | None, list_id: str | None, rating: float | None, reason: str, withdrawn: int | None,
-            warehouse: Path, wait: float, by: str | None) -> None:
-    """Record a correction by the rating commission (or withdraw one); the next `rate`
-    applies it at that list and recomputes every later list from it.
-
-    The list must be computed, the player registered, and the rating one the rule
-    set publishes (performance Elo: a multiple of ten; FIDE: a whole number from the
-    1400 floor; Go: points from -2450 to 3000).
-
-    Example: ratings correct 12345 --list 2027-01 --rating 1850 --reason "result of round 3 reversed on appeal"
-    """
-    by = submissions.user_name(by)
-    if withdrawn is None and (player_id is None or list_id is None or rating is None):
-        raise click.UsageError("give PLAYER_ID, --list and --rating (or --withdraw ID)")
-    if withdrawn is not None and (player_id is not None or list_id or rating is not None):
-        raise click.UsageError("--withdraw ID takes only --reason")
-    with _opened(warehouse, wait) as con, run_record(con, "correct", {"player": player_id, "list": list_id,
-                                                                      "withdraw": withdrawn}, by) as run_id, \
-            _user_errors():
-        if withdrawn is not None:
-            player_id, list_id = corrections_.withdraw(con, withdrawn, reason, by, run_id)
-            click.echo(f"Correction {withdrawn} withdrawn (player {player_id}, list {list_id}): {reason}.")
-        else:
-            correction_id = corrections_.record(con, player_id, list_id, rating, reason, by, run_id)
-            click.echo(f"Correction {correction_id} recorded by {by}: player {player_id}, list {list_id}, "
-                       f"rating {rating:g} ({reason}).")
-    click.echo("Run `ratings rate` (or `ratings run`) to apply it and recompute the later lists.")
-
-
-@main.command("corrections")
-@click.option("--player", "player_id", type=int, help="Only this player's corrections.")
-@click.option("--list", "list_id", help="Only this list's corrections.")
-@warehouse_option
-def list_corrections(player_id: int | None, list_id: str | None, warehouse: Path, wait: float) -> None:
-    """List the rating commission's corrections, in force or withdrawn, with who entered them and when.
-
-    Example: ratings corrections --player 12345
-    """
-    with _opened(warehouse, wait, read_only=True) as con:
-        report_table(corrections_.listing(con, player_id, list_id), "no correction")
 
 
 @main.group()
@@ -641,39 +674,38 @@ def export() -> None:
 
 @export.command("history")
 @warehouse_option
+@system_option
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Folder for the dataset (one sub-folder per list).")
-def export_history(warehouse: Path, wait: float, out: Path) -> None:
-    """Write the whole rating history as a Parquet dataset partitioned by list
-    (list_id=YYYY-MM/…), for pandas, Polars, R or DuckDB; under the Go rule sets,
-    the go_history view partitioned by event (event_id=…/).
+def export_history(warehouse: Path, wait: float, system: str | None, out: Path) -> None:
+    """Write the whole rating history of a rule set (default: the warehouse's first) as
+    a Parquet dataset partitioned by list (list_id=YYYY-MM/…), for pandas, Polars, R or
+    DuckDB; under the Go rule sets, the go_history view partitioned by event (event_id=…/).
 
     Example: ratings export history --out history/
     """
+    from pipeline.publish import write_dataset
+    from pipeline.rate.series import chosen
+
     with _opened(warehouse, wait, read_only=True) as con:
-        go = stored_system(con) in GO_SYSTEMS
-        key = "event_id" if go else "list_id"
-        query = ("select * from go_history order by event_id, player_id" if go else
-                 "select * from rating_history order by list_id, rating desc, player_id")
-        history = con.sql(query).to_arrow_table()
+        series = chosen(con, system)
+        view, key, order = series.rule_set.history
+        history = con.sql(f"select * exclude (series) from {view} where series = $s order by {order}",
+                          params={"s": series.name}).to_arrow_table()
     try:
         write_dataset(history, out, key)
     except FileExistsError as err:
         raise click.ClickException(str(err)) from err
     parts = len(set(history.column(key).to_pylist()))
-    click.echo(f"{history.num_rows} rows of {parts} {'events' if go else 'lists'} written to {out}")
-
-
-def _by_system(con: duckdb.DuckDBPyConnection, performance, fide):
-    """The performance Elo's or the FIDE function, after the warehouse's rule set."""
-    return fide if stored_system(con) == "fide" else performance
+    click.echo(f"{history.num_rows} rows of {parts} {'lists' if key == 'list_id' else 'events'} written to {out}")
 
 
 @main.command()
 @click.argument("player_id", type=int)
-@click.option("--list", "list_id", required=True, help="The list (YYYY-MM).")
+@click.option("--list", "list_id", required=True, help="The list (YYYY-MM; Go: the event id).")
+@system_option
 @warehouse_option
-def explain(player_id: int, list_id: str, warehouse: Path, wait: float) -> None:
+def explain(player_id: int, list_id: str, system: str | None, warehouse: Path, wait: float) -> None:
     """Print a player's calculation card for a list: each game and whether it counts
     (the 350 rule with the numbers), Ea, Sc, Nj, P, D(P), Pj, the rule applied with
     the numbers substituted, the unrounded and the published rating; for an unrated
@@ -689,34 +721,34 @@ def explain(player_id: int, list_id: str, warehouse: Path, wait: float) -> None:
 
     Example: ratings explain 12345 --list 2027-01
     """
+    from pipeline.rate.series import chosen
+
     with _opened(warehouse, wait, read_only=True) as con:
-        try:
-            system = stored_system(con)
-            if system in GO_SYSTEMS:
-                click.echo(go_card(con, player_id, list_id, system))
-                return
-            click.echo(_by_system(con, card, fide_card)(con, player_id, list_id))
-        except NotFound as err:
-            raise click.ClickException(str(err)) from err
+        series = chosen(con, system)
+        click.echo(series.rule_set.card(con, series, player_id, list_id))
 
 
 @main.command()
 @click.argument("player_id", type=int)
 @click.option("--opponent", type=click.IntRange(1, 3000), required=True, help="The opponent's rating.")
 @click.option("--list", "list_id", help="The list the game would count for (default: the next one).")
+@system_option
 @warehouse_option
-def whatif(player_id: int, opponent: int, list_id: str | None, warehouse: Path, wait: float) -> None:
+def whatif(player_id: int, opponent: int, list_id: str | None, system: str | None, warehouse: Path,
+           wait: float) -> None:
     """The rating after a win, a draw and a loss against an opponent of that rating,
     with the player's games of that list's window so far, before the game is played.
 
     Example: ratings whatif 12345 --opponent 1850
     """
+    from pipeline.rate.replay import next_list
+    from pipeline.rate.series import chosen
+
     with _opened(warehouse, wait, read_only=True) as con:
-        if stored_system(con) in GO_SYSTEMS:
-            raise click.ClickException("whatif is for the chess rule sets (performance, fide)")
-        try:
-            target = list_id or next_list(con)
-            click.echo(f"Player {player_id}, one more game against {opponent}, list {target}:")
-            click.echo(_by_system(con, whatif_outcomes, fide_whatif)(con, player_id, opponent, target))
-        except NotFound as err:
-            raise click.ClickException(str(err)) from err
+        series = chosen(con, system)
+        if series.rule_set.periods_are != "windows":
+            raise click.ClickException(f"whatif is not available under the {series.name} rules")
+        target = list_id or next_list(con, series)
+        text = series.rule_set.whatif(con, series, player_id, opponent, target)
+    click.echo(f"Player {player_id}, one more game against {opponent}, list {target}:")
+    click.echo(text)

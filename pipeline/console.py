@@ -6,9 +6,9 @@ from pathlib import Path
 import click
 import duckdb
 
+from pipeline.flow import Reporter
 from pipeline.ingest import Intake
-from pipeline.periods import RatedList
-from pipeline.rate_go import RatedEvent
+from pipeline.rate.periods import RatedList
 from pipeline.validate import Replacement, Validated, rejects_of
 
 
@@ -79,8 +79,8 @@ def report_validation(con: duckdb.DuckDBPyConnection, checked: list[Validated],
     return sum(v.rows_rejected for v in checked)
 
 
-def report_rating(rated: list[RatedList]) -> None:
-    click.echo("Rate")
+def report_rating(rated: list[RatedList], series: str = "") -> None:
+    click.echo(f"Rate {series}".rstrip())
     if not rated:
         click.echo("  every list is up to date (no late games, no corrections)")
         return
@@ -88,13 +88,6 @@ def report_rating(rated: list[RatedList]) -> None:
     for r in rated:
         revision = "unchanged" if r.revision is None else str(r.revision)
         click.echo(f"  {r.list_id:<8} {r.games:>7} {r.players_rated:>7} {r.rounds:>6} {r.still_moving:>6}  {revision}")
-
-
-def report_go_rating(rated: list[RatedEvent]) -> None:
-    click.echo("Rate (every event, in date order)")
-    click.echo(f"  {'event':<24} {'games':>6} {'players':>7} {'first ratings':>13} {'rated after':>11}")
-    for r in rated:
-        click.echo(f"  {r.event_id:<24} {r.games:>6} {r.players:>7} {r.first_ratings:>13} {r.rated_after:>11}")
 
 
 def report_table(relation: duckdb.DuckDBPyRelation, empty: str) -> None:
@@ -108,3 +101,30 @@ def report_table(relation: duckdb.DuckDBPyRelation, empty: str) -> None:
     click.echo("  ".join(n.ljust(w) for n, w in zip(names, widths)).rstrip())
     for r in rows:
         click.echo("  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip())
+
+
+class ConsoleReporter(Reporter):
+    """What the commands print of each stage (the benchmark reads the "took" lines)."""
+
+    def stage(self, name: str, seconds: float) -> None:
+        click.echo(f"  {name} took {seconds:.2f} s")
+
+    def heading(self, name: str) -> None:
+        click.echo(name)
+
+    def taken(self, intakes: list[Intake]) -> None:
+        report_intake(intakes)
+
+    def validated(self, con: duckdb.DuckDBPyConnection, checked: list[Validated],
+                  replacements: list[Replacement]) -> int:
+        return report_validation(con, checked, replacements)
+
+    def rated(self, series, rated: list[RatedList]) -> None:
+        report_rating(rated, "" if series.position == 1 else series.name)
+
+    def published(self, series, out: Path, list_ids: list[str], written: int, pages: list[Path]) -> None:
+        click.echo(f"Publish {'' if series.position == 1 else series.name}".rstrip()
+                   + f"\n  {len(list_ids)} lists in {out}/lists and {out}/state: "
+                   + (f"{written} files written" if written else "no file changed"))
+        if pages:
+            click.echo(f"  {len(pages)} reports written: {pages[-1]}" + (" …" if len(pages) > 1 else ""))

@@ -49,7 +49,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 import pyarrow.parquet as pq
 
-from pipeline.calendar import NOMINAL, season_end_year
+from pipeline.systems.performance.calendar import NOMINAL, season_end_year
 
 GAMES_PER_PLAYER_PER_LIST = 2.1
 NEWCOMER_SHARE = 0.03  # of all players, per window

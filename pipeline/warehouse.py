@@ -32,8 +32,8 @@ class WarehouseMissing(WarehouseError):
     """A command that reads the warehouse was given a path where there is none."""
 
 
-WAREHOUSE_VERSION = 4  # the layout of sql/schema.sql; 2: lists have revisions; 3: the FIDE rule set;
-# 4: submissions, withdrawn rows, registry versions, corrections with a trail
+WAREHOUSE_VERSION = 5  # the layout of sql/schema.sql; 2: lists have revisions; 3: the FIDE rule set;
+# 4: submissions, withdrawn rows, registry versions, corrections with a trail; 5: series (several rule sets)
 
 
 def connect(path: Path | str, read_only: bool = False, wait: float = 0.0) -> duckdb.DuckDBPyConnection:

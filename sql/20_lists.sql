@@ -6,17 +6,17 @@
 -- more than two years from the other games is rejected at validation
 -- (sql/validate/plausible_dates.sql), so no typo can open a run of empty lists
 -- (issue 2, ruling R1).
--- inputs: calendar, games, lists
+-- inputs: series_calendar (the rule set's windows: pipeline/rate/), games, lists, getvariable('series')
 -- grain: list_id
 with span as (
     select min(k.window_start) as first_start, max(k.window_start) as last_start
-    from calendar k
+    from series_calendar k
     where exists (select 1 from games g where g.date between k.window_start and k.window_end)
 ),
 final as (
     select k.list_id, k.window_start, k.window_end
-    from calendar k, span
+    from series_calendar k, span
     where k.window_start between span.first_start and span.last_start
-       or k.list_id in (select list_id from lists)
+       or k.list_id in (select list_id from lists where series = getvariable('series'))
 )
 select * from final order by window_start

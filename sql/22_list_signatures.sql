@@ -1,8 +1,9 @@
 -- What each list is computed from, as one number: when it differs from the
 -- signature stored with the list, the list and every later one are recomputed
 -- (late results, replaced or withdrawn games, corrections in force). The first list also depends on the registry
--- (birth years: R2) and the initial ratings.
--- inputs: lists_to_rate (the output of 20_lists), games, corrections, players, initial_ratings
+-- (birth years: R2), the initial ratings and the rule set's parameters (--rules).
+-- inputs: lists_to_rate (the output of 20_lists), games, corrections, players, initial_ratings,
+--         getvariable('series'), getvariable('parameters')
 -- grain: list_id
 with lists as (select row_number() over (order by window_start) as list_index, * from lists_to_rate),
 game_sums as (
@@ -13,11 +14,12 @@ game_sums as (
 ),
 correction_sums as (
     select list_id, sum(hash(correction_id, player_id, rating)) as h from corrections
-    where withdrawn_at is null group by list_id
+    where series = getvariable('series') and withdrawn_at is null group by list_id
 ),
 starting_point as (
     select (select coalesce(sum(hash(player_id, birth_year)), 0) from players)
          + (select coalesce(sum(hash(player_id, rating, archive_performance, archive_games, games_total, peak_rating)), 0) from initial_ratings)
+         + hash(getvariable('parameters'))
            as h
 ),
 final as (

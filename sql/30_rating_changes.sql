@@ -7,26 +7,28 @@
 -- lists or opponents changed".
 -- inputs: changed (the recomputed lists: list_id, window_start, window_end, old_revision,
 --         old_run_id, old_registry_version), player_state and calculations (still the old
---         revision), new_state, new_calculations, games, game_changes, source_files,
---         corrections, player_versions, players
+--         revision), new_player_state, new_calculations, games, game_changes, source_files,
+--         corrections, player_versions, players, getvariable('series')
 -- grain: list_id, player_id
 with revised as (select * from changed where old_revision is not null),
-old_rows as (  -- a player on the list who did not play counted 0 games
-    select s.list_id, s.player_id, s.rating, coalesce(c.games, 0) as games, s.archive_performance, s.archive_games
-    from player_state s left join calculations c using (list_id, player_id)
-    where s.list_id in (select list_id from revised)
+-- A player on the list who did not play counted 0 games; the whole state row (archives,
+-- games to date, ...: whatever the rule set keeps) is compared through its hash.
+old_rows as (
+    select s.list_id, s.player_id, s.rating, coalesce(c.games, 0) as games, hash(s) as state
+    from player_state s
+    left join calculations c on c.series = s.series and c.list_id = s.list_id and c.player_id = s.player_id
+    where s.series = getvariable('series') and s.list_id in (select list_id from revised)
 ),
 new_rows as (
-    select s.list_id, s.player_id, s.rating, coalesce(c.games, 0) as games, s.archive_performance, s.archive_games
-    from new_state s left join new_calculations c using (list_id, player_id)
+    select s.list_id, s.player_id, s.rating, coalesce(c.games, 0) as games, hash(s) as state
+    from new_player_state s left join new_calculations c using (list_id, player_id)
     where s.list_id in (select list_id from revised)
 ),
 both_rows as (
     select list_id, player_id, o.rating as old_rating, n.rating as new_rating, o.games as old_games,
            n.games as new_games,
            o.rating is distinct from n.rating or o.games is distinct from n.games
-           or round(o.archive_performance, 3) is distinct from round(n.archive_performance, 3)
-           or nullif(o.archive_games, 0) is distinct from nullif(n.archive_games, 0) as results_moved
+           or o.state is distinct from n.state as results_moved
     from old_rows o full join new_rows n using (list_id, player_id)
 ),
 named as (
@@ -42,11 +44,13 @@ moved as (
 corrected as (
     select r.list_id, c.player_id, 1 as rank, c.correction_id as k,
            'correction ' || c.correction_id || ' by ' || c.entered_by || ': ' || c.reason as reason
-    from revised r join corrections c on c.list_id = r.list_id and c.run_id > r.old_run_id
+    from revised r join corrections c on c.series = getvariable('series') and c.list_id = r.list_id
+     and c.run_id > r.old_run_id
     union all
     select r.list_id, c.player_id, 2, c.correction_id,
            'correction ' || c.correction_id || ' withdrawn by ' || c.withdrawn_by || ': ' || c.withdrawn_reason
-    from revised r join corrections c on c.list_id = r.list_id and c.withdrawn_run > r.old_run_id
+    from revised r join corrections c on c.series = getvariable('series') and c.list_id = r.list_id
+     and c.withdrawn_run > r.old_run_id
 ),
 change_sides as (
     select r.list_id, side.player_id, g.submission_id, g.replaced, g.date, g.white_id, g.black_id, g.description

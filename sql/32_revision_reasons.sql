@@ -4,7 +4,7 @@
 -- (or, for the first list, from the registry or the initial ratings). A list computed
 -- for the first time says so.
 -- inputs: changed (list_id, window_start, window_end, old_revision, old_run_id), games,
---         game_changes, source_files, submissions, corrections, lists
+--         game_changes, source_files, submissions, corrections, lists, new_lists, getvariable('series')
 -- grain: list_id
 with revised as (select * from changed where old_revision is not null),
 -- The games a replacement took in are described by game_changes (unchanged ones are no news).
@@ -33,13 +33,19 @@ causes as (
                            else 'submission ' || s.submission_id || ' (' || s.name || ') withdrawn: ' || s.withdrawn_reason end
     from changes c join submissions s using (submission_id)
     union
+    select n.list_id, 'the rule set''s parameters changed (--rules)'
+    from new_lists n join lists l on l.series = getvariable('series') and l.list_id = n.list_id
+    where l.parameters is distinct from n.parameters
+    union
     select r.list_id, 'correction ' || c.correction_id || ' (player ' || c.player_id || ')'
-    from revised r join corrections c on c.list_id = r.list_id and c.run_id > r.old_run_id
+    from revised r join corrections c on c.series = getvariable('series') and c.list_id = r.list_id
+     and c.run_id > r.old_run_id
     union
     select r.list_id, 'correction ' || c.correction_id || ' withdrawn'
-    from revised r join corrections c on c.list_id = r.list_id and c.withdrawn_run > r.old_run_id
+    from revised r join corrections c on c.series = getvariable('series') and c.list_id = r.list_id
+     and c.withdrawn_run > r.old_run_id
 ),
-first_list as (select min(window_start) as window_start from lists),
+first_list as (select min(window_start) as window_start from lists where series = getvariable('series')),
 final as (
     select ch.list_id,
            case when ch.old_revision is null then 'first computed'

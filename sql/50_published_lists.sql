@@ -1,7 +1,11 @@
--- The public lists: every player rated after each list (the rating_history
--- view of sql/views.sql). No private column (birth year, extra registry
--- columns) is selected there.
--- inputs: rating_history
+-- The public lists of a series: every player rated after each list (the rating_history
+-- view of sql/views.sql). No private column (birth year, extra registry columns) is
+-- selected there.
+-- inputs: rating_history, getvariable('series')
 -- grain: list_id, player_id
-select * from rating_history
+with final as (
+    select list_id, player_id, name, club, rating, previous_rating, change, games, status
+    from rating_history where series = getvariable('series')
+)
+select * from final
 order by list_id, rating desc, player_id

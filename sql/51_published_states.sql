@@ -1,12 +1,8 @@
--- Each player's state after each list: whoever has a rating or archives (performance
--- Elo), or a rating or rated games (FIDE); pipeline/publish.py keeps the columns
--- of the warehouse's rule set.
--- inputs: player_state
+-- Each player's state after each list of a series: whoever the rule set keeps a
+-- state for (a rating, archives, games to date); pipeline/publish/ keeps the columns
+-- the rule set publishes (RuleSet.published_state).
+-- inputs: player_state, getvariable('series')
 -- grain: list_id, player_id
-with final as (
-    select list_id, player_id, rating::integer as rating, archive_performance,
-           nullif(archive_games, 0) as archive_games, games_total, peak_rating::integer as peak_rating
-    from player_state
-)
+with final as (select * from player_state where series = getvariable('series'))
 select * from final
 order by list_id, player_id

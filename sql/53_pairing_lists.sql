@@ -5,21 +5,23 @@
 -- columns federation, sex, title and fide_id are used where present; no birth date.
 -- The registry is read as it was when the list's revision was computed, as in
 -- rating_history: a revision's published files do not change with later registry updates.
--- inputs: rating_history, player_versions, lists, settings
+-- inputs: rating_history, player_versions, lists, getvariable('series'), getvariable('estimates')
 -- grain: list_id, player_id
 with rated as (
     select list_id, player_id, rating::double as rating, games from rating_history
+    where series = getvariable('series')
 ),
+series_lists as (select * from lists where series = getvariable('series')),
 estimated_players as (select distinct player_id from player_versions where estimated_rating is not null),
 listed as (
     select list_id, player_id from rated
     union
-    select l.list_id, e.player_id from lists l cross join estimated_players e
-    where coalesce((select value from settings where key = 'system'), 'performance') = 'performance'
+    select l.list_id, e.player_id from series_lists l cross join estimated_players e
+    where getvariable('estimates')  -- R12: the rule set publishes the registry's estimates
 ),
 with_registry as (
     select x.list_id, x.player_id, v.name, v.club, v.extra, v.estimated_rating
-    from listed x join lists l using (list_id)
+    from listed x join series_lists l using (list_id)
     asof join player_versions v on v.player_id = x.player_id and l.registry_version >= v.version
 ),
 final as (

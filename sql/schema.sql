@@ -3,8 +3,8 @@
 -- The layout version: pipeline/warehouse.py refuses a warehouse of another one.
 create table if not exists warehouse_version (version integer not null);
 
--- Settings of the warehouse: `system`, the rule set its lists are computed with
--- (performance or fide), recorded at the first rating; one rule set per warehouse.
+-- Settings of the warehouse: `game`, the game its rule sets rate (chess or go),
+-- recorded with its first series or at the first validation that needs it.
 create table if not exists settings (key varchar primary key, value varchar not null);
 
 create sequence if not exists run_ids start 1;
@@ -193,7 +193,7 @@ create table if not exists calendar (
     list_id      varchar primary key,      -- R1: YYYY-MM, the month of publication
     window_start date not null,
     window_end   date not null,
-    file_id      integer,                  -- null: nominal window made by the pipeline
+    file_id      integer,                  -- the calendar file (the nominal windows are not stored: each rule set has its own)
     row_number   bigint
 );
 
@@ -212,12 +212,28 @@ create table if not exists games (
     run_id     integer not null            -- the run that took it in
 );
 
--- One row per computed list: its current revision.
+-- A series of lists: a rule set's official lists (series = the rule set's name), or a
+-- scenario's. Every computed table is keyed by its series: one warehouse holds the
+-- lists of several rule sets (of one game: chess or Go) side by side.
+create table if not exists series (
+    series      varchar primary key,
+    system      varchar not null,            -- the rule set
+    scenario    boolean not null,            -- false: the rule set's official lists
+    parameters  json not null,               -- the parameters its lists are computed with
+    rating_step double,                      -- its published ratings are multiples of it (null: any number)
+    position    integer not null,            -- 1: the warehouse's first series, published in OUT/; others in OUT/<series>/
+    created_run integer not null
+);
+
+-- One row per computed list (or event) of a series: its current revision. The
+-- estimation's figures are those of rule sets that estimate unrated players.
 create table if not exists lists (
-    list_id              varchar primary key,
+    series               varchar not null,
+    list_id              varchar not null,
     revision             integer not null,     -- 1, then one more each time a recomputation changes it
-    input_signature      hugeint not null,     -- games, corrections (and for the first list: registry, initial ratings)
+    input_signature      hugeint not null,     -- games, corrections (and for the first list: registry, initial ratings, parameters)
     registry_version     bigint,               -- the newest player_versions row the revision saw (names, clubs)
+    parameters           json,                 -- the rule set's parameters it was computed with
     window_start         date not null,
     window_end           date not null,
     run_id               integer not null,
@@ -225,77 +241,42 @@ create table if not exists lists (
     forfeits             bigint not null,
     players_rated        bigint not null,
     new_players          bigint not null,
-    estimated_players    bigint not null,
-    rounds_used          integer not null,
-    players_still_moving bigint not null,
-    unanchored_players   bigint not null,
-    seniors_without_birth_year bigint not null
+    estimated_players    bigint,
+    rounds_used          integer,
+    players_still_moving bigint,
+    unanchored_players   bigint,
+    seniors_without_birth_year bigint,
+    primary key (series, list_id)
 );
 
--- Players still moving after each round of the estimation (R9).
-create table if not exists estimation_rounds (
-    list_id        varchar not null,
-    round          integer not null,
-    players_moving bigint not null,
-    primary key (list_id, round)
-);
-
--- R11: unrated groups with no rated player among them.
-create table if not exists unanchored_groups (
-    list_id  varchar not null,
-    group_id bigint not null,              -- smallest player id of the group
-    size     bigint not null,
-    primary key (list_id, group_id)
-);
-
--- Each player's state after each list: who has a rating or archives.
+-- Each player's state after each list: who has a rating (or what the rule set keeps
+-- for them: archives, games to date, ...; its columns are added by its schema.sql).
 -- (Big tables carry no primary key: DuckDB's indexes slow bulk inserts; the
 -- grain is checked by sql/audits/ instead.)
 create table if not exists player_state (
-    list_id             varchar not null,
-    player_id           bigint not null,
-    rating              double,            -- published (rounded, R3); null while unrated
-    archive_performance double,            -- unrounded (R6)
-    archive_games       integer,
-    games_total         integer,           -- FIDE: rated games to date
-    peak_rating         double             -- FIDE: highest published rating (K = 10 from 2400)
+    series    varchar not null,
+    list_id   varchar not null,
+    player_id bigint not null,
+    rating    double                       -- published (rounded as the rule set publishes); null while unrated
 );
 
--- FIDE: the games of unrated players against rated opponents, per list, that
--- count toward their first rating (pooled over 26 months, B02 8.2).
-create table if not exists pooled_games (
-    list_id        varchar not null,
-    player_id      bigint not null,
-    games          integer not null,
-    opponents_sum  double not null,       -- sum of the rated opponents' ratings
-    score          double not null,
-    ignored_games  integer not null       -- a first event with a zero score
-);
-
--- The calculation of every player who played rated games in a list.
+-- The calculation of every player who played in a list; the rule set adds its own terms.
 create table if not exists calculations (
+    series          varchar not null,
     list_id         varchar not null,
     player_id       bigint not null,
     previous_rating double,
-    junior          boolean not null,
     games_played    bigint not null,
-    games           bigint not null,       -- Nj, compatible games
-    score           double not null,       -- Sc
-    mean_opponent   double,                -- Ea
-    percentage      double,                -- P
-    bonus           double,                -- D(P)
-    performance     double,                -- Pj
-    estimate        double,                -- final estimate of an unrated player (R10)
+    games           bigint not null,       -- the games counted
+    score           double,
     rule            varchar not null,
     unrounded       double,
-    rating          double,
-    expected        double,                -- FIDE: Σ E over the period's rated games
-    k               integer,               -- FIDE: the K factor
-    change          double                 -- FIDE: K × Σ(S − E), rounded 0.5 away from zero
+    rating          double
 );
 
 -- Every revision of every list: the current one is in `lists`.
 create table if not exists list_revisions (
+    series           varchar not null,
     list_id          varchar not null,
     revision         integer not null,
     run_id           integer not null,
@@ -303,18 +284,12 @@ create table if not exists list_revisions (
     registry_version bigint,
     players_changed  bigint not null,          -- against the revision before (0 for the first)
     reason           varchar not null,         -- why the revision exists: the submissions, corrections, earlier lists
-    primary key (list_id, revision)
+    primary key (series, list_id, revision)
 );
-
--- The states and calculations of superseded revisions (the current ones are
--- in player_state and calculations).
-create table if not exists player_state_revisions as
-    select 0 as revision, * from player_state limit 0;
-create table if not exists calculation_revisions as
-    select 0 as revision, * from calculations limit 0;
 
 -- Who changed from one revision of a list to the next, and why.
 create table if not exists rating_changes (
+    series       varchar not null,
     list_id      varchar not null,
     revision     integer not null,             -- the new revision
     player_id    bigint not null,
@@ -325,10 +300,11 @@ create table if not exists rating_changes (
     reason       varchar not null
 );
 
--- Corrections by the rating commission: applied at their list (the published
--- rating becomes `rating`), every later list follows from them.
+-- Corrections by the rating commission: applied at their list of their series (the
+-- published rating becomes `rating`), every later list follows from them.
 create table if not exists corrections (
     correction_id integer primary key,
+    series     varchar not null,
     player_id  bigint not null,
     list_id    varchar not null,
     rating     double not null,
@@ -368,45 +344,4 @@ create table if not exists go_games (
     row_number   bigint not null,
     round        integer,                  -- the round, where the file gives it
     run_id       integer not null
-);
-
--- Go ratings, recomputed from the first event on at each rating: each player's
--- state after each event (everyone with a rating), each player's event, each game side.
-create table if not exists go_state (
-    event_id  varchar not null,
-    player_id bigint not null,
-    rating    double not null,             -- unrounded
-    grade     varchar not null,            -- 5k, 2d (with hysteresis)
-    games     integer not null,            -- games counted to date
-    events    integer not null             -- events played to date
-);
-create table if not exists go_results (
-    event_id      varchar not null,
-    player_id     bigint not null,
-    rule          varchar not null,
-    rating_before double,                  -- null: NC (no rating before)
-    start         double,                  -- what the event counts from: the rating before, or the first rating (G2)
-    rating_after  double,
-    grade_before  varchar,
-    grade_after   varchar,
-    games         integer not null
-);
-create table if not exists go_game_sides (
-    event_id        varchar not null,
-    game_key        bigint not null,
-    player_id       bigint not null,
-    opponent_id     bigint not null,
-    colour          varchar not null,      -- B or W
-    handicap        integer not null,
-    result          double not null,
-    own             double,                -- the ratings counted from (G1: before the event; 1984: before the game)
-    opponent_rating double,
-    difference      double,                -- own − opponent ± the handicap adjustment
-    con             double,
-    a               double,
-    expected        double,
-    weight          double,
-    factor          double,
-    change          double,
-    rule            varchar                -- 1984: the case (1.1, 1.2, 2.1, 2.2); Belgian: counted or why not
 );

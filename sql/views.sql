@@ -6,18 +6,20 @@
 -- the next list or revision.
 create or replace view rating_history as
 with list_order as (
-    select list_id, registry_version, lag(list_id) over (order by window_start) as previous_list_id from lists
+    select series, list_id, registry_version,
+           lag(list_id) over (partition by series order by window_start, list_id) as previous_list_id
+    from lists
 ),
 previous as (
-    select l.list_id, s.player_id, s.rating
-    from list_order l join player_state s on s.list_id = l.previous_list_id
+    select l.series, l.list_id, s.player_id, s.rating
+    from list_order l join player_state s on s.series = l.series and s.list_id = l.previous_list_id
     where s.rating is not null
     union all
-    select l.list_id, r.player_id, r.rating
+    select l.series, l.list_id, r.player_id, r.rating
     from list_order l join initial_ratings r on l.previous_list_id is null
     where r.rating is not null
 )
-select s.list_id, s.player_id, v.name, v.club,
+select s.series, s.list_id, s.player_id, v.name, v.club,
        s.rating::integer as rating,
        round(prev.rating)::integer as previous_rating,
        (s.rating - round(prev.rating))::integer as change,
@@ -26,13 +28,14 @@ select s.list_id, s.player_id, v.name, v.club,
             when c.games_played > 0 then 'played'
             else 'did not play' end as status
 from player_state s
-join list_order l using (list_id)
+join list_order l using (series, list_id)
 asof join player_versions v on v.player_id = s.player_id and l.registry_version >= v.version
-left join previous prev on prev.list_id = s.list_id and prev.player_id = s.player_id
-left join calculations c on c.list_id = s.list_id and c.player_id = s.player_id
+left join previous prev on prev.series = s.series and prev.list_id = s.list_id and prev.player_id = s.player_id
+left join calculations c on c.series = s.series and c.list_id = s.list_id and c.player_id = s.player_id
 where s.rating is not null;
 
 comment on view rating_history is 'Every rated player on every list (current revisions): the published lists, all together.';
+comment on column rating_history.series is 'The series: a rule set''s official lists (its name, e.g. performance, fide) or a scenario.';
 comment on column rating_history.list_id is 'The list (YYYY-MM, month of publication, R1).';
 comment on column rating_history.player_id is 'Membership number.';
 comment on column rating_history.name is 'Name in the registry when the list (its revision) was computed.';
@@ -44,24 +47,26 @@ comment on column rating_history.games is 'Games counted on this list (performan
 comment on column rating_history.status is 'new (first rating), played, or did not play.';
 
 create or replace view player_card as
-with history as (select * from rating_history),
+with history as (select h.*, k.window_start from rating_history h join lists k using (series, list_id)),
 latest as (
-    select player_id, max(list_id) as last_list, arg_max(rating, list_id) as rating
-    from history group by player_id
+    select series, player_id, arg_max(list_id, window_start) as last_list, arg_max(rating, window_start) as rating
+    from history group by series, player_id
 ),
 summary as (
-    select player_id, min(list_id) as first_list, max(rating) as peak_rating,
-           arg_max(list_id, rating * 1e6 + replace(list_id, '-', '')::integer) as peak_list,
+    select series, player_id, arg_min(list_id, window_start) as first_list, max(rating) as peak_rating,
+           arg_max(list_id, (rating, window_start)) as peak_list,
            sum(games)::bigint as games,
-           max(list_id) filter (where status <> 'did not play') as last_played_list
-    from history group by player_id
+           arg_max(list_id, window_start) filter (where status <> 'did not play') as last_played_list
+    from history group by series, player_id
 )
-select p.player_id, p.name, p.club, l.rating, l.last_list, s.peak_rating, s.peak_list,
+select l.series, p.player_id, p.name, p.club, l.rating, l.last_list, s.peak_rating, s.peak_list,
        s.first_list, s.last_played_list, s.games,
-       (select count(*) from corrections k where k.player_id = p.player_id and k.withdrawn_at is null) as corrections
-from players p join latest l using (player_id) join summary s using (player_id);
+       (select count(*) from corrections k where k.player_id = p.player_id and k.series = l.series
+          and k.withdrawn_at is null) as corrections
+from players p join latest l using (player_id) join summary s using (series, player_id);
 
-comment on view player_card is 'One row per player ever rated: current rating, peak, first list, games.';
+comment on view player_card is 'One row per player ever rated in a series: current rating, peak, first list, games.';
+comment on column player_card.series is 'The series (a rule set''s official lists, or a scenario).';
 comment on column player_card.player_id is 'Membership number.';
 comment on column player_card.name is 'Name in the registry.';
 comment on column player_card.club is 'Club in the registry.';
@@ -77,29 +82,30 @@ comment on column player_card.corrections is 'Corrections by the rating commissi
 create or replace view list_summary as
 with history as (select * from rating_history),
 stats as (
-    select list_id, count(*) as players_rated, count(*) filter (where status = 'new') as new_players,
+    select series, list_id, count(*) as players_rated, count(*) filter (where status = 'new') as new_players,
            count(*) filter (where status <> 'did not play') as players_active,
            round(avg(rating), 1) as mean_rating, median(rating) as median_rating,
            max(change) as biggest_gain, arg_max(player_id, change) as biggest_gain_player,
            min(change) as biggest_loss, arg_min(player_id, change) as biggest_loss_player
-    from history group by list_id
+    from history group by series, list_id
 ),
 rejected as (
-    select l.list_id, count(*) as rejected_rows
+    select l.series, l.list_id, count(*) as rejected_rows
     from lists l
     join rejects r on r.status = 'open'
      and try_cast(r.record->>'date' as date) between l.window_start and l.window_end
     join source_files f on f.file_id = r.file_id and f.kind = 'games'
-    group by l.list_id
+    group by l.series, l.list_id
 )
-select l.list_id, l.revision, l.window_start, l.window_end, l.games_rated, l.forfeits,
+select l.series, l.list_id, l.revision, l.window_start, l.window_end, l.games_rated, l.forfeits,
        coalesce(s.players_rated, 0) as players_rated, coalesce(s.new_players, 0) as new_players,
        coalesce(s.players_active, 0) as players_active, s.mean_rating, s.median_rating, s.biggest_gain,
        s.biggest_gain_player, s.biggest_loss, s.biggest_loss_player, l.rounds_used, l.players_still_moving,
        l.unanchored_players, coalesce(j.rejected_rows, 0) as rejected_rows
-from lists l left join stats s using (list_id) left join rejected j using (list_id);
+from lists l left join stats s using (series, list_id) left join rejected j using (series, list_id);
 
 comment on view list_summary is 'One row per list: counts, mean and median rating, biggest gain and loss, the estimation.';
+comment on column list_summary.series is 'The series (a rule set''s official lists, or a scenario).';
 comment on column list_summary.list_id is 'The list (YYYY-MM).';
 comment on column list_summary.revision is 'Current revision of the list (1 = as first computed).';
 comment on column list_summary.window_start is 'First day of the games window.';
@@ -121,15 +127,16 @@ comment on column list_summary.unanchored_players is 'Unrated players in groups 
 comment on column list_summary.rejected_rows is 'Rejected game rows dated in the window still open (not fixed, taken in or withdrawn since).';
 
 create or replace view top_players as
-select h.list_id, rank() over (partition by h.list_id order by h.rating desc) as rank,
+select h.series, h.list_id, rank() over (partition by h.series, h.list_id order by h.rating desc) as rank,
        h.player_id, h.name, h.club, h.rating, h.games, h.status,
        coalesce((year(k.window_end) + (month(k.window_end) >= 9)::integer) - p.birth_year < 20, false) as junior,
        p.extra->>'sex' as sex
 from rating_history h
 join players p using (player_id)
-left join lists k using (list_id);
+left join lists k using (series, list_id);
 
 comment on view top_players is 'The lists ranked, with filters: where junior, where sex = ''F'', where club = ...';
+comment on column top_players.series is 'The series (a rule set''s official lists, or a scenario).';
 comment on column top_players.list_id is 'The list (YYYY-MM).';
 comment on column top_players.rank is 'Rank on the list (ties share a rank).';
 comment on column top_players.player_id is 'Membership number.';
@@ -140,28 +147,3 @@ comment on column top_players.games is 'Compatible games counted on this list.';
 comment on column top_players.status is 'new, played, or did not play.';
 comment on column top_players.junior is 'Junior for the season of this list (R2); false without a birth year.';
 comment on column top_players.sex is 'The registry''s sex column, where the input file has one (M / F).';
-
-create or replace view go_history as
-select r.event_id, e.name as event, e.end_date, e.class, r.player_id, p.name, p.club,
-       r.rating_before, r.start, r.rating_after, r.grade_before, r.grade_after, r.games,
-       r.rating_after - r.start as change, r.rule
-from go_results r
-join go_events e using (event_id)
-join players p using (player_id);
-
-comment on view go_history is 'Go rule sets: every player''s every event, in the order rated (end date, start date, id).';
-comment on column go_history.event_id is 'The event.';
-comment on column go_history.event is 'Its name.';
-comment on column go_history.end_date is 'Its last day (events are rated in this order).';
-comment on column go_history.class is 'Its class: A 1.2, B 1.0, C 0.8, D 0.';
-comment on column go_history.player_id is 'Membership number.';
-comment on column go_history.name is 'Name in the registry.';
-comment on column go_history.club is 'Club in the registry.';
-comment on column go_history.rating_before is 'Points before the event; null for an NC player.';
-comment on column go_history.start is 'What the event counted from: the points before, or the first rating (G2).';
-comment on column go_history.rating_after is 'Points after the event (unrounded, floored at -2450).';
-comment on column go_history.grade_before is 'Grade before the event (5k, 2d).';
-comment on column go_history.grade_after is 'Grade after the event, with the hysteresis.';
-comment on column go_history.games is 'Games counted in the event.';
-comment on column go_history.change is 'rating_after - start.';
-comment on column go_history.rule is 'rated, first rating (G2), no rating to count from, or a correction.';

@@ -109,12 +109,12 @@ def test_explain_and_whatif_under_fide(cli, fide):
     assert "win: 2010 → 2020 (+10)" in out and "draw: 2010 → 2010 (+0)" in out and "loss: 2010 → 2000 (-10)" in out
 
 
-def test_one_rule_set_per_warehouse(cli, fide):
+def test_a_second_rule_set_is_rated_beside_the_first(cli, fide):
     w, _, _ = fide
-    refused = cli("rate", "--system", "performance", "--warehouse", w, ok=False)
-    assert refused.exit_code == 1 and "this warehouse holds fide lists" in refused.output
-    assert "every list is up to date" in cli("rate", "--warehouse", w).output  # its own rule set by default
-    assert "ok     ratings_are_rounded" in cli("audit", "--warehouse", w).output
+    beside = cli("rate", "--system", "performance", "--warehouse", w).output  # on the same games
+    assert "Rate performance" in beside and "every list is up to date" in beside  # FIDE's own are current
+    assert "every list is up to date" in cli("rate", "--warehouse", w).output
+    assert "ok     ratings_are_rounded" in cli("audit", "--warehouse", w).output  # whole numbers, and tens
 
 
 @pytest.mark.parametrize("start", ["2026-03", "2026-04", "2028-03", "2028-04"])

@@ -126,7 +126,7 @@ def test_go_inputs_are_validated(cli, go_files, tmp_path):
     assert "date: 2026-02-10 is outside the event (2026-01-10 … 2026-01-10)" in out
     assert "white_id: 9 is not in the player registry" in out
     refused = cli("rate", "--system", "fide", "--warehouse", w, ok=False)
-    assert "this warehouse holds go-belgium lists" in refused.output
+    assert "this warehouse holds go (go-belgium); the fide rules rate chess games" in refused.output
 
 
 def test_go_events_are_validated(cli, go_files, tmp_path):
@@ -163,7 +163,7 @@ def test_a_real_opengotha_file_ingests_and_rates(cli, tmp_path):
     with duckdb.connect(str(w), read_only=True) as con:
         players = dict(con.execute("select player_id, grade from players").fetchall())
         assert len(players) == 30 and len(set(players)) == 30  # the two files' players kept apart
-        played = {p for (p,) in con.execute("select player_id from go_results where event_id = 'veteran2swiss' "
+        played = {p for (p,) in con.execute("select player_id from calculations where list_id = 'veteran2swiss' "
                                             "and games > 0").fetchall()}
     assert len(played) == 8
     # Each player started at the middle of the grade the file declares (3k → −250) and moved.

@@ -113,8 +113,7 @@ def test_debug_shows_the_traceback(cli, published, tmp_path, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(publish, "publish_all", broken)
-    monkeypatch.setattr("pipeline.cli.publish_all", broken)
+    monkeypatch.setattr(publish, "publish_series", broken)
     refused = cli("publish", "--warehouse", w, "--out", tmp_path / "o", ok=False)
     assert refused.exit_code == 1 and "unexpected RuntimeError: a bug (run again with --debug" in refused.output
     with pytest.raises(RuntimeError):

@@ -8,7 +8,7 @@ import datetime as dt
 import numpy as np
 import pytest
 
-from pipeline.calendar import season_end_year
+from pipeline.systems.performance.calendar import season_end_year
 from pipeline.systems.performance import (
     RULES, PerformanceRules, Rule, bonus, compatible, is_junior, performance, published,
     rate_list, rated_players_ratings, unrated_players_ratings,

@@ -51,7 +51,7 @@ def test_the_page_renders_in_a_headless_browser(reports, tmp_path):
 
 
 def test_chart_text_is_never_mathtext():
-    from pipeline.report import _history
+    from pipeline.publish.report import _history
 
     # With mathtext on, "$\foo$" stops the chart ("Unknown symbol: \foo") and "a_b^c$x$" would
     # lose its dollars to an italic x; drawn literally, each legend entry is the name as written.

@@ -115,7 +115,7 @@ def readable(con: duckdb.DuckDBPyConnection, path: Path) -> Iterator[Readable]:
         yield Readable(f"select row_number() over () as __row, * from read_csv({_literal(read)}, all_varchar = true, "
                        f"header = true, encoding = '{encoding}', delim = '{delimiter}', quote = '\"', "
                        f"escape = '\"', comment = '', null_padding = true, parallel = false)",
-                       text.records, text.notes)
+                       text.records, text.notes[1:] if text.encoding == "utf-8" else text.notes)
 
 
 def tournament_format(path: Path) -> str | None:

@@ -1,35 +1,97 @@
-"""The rule sets: the performance Elo (the default), the FIDE Elo, and the two Go ratings.
+"""The rule sets, and the registry: the only place where a rule set's name becomes code.
 
-A warehouse holds the lists of one rule set: it is recorded at the first
-rating, and asking a warehouse for the other one is refused with a message.
+A rule set is a folder under pipeline/systems/ whose package defines RULE_SET, a
+subclass of pipeline.systems.base.RuleSet (its rules, calendar, state, rating of a
+period, card, what it publishes). Adding one is adding a folder and one line here;
+`register` adds one from anywhere (a test, a federation's own package).
+
+Modules are imported only when their rule set is asked for: listing the names
+(`ratings --help`) imports nothing.
 """
 from __future__ import annotations
 
-import duckdb
+import dataclasses
+import importlib
+from typing import TYPE_CHECKING
 
-GO_SYSTEMS = ("go-belgium", "go-ffg1984")
-SYSTEMS = ("performance", "fide", *GO_SYSTEMS)
-DEFAULT_SYSTEM = "performance"
+if TYPE_CHECKING:
+    from pipeline.systems.base import RuleSet
 
-
-class SystemMismatch(ValueError):
-    """The warehouse's lists were computed with another rule set."""
-
-
-def stored_system(con: duckdb.DuckDBPyConnection) -> str | None:
-    rows = con.execute("select value from settings where key = 'system'").fetchall()
-    return rows[0][0] if rows else None
-
-
-def warehouse_system(con: duckdb.DuckDBPyConnection, requested: str | None) -> str:
-    """The rule set to use: the warehouse's, which `requested` must match if given;
-    for a warehouse that has none yet, `requested` or the default."""
-    stored = stored_system(con)
-    if stored is not None and requested is not None and requested != stored:
-        raise SystemMismatch(f"this warehouse holds {stored} lists; the {requested} lists need a warehouse "
-                             f"of their own (give another --warehouse)")
-    return stored or requested or DEFAULT_SYSTEM
+# name → module defining RULE_SET
+REGISTRY: dict[str, str] = {
+    "performance": "pipeline.systems.performance",
+    "fide": "pipeline.systems.fide",
+    "go-belgium": "pipeline.systems.go_belgium",
+    "go-ffg1984": "pipeline.systems.go_ffg1984",
+}
+DEFAULT = "performance"  # a new warehouse's rule set when none is given
 
 
-def record_system(con: duckdb.DuckDBPyConnection, system: str) -> None:
-    con.execute("insert or ignore into settings values ('system', ?)", [system])
+class UnknownRuleSet(LookupError):
+    """A rule set name the registry does not know."""
+
+
+def names() -> tuple[str, ...]:
+    return tuple(REGISTRY)
+
+
+def register(name: str, module: str) -> None:
+    """Add a rule set: `module` (importable) defines RULE_SET, whose name is `name`."""
+    REGISTRY[name] = module
+
+
+def rule_set_class(name: str) -> type[RuleSet]:
+    if name not in REGISTRY:
+        raise UnknownRuleSet(f"no rule set {name!r}: the rule sets are {', '.join(REGISTRY)}")
+    cls = importlib.import_module(REGISTRY[name]).RULE_SET
+    if cls.name != name:
+        raise UnknownRuleSet(f"{REGISTRY[name]} defines the rule set {cls.name!r}, registered as {name!r}")
+    return cls
+
+
+def rule_set(name: str, parameters: dict | None = None) -> RuleSet:
+    """The rule set `name` with its default parameters, or with `parameters`
+    (field → value, as a --rules file or a stored list gives them) replacing them."""
+    cls = rule_set_class(name)
+    defaults = cls.Parameters()
+    if not parameters:
+        return cls(defaults)
+    fields = {f.name: f for f in dataclasses.fields(defaults) if f.init}
+    unknown = sorted(set(parameters) - set(fields))
+    if unknown:
+        raise ValueError(f"{', '.join(unknown)}: not a parameter of the {name} rules "
+                         f"(they are {', '.join(sorted(fields))})")
+    values = {key: _checked(name, fields[key], value, getattr(defaults, key)) for key, value in parameters.items()}
+    return cls(dataclasses.replace(defaults, **values))
+
+
+def _checked(system: str, field: dataclasses.Field, value, default):
+    """A parameter's value of the default's type: a whole number where the default is
+    one, a number where it is a number (a whole one is taken), true or false for a
+    switch, "none" where the field may be none; tables are data, not parameters."""
+    key = field.name
+    if isinstance(default, tuple | list | dict):
+        raise ValueError(f"{key}: a table of the {system} rules, read from its data file, not a parameter")
+    if value == "none" and "None" in str(field.type):
+        return None
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    if isinstance(default, bool) and isinstance(value, bool):
+        return value
+    if isinstance(default, int) and not isinstance(default, bool) and isinstance(value, int) and number:
+        return value
+    if (isinstance(default, float) or default is None) and number:
+        return float(value)
+    if isinstance(default, str) and isinstance(value, str):
+        return value
+    raise ValueError(f"{key} = {value!r}: the {system} rules take {_kind(default, field)} (default {default!r})")
+
+
+def _kind(default, field: dataclasses.Field) -> str:
+    optional = ' or "none"' if "None" in str(field.type) else ""
+    if isinstance(default, bool):
+        return "true or false"
+    if isinstance(default, int):
+        return "a whole number" + optional
+    if isinstance(default, float) or default is None:
+        return "a number" + optional
+    return f"a {type(default).__name__}"

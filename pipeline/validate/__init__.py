@@ -21,7 +21,6 @@ import pandas as pd
 from pipeline.ingest import submissions
 from pipeline.config import KINDS, today
 from pipeline.validate.schemas import columns, rejection_reasons
-from pipeline.systems import stored_system
 from pipeline.warehouse import row, scalar, stage_sql, staged, transaction
 
 CHUNK_ROWS = 1_000_000
@@ -52,9 +51,9 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_i
     table = staged(con, staging, kind)
     examined = scalar(con, f"select count(*) from {table} where file_id = ?", [file_id])
     missing = set(message.removeprefix("missing column(s): ").split(", ")) if message else set()
-    system = stored_system(con)
+    game = row(con, "select value from settings where key = 'game'")
     last_row = scalar(con, f"select coalesce(max(row_number), 0) from {table} where file_id = ?", [file_id])
-    schema_rejects = pd.concat([rejection_reasons(kind, frame, missing, system)
+    schema_rejects = pd.concat([rejection_reasons(kind, frame, missing, game[0] if game else None)
                                 for frame in _frames(con, table, file_id, last_row, kind)],
                                ignore_index=True)
     with transaction(con):
@@ -94,8 +93,6 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_i
         con.execute(f"""create or replace temp view accepted as
             select *, {run_id} as run_id from candidates c
             where not exists (select 1 from file_rejects r where r.row_number = c.row_number)""")
-        if kind == "calendar":  # a calendar file replaces the nominal windows (R1)
-            con.execute("delete from calendar where file_id is null")
         con.execute(f"create or replace temp table clean_rows as {stage_sql(f'clean/{kind}')}")
         if kind == "players":  # every version is kept; `players` is the latest of each player
             con.execute(f"""insert into player_versions

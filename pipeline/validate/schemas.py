@@ -293,21 +293,21 @@ def columns(kind: str) -> tuple[str, ...]:
     return REQUIRED[kind] + OPTIONAL[kind]
 
 
-def schema_of(kind: str, system: str | None) -> type[pa.DataFrameModel]:
-    """The model of a kind; starting points of a Go rule set are Go points."""
-    if kind == "ratings" and system and system.startswith("go"):
+def schema_of(kind: str, game: str | None) -> type[pa.DataFrameModel]:
+    """The model of a kind; starting points in a warehouse of Go are Go points."""
+    if kind == "ratings" and game == "go":
         return GoRatingsInput
     return SCHEMAS[kind]
 
 
-def rejection_reasons(kind: str, frame: pd.DataFrame, missing: set[str], system: str | None = None) -> pd.DataFrame:
+def rejection_reasons(kind: str, frame: pd.DataFrame, missing: set[str], game: str | None = None) -> pd.DataFrame:
     """Every problem of every row at once (lazy validation): row_number, reason.
 
     `frame` is indexed by row number; `missing` names the required columns the
     file does not have, so that their rows say so instead of "missing value".
     """
     try:
-        schema_of(kind, system).validate(frame, lazy=True)
+        schema_of(kind, game).validate(frame, lazy=True)
     except pa.errors.SchemaErrors as err:
         fc = err.failure_cases
     else:

@@ -1,4 +1,4 @@
 -- A player with two states after the same list.
 -- inputs: player_state
--- grain: list_id, player_id
-select list_id, player_id, count(*) as copies from player_state group by all having count(*) > 1
+-- grain: series, list_id, player_id
+select series, list_id, player_id, count(*) as copies from player_state group by all having count(*) > 1

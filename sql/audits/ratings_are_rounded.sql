@@ -1,7 +1,7 @@
--- Published ratings that are not multiples of ten (R3) under the performance Elo,
--- or not whole numbers under FIDE.
--- inputs: player_state, settings
--- grain: list_id, player_id
-select list_id, player_id, rating from player_state
-where rating is not null
-  and rating % (case when (select value from settings where key = 'system') = 'fide' then 1 else 10 end) <> 0
+-- Published ratings that are not multiples of what their series publishes (the
+-- performance Elo: ten, R3; FIDE: whole numbers; Go points: any number).
+-- inputs: player_state, series
+-- grain: series, list_id, player_id
+select p.series, p.list_id, p.player_id, p.rating
+from player_state p join series s using (series)
+where p.rating is not null and s.rating_step is not null and p.rating % s.rating_step <> 0

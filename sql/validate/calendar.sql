@@ -17,7 +17,7 @@ overlapping as (
      and a.window_start <= b.window_end and b.window_start <= a.window_end
     group by a.row_number
 ),
--- nominal windows (no file) give way to a calendar file, so only filed ones count
+-- only calendar files are stored (nominal windows are each rule set's, made as needed)
 filed as (select * from calendar where file_id is not null),
 stored as (
     select a.row_number, 'list_id: ' || a.list_id || ' is already in the calendar' as reason

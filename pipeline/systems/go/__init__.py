@@ -1,1 +1,202 @@
-"""What the two Go rule sets share: grades (G4)."""
+"""What the two Go rule sets share (go_belgium, go_ffg1984): events as periods, rated
+in order (end date, then start date, then id), each from the state after the one
+before; a state of points, grade (G4), games and events to date; the game sides
+kept with every term, read back by the card.
+
+Starting points: the --ratings file (Go points); else a declared grade's middle
+(a new member, 50 for 1 dan); else none (NC: the Belgian rules give a first
+rating from the first event, ruling G2; the 1984 rules rate only games between
+players with points).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import pandas as pd
+
+from pipeline.rate.periods import column, local_indices
+from pipeline.systems.base import Fixes, Outcome, Period, RatedList, RuleSet
+from pipeline.systems.go.grades import grade_text, level_of_points, levels_of_grades, middle_of
+from pipeline.validate.schemas import GO_MAX_RATING, GO_MIN_RATING
+
+HERE = Path(__file__).parent
+
+
+@dataclass
+class GoState:
+    ids: np.ndarray
+    rating: np.ndarray  # NaN: no rating
+    level: np.ndarray  # NaN: no grade
+    games: np.ndarray
+    events: np.ndarray
+
+
+@dataclass(frozen=True)
+class EventGames:
+    """One event's games, in rating order (date, then input order), players as global indices."""
+
+    black: np.ndarray
+    white: np.ndarray
+    table: pd.DataFrame  # game_key, date, winner, black_result, handicap, weight, class, board_size
+
+    def __len__(self) -> int:
+        return len(self.black)
+
+
+@dataclass(frozen=True)
+class GoGames:
+    games: pd.DataFrame
+    black: np.ndarray
+    white: np.ndarray
+    bounds: np.ndarray
+
+    def of(self, i: int) -> EventGames:
+        sl = slice(self.bounds[i], self.bounds[i + 1])
+        return EventGames(self.black[sl], self.white[sl], self.games.iloc[sl])
+
+
+@dataclass(frozen=True)
+class Rated:
+    """What one Go rule set's rules give for an event's players (local indices)."""
+
+    after: np.ndarray
+    level: np.ndarray
+    games: np.ndarray  # games counted
+    start: np.ndarray  # what each counted from
+    first: np.ndarray  # first ratings (G2)
+    sides: dict  # the go_game_sides columns
+
+
+class GoRuleSet(RuleSet):
+    """An event-by-event Go rule set; a subclass gives `rate_event`."""
+
+    game = "go"
+    periods_are = "events"
+    tables = ("go_game_sides",)
+    state_columns = ("grade", "games_total", "events")
+    published_state = ("player_id", "rating", "grade", "games_total as games", "events")
+    list_files = False
+    history = ("go_history", "event_id", "event_id, player_id")
+    events_at_once: bool = True  # the card: an event's changes summed and applied at its end (G1), or game by game
+    current_list = """
+        with last as (select list_id from lists where series = getvariable('series')
+                      order by window_end desc, window_start desc, list_id desc limit 1),
+        played as (select c.player_id, arg_max(c.list_id, (k.window_end, k.window_start, k.list_id)) as last_event
+                   from calculations c join lists k using (series, list_id)
+                   where c.series = getvariable('series') and c.games > 0 group by c.player_id)
+        select s.player_id, p.name, p.club, floor(s.rating + 0.5)::integer as rating, s.grade,
+               s.games_total as games, s.events, pl.last_event
+        from player_state s join last using (list_id) join players p using (player_id)
+        left join played pl using (player_id)
+        where s.series = getvariable('series')
+        order by s.rating desc, s.player_id"""
+
+    def rating_step(self) -> None:
+        return None
+
+    def rating_scale(self) -> tuple[float, float, None, str]:
+        return GO_MIN_RATING, GO_MAX_RATING, None, f"Go points from {GO_MIN_RATING} to {GO_MAX_RATING}"
+
+    def schema(self) -> str:
+        return (HERE / "schema.sql").read_text()
+
+    def signature_sql(self) -> str:
+        return (HERE / "signatures.sql").read_text()
+
+    def periods(self, con: duckdb.DuckDBPyConnection, series: str) -> pd.DataFrame:
+        return con.sql("""select event_id as list_id, start_date as window_start, end_date as window_end
+                          from go_events order by end_date, start_date, event_id""").df()
+
+    def starting_state(self, con: duckdb.DuckDBPyConnection, series: str, before: str | None) -> GoState:
+        if before is None:
+            return starting_points(con)
+        players = con.sql("""
+            select p.player_id, s.rating, s.grade, s.games_total, s.events
+            from players p left join player_state s on s.player_id = p.player_id
+             and s.series = $series and s.list_id = $before
+            order by p.player_id""", params={"series": series, "before": before}).to_arrow_table()
+        return GoState(column(players, "player_id", np.int64), column(players, "rating"),
+                       levels_of_grades(players.column("grade").to_pandas()),
+                       np.nan_to_num(column(players, "games_total")).astype(np.int64),
+                       np.nan_to_num(column(players, "events")).astype(np.int64))
+
+    def period_games(self, con: duckdb.DuckDBPyConnection, periods: pd.DataFrame) -> GoGames:
+        con.register("ordered_events", periods.assign(event_index=np.arange(len(periods))))
+        games = con.sql("""
+            select e.event_index, g.game_key, g.date, g.black_id, g.white_id, g.winner, g.black_result,
+                   g.handicap, g.weight, v.class, v.board_size
+            from go_games g join ordered_events e on e.list_id = g.event_id
+            join go_events v using (event_id)
+            order by e.event_index, g.date, g.game_key""").df()
+        con.unregister("ordered_events")
+        ids = column(con.sql("select player_id from players order by player_id").to_arrow_table(), "player_id",
+                     np.int64)
+        # Registry ids → dense indices (ids ascending; validation put every player in the registry).
+        black = np.searchsorted(ids, games["black_id"].to_numpy(np.int64))
+        white = np.searchsorted(ids, games["white_id"].to_numpy(np.int64))
+        bounds = np.searchsorted(games["event_index"].to_numpy(), np.arange(len(periods) + 1))
+        return GoGames(games, black, white, bounds)
+
+    def rate_event(self, local: np.ndarray, b: np.ndarray, w: np.ndarray, g: pd.DataFrame,
+                   before_rating: np.ndarray, before_level: np.ndarray) -> Rated:
+        raise NotImplementedError
+
+    def rate_period(self, s: GoState, games: EventGames, period: Period, fixes: Fixes | None) -> Outcome:
+        local, b, w = local_indices(games.black, games.white, len(s.ids))
+        before_rating, before_level = s.rating[local].copy(), s.level[local].copy()
+        r = self.rate_event(local, b, w, games.table, before_rating, before_level)
+        s.rating[local], s.level[local] = r.after, r.level
+        s.games[local] += r.games
+        s.events[local] += r.games > 0
+        who = fixes.who if fixes is not None else np.empty(0, dtype=np.int64)
+        if fixes is not None:  # the commission's rating, and the grade it reads as; every later event follows
+            s.rating[who] = fixes.ratings
+            s.level[who] = level_of_points(fixes.ratings)
+        rule = np.select([np.isin(local, who), r.first, np.isnan(r.start)],
+                         ["correction by the rating commission", "first rating (G2)", "no rating to count from"],
+                         "rated").astype(object)
+        has = ~np.isnan(s.rating)
+        return Outcome(
+            state=s,
+            rows={"calculations": {"list_id": period.list_id, "player_id": s.ids[local], "rule": rule,
+                                   "previous_rating": before_rating, "start": r.start, "unrounded": s.rating[local],
+                                   "rating": s.rating[local], "grade_before": grade_text(before_level),
+                                   "grade_after": grade_text(s.level[local]), "games": r.games.astype(np.int64),
+                                   "games_played": r.games.astype(np.int64)},
+                  "player_state": {"list_id": period.list_id, "player_id": s.ids[has], "rating": s.rating[has],
+                                   "grade": grade_text(s.level[has]), "games_total": s.games[has],
+                                   "events": s.events[has]},
+                  "go_game_sides": _sides_with_ids(period.list_id, s.ids[local], r.sides)},
+            figures={"games_rated": len(games), "forfeits": 0, "players_rated": int(has.sum()),
+                     "new_players": int(r.first.sum())},
+            summary=RatedList(period.list_id, len(games), int(has.sum()), 0, 0),
+            detail=r)
+
+    def card(self, con, series, player_id, list_id):
+        from pipeline.systems.go.card import go_card
+        return go_card(con, series, self, player_id, list_id)
+
+
+def _sides_with_ids(event_id: str, ids: np.ndarray, sides: dict) -> dict:
+    """The game sides as rows: the event's local player indices as registry ids."""
+    rows = {k: v for k, v in sides.items() if k not in ("player", "opponent")}
+    return {"list_id": event_id, "game_key": rows.pop("game_key"), "player_id": ids[sides["player"]],
+            "opponent_id": ids[sides["opponent"]], **rows}
+
+
+def starting_points(con: duckdb.DuckDBPyConnection) -> GoState:
+    """Every registered player (ids ascending) before the first event."""
+    players = con.sql("""
+        select p.player_id, p.grade, r.rating
+        from players p left join initial_ratings r using (player_id)
+        order by p.player_id""").to_arrow_table()
+    ids = column(players, "player_id", np.int64)
+    declared = levels_of_grades(players.column("grade").to_pandas())
+    rating = column(players, "rating")
+    # A starting rating keeps the declared grade, else the grade it reads as (G4).
+    level = np.where(np.isnan(rating), declared, np.where(np.isnan(declared), level_of_points(rating), declared))
+    rating = np.where(np.isnan(rating), middle_of(declared), rating)  # new members: the middle of their grade
+    return GoState(ids, rating, level, np.zeros(len(ids), dtype=np.int64), np.zeros(len(ids), dtype=np.int64))

@@ -1,2 +1,41 @@
-"""The go_belgium rule set: its rules (rules.py), and what the pipeline needs of it."""
-from pipeline.systems.go_belgium.rules import *  # noqa: F403
+"""The Belgian Go Federation's rating (rules.py; seeds 000 and 002): event by event,
+every game of an event from the ratings before it (G1)."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from pipeline.systems.go import GoRuleSet, Rated
+from pipeline.systems.go_belgium.rules import *  # noqa: F403 (the rules, for their users)
+from pipeline.systems.go_belgium.rules import EventResult, GoBelgiumRules, game_weight, rate_event
+
+
+class GoBelgium(GoRuleSet):
+    name = "go-belgium"
+    title = "Belgian Go rules"
+    Parameters = GoBelgiumRules
+
+    def rate_event(self, local, b, w, g: pd.DataFrame, before_rating, before_level) -> Rated:
+        rules = self.parameters
+        weight = game_weight(g["class"].to_numpy(), g["board_size"].to_numpy(), g["weight"].to_numpy(float), rules)
+        r = rate_event(b, w, g["black_result"].to_numpy(float), g["handicap"].to_numpy(float), weight,
+                       before_rating, before_level, rules)
+        return Rated(r.rating, r.level, r.games, r.start, r.first, _sides(g, r))
+
+
+def _sides(g: pd.DataFrame, r: EventResult) -> dict:
+    """Every term of each game side (player indices local: pipeline/systems/go maps them to ids)."""
+    s, t = r.sides, r.terms
+    k = len(g)
+    return {
+        "game_key": np.tile(g["game_key"].to_numpy(np.int64), 2), "player": s.player, "opponent": s.opponent,
+        "colour": np.repeat(np.array(["B", "W"], dtype=object), k),
+        "handicap": np.tile(g["handicap"].to_numpy(np.int64), 2), "result": s.result,
+        "own": t["own"], "opponent_rating": t["opponent_rating"], "difference": t["difference"], "con": t["con"],
+        "a": t["a"], "expected": t["expected"], "weight": s.weight, "factor": s.factor,
+        "change": np.where(r.counted, t["change"], 0.0),
+        "rule": np.where(r.counted, "counted", "not counted: a player has no rating to count from").astype(object),
+    }
+
+
+RULE_SET = GoBelgium

@@ -1,4 +1,4 @@
-"""List identities and games windows (ruling R1)."""
+"""List identities and games windows of the performance Elo (ruling R1), and the season of a calculation (R2)."""
 from __future__ import annotations
 
 import datetime as dt
@@ -36,18 +36,6 @@ def nominal_calendar(first_day: dt.date, last_day: dt.date) -> pd.DataFrame:
     return frame.sort_values("window_start", ignore_index=True)
 
 
-def monthly_calendar(first_day: dt.date, last_day: dt.date) -> pd.DataFrame:
-    """FIDE's default calendar: one list a month, named for the month of
-    publication, whose window is the month before (fide-elo.md)."""
-    months = pd.period_range(pd.Period(first_day, "M"), pd.Period(last_day, "M"), freq="M")
-    return pd.DataFrame({
-        "list_id": [f"{(m + 1).year}-{(m + 1).month:02d}" for m in months],
-        "window_start": [m.start_time.date() for m in months],
-        "window_end": [m.end_time.date() for m in months],
-    })
-
-
-CALENDARS = {"performance": nominal_calendar, "fide": monthly_calendar}
 
 
 def season_end_year(window_end: dt.date) -> int:

@@ -1,26 +1,19 @@
-"""A player's calculation card for one list, and what-if outcomes of a game.
+"""A player's calculation card for one list under the performance Elo, and what-if
+outcomes of a game.
 
-The list's computation is replayed from the warehouse (the state after the list
-before, the window's games): it is deterministic, so the replay is the published
-computation, with every intermediate value at hand.
+The list's computation is replayed from the warehouse (pipeline/rate/replay.py:
+the state after the list before, the window's games): it is deterministic, so the
+replay is the published computation, with every intermediate value at hand.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import duckdb
 import numpy as np
-import pandas as pd
 
-from pipeline.calendar import CALENDARS, season_end_year
-from pipeline.periods import local_indices, window_games
-from pipeline.rate import starting_state
-from pipeline.systems import DEFAULT_SYSTEM, stored_system
-from pipeline.systems.performance import RULES, ListResult, PerformanceRules, Rule, bonus, compatible, rate_list
-
-
-class NotFound(LookupError):
-    """An unknown player or list."""
+from pipeline.rate.replay import replayed
+from pipeline.systems.performance.rules import ListResult, PerformanceRules, Rule, bonus, compatible
 
 
 @dataclass(frozen=True)
@@ -39,62 +32,25 @@ class Replay:
     opponent_ids: np.ndarray
 
 
-def _lists(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
-    """The computed lists, in order."""
-    return con.sql("select list_id, window_start, window_end from lists order by window_start").df()
-
-
-def list_to_replay(con: duckdb.DuckDBPyConnection, list_id: str) -> tuple[str | None, pd.DataFrame]:
-    """The list before `list_id` (None: the initial ratings) and `list_id`'s window:
-    a computed list, or the next one (whose window may already hold games)."""
-    lists = _lists(con)
-    if list_id in set(lists["list_id"]):
-        where = int(np.flatnonzero(lists["list_id"] == list_id)[0])
-        before = None if where == 0 else lists["list_id"].iloc[where - 1]
-        return before, lists.iloc[[where]].reset_index(drop=True)
-    if not lists.empty and list_id == next_list(con):
-        return lists["list_id"].iloc[-1], _next_window(con)
-    raise NotFound(f"no list {list_id!r}")
-
-
-def _next_window(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
-    """The window after the latest list computed, in the warehouse's rule set's calendar."""
-    lists = _lists(con)
-    if lists.empty:
-        raise NotFound("no list has been computed yet")
-    day = pd.Timestamp(lists["window_end"].iloc[-1]).date() + pd.Timedelta(days=1)
-    return CALENDARS[stored_system(con) or DEFAULT_SYSTEM](day, day)
-
-
-def replay(con: duckdb.DuckDBPyConnection, player_id: int, list_id: str, rules: PerformanceRules = RULES,
+def replay(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int, list_id: str,
            extra_game: tuple[float, float] | None = None) -> Replay:
     """Recompute `list_id`; `extra_game` = (opponent rating, score) adds a game
     against a rated opponent who is not in the registry (what-if)."""
-    before, one = list_to_replay(con, list_id)
-    ids, birth_year, rating, archive_performance, archive_games = starting_state(con, before)
-    me = int(np.searchsorted(ids, player_id))
-    if me >= len(ids) or ids[me] != player_id:
-        raise NotFound(f"player {player_id} is not in the registry")
-    games = window_games(con, one)
-    white, black, white_score = games.white, games.black, games.white_score
-    if extra_game is not None:  # a fictitious rated opponent, index n
-        ids = np.append(ids, -1)
-        birth_year, rating = np.append(birth_year, np.nan), np.append(rating, extra_game[0])
-        archive_performance, archive_games = np.append(archive_performance, np.nan), np.append(archive_games, 0)
-        white, black = np.append(white, me), np.append(black, len(ids) - 1)
-        white_score = np.append(white_score, extra_game[1])
-    local, w, b = local_indices(white, black, len(ids), also=me)
-    season = season_end_year(pd.Timestamp(one["window_end"].iloc[0]).date())
-    result = rate_list(w, b, white_score, rating[local], archive_performance[local], archive_games[local],
-                       birth_year[local], season, rules)
+    r = replayed(con, series, player_id, list_id)
+    state, games, me = r.state, r.games, r.me
+    if extra_game is not None:  # a fictitious rated opponent, at the end of the state
+        state, opponent = state.with_opponent(extra_game[0])
+        games = replace(games, white=np.append(games.white, me), black=np.append(games.black, opponent),
+                        white_score=np.append(games.white_score, extra_game[1]))
+    local, w, b, result = rule_set.rate_window(state, games, r.period.end, also=me)
     mine = int(np.searchsorted(local, me))
     sides = np.concatenate([w, b])
     opponents = np.concatenate([b, w])[sides == mine]
-    scores = np.concatenate([white_score, 1.0 - white_score])[sides == mine]
-    used = np.where(np.isnan(rating[local]), result.estimation.estimate, rating[local])
-    return Replay(list_id, (one["window_start"].iloc[0], one["window_end"].iloc[0]), result, mine, opponents,
-                  scores, used, float(rating[me]), (float(archive_performance[me]), int(archive_games[me])),
-                  ids[local][opponents])
+    scores = np.concatenate([games.white_score, 1.0 - games.white_score])[sides == mine]
+    used = np.where(np.isnan(state.rating[local]), result.estimation.estimate, state.rating[local])
+    return Replay(list_id, (r.period.start, r.period.end), result, mine, opponents, scores, used,
+                  float(state.rating[me]), (float(state.archive_performance[me]), int(state.archive_games[me])),
+                  state.ids[local][opponents])
 
 
 def _bonus_text(p: float, rules: PerformanceRules) -> str:
@@ -135,9 +91,10 @@ def _formula(rule: str, ei: float, nj: int, pj: float, pa: float, na: int, unrou
     return "no compatible game: nothing changes"
 
 
-def card(con: duckdb.DuckDBPyConnection, player_id: int, list_id: str, rules: PerformanceRules = RULES) -> str:
+def card(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int, list_id: str) -> str:
     """The calculation card of a player for a list, as text."""
-    r = replay(con, player_id, list_id, rules)
+    rules = rule_set.parameters
+    r = replay(con, series, rule_set, player_id, list_id)
     res, me = r.result, r.local
     name = con.execute("select name from players where player_id = ?", [player_id]).fetchall()[0][0]
     rated = not np.isnan(r.previous)
@@ -187,8 +144,8 @@ def card(con: duckdb.DuckDBPyConnection, player_id: int, list_id: str, rules: Pe
     lines.append(f"Rule: {rule}")
     lines.append(_formula(rule, r.previous, nj, pj, r.archives[0], r.archives[1], float(res.unrounded[me]), rules))
     correction = con.execute("""select arg_max(rating, correction_id), arg_max(reason, correction_id) from corrections
-                                where player_id = ? and list_id = ? and withdrawn_at is null""",
-                             [player_id, list_id]).fetchall()[0]
+                                where series = ? and player_id = ? and list_id = ? and withdrawn_at is null""",
+                             [series.name, player_id, list_id]).fetchall()[0]
     if not np.isnan(res.rating[me]):
         lines.append(f"Published (R3: nearest ten, 5 up): {res.unrounded[me]:.3f} → {res.rating[me]:.0f}")
     if correction[0] is not None:
@@ -196,18 +153,12 @@ def card(con: duckdb.DuckDBPyConnection, player_id: int, list_id: str, rules: Pe
     return "\n".join(lines)
 
 
-def next_list(con: duckdb.DuckDBPyConnection) -> str:
-    """The list after the latest one computed (its window may already hold games)."""
-    return _next_window(con)["list_id"].iloc[0]
-
-
-def whatif(con: duckdb.DuckDBPyConnection, player_id: int, opponent: float, list_id: str,
-           rules: PerformanceRules = RULES) -> str:
+def whatif(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int, opponent: float, list_id: str) -> str:
     """The published rating after a win, a draw or a loss against `opponent`, with
     the player's games of the list's window so far."""
     lines = []
     for score, word in ((1.0, "win"), (0.5, "draw"), (0.0, "loss")):
-        r = replay(con, player_id, list_id, rules, extra_game=(opponent, score))
+        r = replay(con, series, rule_set, player_id, list_id, extra_game=(opponent, score))
         res, me = r.result, r.local
         before = f"{r.previous:.0f}" if not np.isnan(r.previous) else "unrated"
         after = f"{res.rating[me]:.0f}" if not np.isnan(res.rating[me]) else "still unrated"

@@ -13,16 +13,14 @@ import matplotlib
 matplotlib.use("svg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from pipeline.config import PACKAGE_DIR  # noqa: E402
-from pipeline.publish import LIST_ID, replace_atomically  # noqa: E402
-from pipeline.systems import stored_system  # noqa: E402
+from pipeline.publish import FILE_NAME, replace_atomically  # noqa: E402
 
 # text.parse_math off: chart text (player names in the legend) is never read as
 # mathtext, so "$\foo$" or "a_b^c" is drawn as written, not parsed (or refused).
 matplotlib.rcParams.update({"svg.hashsalt": "ratings", "svg.fonttype": "none", "font.size": 9,
                             "axes.spines.top": False, "axes.spines.right": False, "text.parse_math": False})
 HISTORY_LISTS = 12  # the top players' chart covers this list and the 11 before it
-TEMPLATES = jinja2.Environment(loader=jinja2.FileSystemLoader(PACKAGE_DIR / "templates"),
+TEMPLATES = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
                                autoescape=True, keep_trailing_newline=True)
 
 
@@ -71,56 +69,64 @@ def _rows(con: duckdb.DuckDBPyConnection, sql: str, params: list) -> list[dict]:
     return [dict(zip(names, r)) for r in result.fetchall()]
 
 
-def list_report(con: duckdb.DuckDBPyConnection, list_id: str) -> str:
-    """The report page of one list."""
-    summary = _rows(con, "select * from list_summary where list_id = ?", [list_id])[0]
-    history = "select * from rating_history where list_id = ?"
-    top = [r[0] for r in con.execute("select player_id from rating_history where list_id = ? "
-                                     "order by rating desc, player_id limit 8", [list_id]).fetchall()]
+def list_report(con: duckdb.DuckDBPyConnection, series, list_id: str) -> str:
+    """The report page of one list of a series."""
+    s = series.name
+    summary = _rows(con, "select * from list_summary where series = ? and list_id = ?", [s, list_id])[0]
+    history = "select * from rating_history where series = ? and list_id = ?"
+    top = [r[0] for r in con.execute("select player_id from rating_history where series = ? and list_id = ? "
+                                     "order by rating desc, player_id limit 8", [s, list_id]).fetchall()]
     lines: dict[str, list[tuple[str, int]]] = {}
     for name, list_, rating in con.execute(
             """select h.name || ' (' || h.player_id || ')', h.list_id, h.rating from rating_history h
-               where h.player_id in (select unnest(?::bigint[])) and h.list_id in (
-                   select list_id from lists where window_start <= (select window_start from lists where list_id = ?)
+               where h.series = ? and h.player_id in (select unnest(?::bigint[])) and h.list_id in (
+                   select list_id from lists where series = ? and window_start <=
+                       (select window_start from lists where series = ? and list_id = ?)
                    order by window_start desc limit ?)
-               order by h.player_id, h.list_id""", [top, list_id, HISTORY_LISTS]).fetchall():
+               order by h.player_id, h.list_id""", [s, top, s, s, list_id, HISTORY_LISTS]).fetchall():
         lines.setdefault(name, []).append((list_, rating))
     page = TEMPLATES.get_template("list_report.html.j2").render(
         s=summary,
-        estimation=stored_system(con) != "fide",  # the FIDE rules estimate nobody
-        histogram=_histogram([r[0] for r in con.execute("select rating from rating_history where list_id = ?",
-                                                        [list_id]).fetchall()]),
+        estimation=series.rule_set.estimates_players,
+        histogram=_histogram([r[0] for r in con.execute("select rating from rating_history where series = ? "
+                                                        "and list_id = ?", [s, list_id]).fetchall()]),
         convergence=_convergence(con.execute("select round, players_moving from estimation_rounds "
-                                             "where list_id = ? order by round", [list_id]).fetchall()),
+                                             "where series = ? and list_id = ? order by round", [s, list_id]).fetchall()
+                                 if series.rule_set.estimates_players else []),
         history=_history(lines),
-        gains=_rows(con, f"{history} and change > 0 order by change desc, player_id limit 10", [list_id]),
-        losses=_rows(con, f"{history} and change < 0 order by change, player_id limit 10", [list_id]),
-        new_players=_rows(con, f"{history} and status = 'new' order by rating desc, player_id limit 20", [list_id]),
+        gains=_rows(con, f"{history} and change > 0 order by change desc, player_id limit 10", [s, list_id]),
+        losses=_rows(con, f"{history} and change < 0 order by change, player_id limit 10", [s, list_id]),
+        new_players=_rows(con, f"{history} and status = 'new' order by rating desc, player_id limit 20",
+                          [s, list_id]),
         rejects=_rows(con, """
             select regexp_extract(f.path, '[^/]+$') as file, f.rows_read, f.rows_accepted,
                    (select count(*) from rejects r where r.file_id = f.file_id and r.status = 'open') as rows_rejected,
                    (select mode(regexp_replace(split_part(r.reason, ';', 1), ' \\(got .*\\)$', ''))
                     from rejects r where r.file_id = f.file_id and r.status = 'open') as top_reason
             from source_files f
-            where f.taken_in_run <= coalesce((select run_id from lists where list_id = ?), 0)
-            order by f.file_id""", [list_id]),
+            where f.taken_in_run <= coalesce((select run_id from lists where series = ? and list_id = ?), 0)
+            order by f.file_id""", [s, list_id]),
     )
     return page
 
 
-def write_reports(con: duckdb.DuckDBPyConnection, out: Path, list_ids: list[str]) -> list[Path]:
-    """OUT/<list_id>/index.html for each list whose report is missing or older than
-    its revision (the page records the revision it shows)."""
+def write_reports(con: duckdb.DuckDBPyConnection, out: Path, series) -> list[Path]:
+    """<series folder>/<list_id>/index.html for each list of the series whose report is
+    missing or older than its revision (the page records the revision it shows)."""
     written = []
-    for list_id, revision in con.execute("select list_id, revision from lists order by window_start").fetchall():
-        if list_id not in list_ids or not LIST_ID.fullmatch(list_id):
+    if not series.rule_set.list_files:  # rule sets without list files have no list pages
+        return written
+    folder = Path(series.folder(Path(out)))
+    for list_id, revision in con.execute("select list_id, revision from lists where series = ? "
+                                         "order by window_start", [series.name]).fetchall():
+        if not FILE_NAME.fullmatch(list_id):
             continue
-        path = Path(out) / list_id / "index.html"
+        path = folder / list_id / "index.html"
         marker = f"<!-- revision {revision} -->"
         if path.exists() and path.read_text().endswith(marker + "\n"):
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
-        page = list_report(con, list_id) + marker + "\n"
+        page = list_report(con, series, list_id) + marker + "\n"
         replace_atomically(path, lambda tmp: tmp.write_text(page))
         written.append(path)
     return written

@@ -24,14 +24,11 @@ import pyarrow.parquet as pq
 
 from pipeline.formats.cells import spreadsheet_safe
 from pipeline.formats.list_files import fide_list_text, swiss_manager_csv
-from pipeline.systems import DEFAULT_SYSTEM, stored_system
 from pipeline.warehouse import stage
 
-
-# The state columns of the other rule set are left out of a published state.
-NOT_PUBLISHED = {"performance": ["games_total", "peak_rating"], "fide": ["archive_performance", "archive_games"]}
-LIST_ID = re.compile(r"\d{4}-\d{2}")
-REPORT = re.compile(r"\d{4}-\d{2}-r\d+")
+# List and event ids name files: letters, digits, _ . - (YYYY-MM, an event id).
+FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+REPORT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}-r\d+")
 
 
 class PublishedFileConflict(Exception):
@@ -126,42 +123,57 @@ def _list_files(one: pa.Table, pairing: pa.Table | None, list_id: str, formats: 
     return files
 
 
-def publish_all(con: duckdb.DuckDBPyConnection, out: Path, formats: tuple[str, ...] = DEFAULT_FORMATS
-                ) -> tuple[list[str], int]:
-    """Write, for each list, OUT/lists/<list_id>-r<revision>.{csv,parquet} once (and,
-    as asked, .txt in FIDE's list layout and -swiss-manager.csv for pairing programs),
-    the latest revision as OUT/lists/<list_id>.*, OUT/state/<list_id>.parquet and, for
-    each revision after the first, OUT/diffs/<list_id>-r<revision>.csv. Returns the
-    list ids and the number of files written (files whose bytes did not change are not)."""
-    out = Path(out)
+def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: tuple[str, ...] = DEFAULT_FORMATS
+                   ) -> tuple[list[str], int]:
+    """Write a series' files into its folder (OUT/ for the warehouse's first series,
+    OUT/<series>/ for the others), as its rule set publishes them: for each list
+    OUT/state/<list_id>.parquet and, where the rule set publishes list files,
+    OUT/lists/<list_id>-r<revision>.{csv,parquet} once (and, as asked, .txt in FIDE's
+    list layout and -swiss-manager.csv for pairing programs), the latest revision as
+    OUT/lists/<list_id>.* and, for each revision after the first,
+    OUT/diffs/<list_id>-r<revision>.csv; a current list where the rule set has one.
+    Returns the list ids and the number of files written (unchanged files are not)."""
+    rs = series.rule_set
+    out = Path(series.folder(Path(out)))
     (out / "lists").mkdir(parents=True, exist_ok=True)
     (out / "state").mkdir(parents=True, exist_ok=True)
-    lists = stage(con, "50_published_lists").to_arrow_table()
-    states = stage(con, "51_published_states").to_arrow_table().drop_columns(
-        NOT_PUBLISHED[stored_system(con) or DEFAULT_SYSTEM])
-    revisions = con.execute("select list_id, revision from lists order by window_start").fetchall()
+    con.execute("set variable series = ?", [series.name])
+    con.execute("set variable estimates = ?", [rs.publishes_estimates])
+    revisions = con.execute("select list_id, revision from lists where series = ? order by window_start, list_id",
+                            [series.name]).fetchall()
     for stale in out.glob("*/.*.tmp"):  # left by a killed run
         stale.unlink()
-    list_rows, state_rows = by_key(lists), by_key(states)
-    empty_list, empty_state = lists.slice(0, 0), states.slice(0, 0)
-    pairing = by_key(stage(con, "53_pairing_lists").to_arrow_table()) if {"txt", "swiss-manager"} & set(formats) \
-        else {}
+    states = stage(con, "51_published_states").select(", ".join(("list_id", *rs.published_state))).to_arrow_table()
+    state_rows, empty_state = by_key(states), states.slice(0, 0)
+    lists = stage(con, "50_published_lists").to_arrow_table() if rs.list_files else None
+    list_rows = by_key(lists) if rs.list_files else {}
+    pairing = by_key(stage(con, "53_pairing_lists").to_arrow_table()) \
+        if rs.list_files and {"txt", "swiss-manager"} & set(formats) else {}
     written = 0
     for list_id, revision in revisions:
-        if not LIST_ID.fullmatch(list_id):  # a file name: never a path out of OUT (validation checks it too)
-            raise ValueError(f"list id {list_id!r} is not YYYY-MM")
-        files = _list_files(list_rows.get(list_id, empty_list), pairing.get(list_id), list_id, formats)
-        for suffix, data in files.items():
-            written += write_once(data, out / "lists" / f"{list_id}-r{revision}{suffix}")
-            written += write_bytes(data, out / "lists" / f"{list_id}{suffix}")
-        state = state_rows.get(list_id, empty_state).drop_columns(["list_id"])
-        written += write_bytes(parquet_bytes(state), out / "state" / f"{list_id}.parquet")
-    changes = stage(con, "52_published_changes").to_arrow_table()
-    if changes.num_rows:
-        (out / "diffs").mkdir(exist_ok=True)
-    for report, rows in by_key(changes, "report").items():
-        if REPORT.fullmatch(report):
-            written += write_once(csv_bytes(rows.drop_columns(["report"])), out / "diffs" / f"{report}.csv")
+        if not FILE_NAME.fullmatch(list_id):  # a file name: never a path out of OUT (validation checks it too)
+            raise ValueError(f"list id {list_id!r} cannot name a file")
+        if rs.list_files:
+            files = _list_files(list_rows.get(list_id, lists.slice(0, 0)), pairing.get(list_id), list_id, formats)
+            for suffix, data in files.items():
+                written += write_once(data, out / "lists" / f"{list_id}-r{revision}{suffix}")
+                written += write_bytes(data, out / "lists" / f"{list_id}{suffix}")
+        if rs.list_files or list_id in state_rows:  # an event after which nobody is rated has no state file
+            state = state_rows.get(list_id, empty_state).drop_columns(["list_id"])
+            written += write_bytes(parquet_bytes(state), out / "state" / f"{list_id}.parquet")
+    if rs.current_list:
+        current = con.sql(rs.current_list).to_arrow_table()
+        if "parquet" in formats:
+            written += write_bytes(parquet_bytes(current), out / "lists" / "current.parquet")
+        if "csv" in formats:
+            written += write_bytes(csv_bytes(current), out / "lists" / "current.csv")
+    if rs.list_files:
+        changes = stage(con, "52_published_changes").to_arrow_table()
+        if changes.num_rows:
+            (out / "diffs").mkdir(exist_ok=True)
+        for report, rows in by_key(changes, "report").items():
+            if REPORT.fullmatch(report):
+                written += write_once(csv_bytes(rows.drop_columns(["report"])), out / "diffs" / f"{report}.csv")
     return [list_id for list_id, _ in revisions], written
 
 

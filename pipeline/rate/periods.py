@@ -11,19 +11,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from pipeline.systems.base import Columns, RatedList  # what a rule set returns (re-exported)
 from pipeline.warehouse import stage
-
-@dataclass(frozen=True)
-class RatedList:
-    list_id: str
-    games: int
-    players_rated: int
-    rounds: int
-    still_moving: int
-    revision: int | None = None  # None: recomputed, unchanged
-
-
-Columns = dict[str, np.ndarray | str]  # one list's part of a table; "list_id": one value for the part
 
 
 def column(table: pa.Table, name: str, dtype=float) -> np.ndarray:
@@ -32,7 +21,8 @@ def column(table: pa.Table, name: str, dtype=float) -> np.ndarray:
 
 @dataclass(frozen=True)
 class WindowGames:
-    """The played games of consecutive lists, sorted by list, white, black, score."""
+    """The played games of consecutive lists, sorted by list, white, black, score;
+    `of(i)` gives the i-th list's (0-based) as a WindowGames of one list."""
 
     list_index: np.ndarray  # 1 = the first list asked for
     white: np.ndarray  # dense player indices (player_id order)
@@ -46,6 +36,12 @@ class WindowGames:
         """The games of the i-th list (0-based)."""
         lo, hi = np.searchsorted(self.list_index, [i + 1, i + 2], side="left")
         return slice(int(lo), int(hi))
+
+    def of(self, i: int) -> WindowGames:
+        w = self.of_list(i)
+        return WindowGames(self.list_index[w], self.white[w], self.black[w], self.white_score[w],
+                           self.forfeits[i:i + 1], None if self.day is None else self.day[w],
+                           None if self.event is None else self.event[w])
 
 
 def window_games(con: duckdb.DuckDBPyConnection, lists: pd.DataFrame, events: bool = False) -> WindowGames:
@@ -91,15 +87,18 @@ def local_indices(white: np.ndarray, black: np.ndarray, n: int,
     return np.flatnonzero(present), position[white], position[black]
 
 
-def corrections(con: duckdb.DuckDBPyConnection, ids: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray, list[str]]]:
-    """The latest correction in force of each player at each list: list_id → (indices, ratings, reasons)."""
+def fixes_in_force(con: duckdb.DuckDBPyConnection, series: str, ids: np.ndarray) -> dict:
+    """The latest correction in force of each player at each list of the series:
+    list_id → Fixes (player indices, ratings, reasons)."""
+    from pipeline.systems.base import Fixes
+
     rows = con.execute("""select list_id, player_id, arg_max(rating, correction_id), arg_max(reason, correction_id)
-                          from corrections where withdrawn_at is null
-                          group by list_id, player_id order by list_id, player_id""").fetchall()
-    out: dict[str, tuple[np.ndarray, np.ndarray, list[str]]] = {}
+                          from corrections where series = ? and withdrawn_at is null
+                          group by list_id, player_id order by list_id, player_id""", [series]).fetchall()
+    out = {}
     for list_id, group in itertools.groupby(rows, key=lambda r: r[0]):  # a handful of corrections
         _, players, values, reasons = zip(*group)
-        out[list_id] = (np.searchsorted(ids, players), np.array(values, dtype=float), list(reasons))
+        out[list_id] = Fixes(np.searchsorted(ids, players), np.array(values, dtype=float), list(reasons))
     return out
 
 

@@ -13,11 +13,6 @@ import math
 
 import duckdb
 
-from pipeline.config import MAX_RATING, MIN_RATING
-from pipeline.validate.schemas import GO_MAX_RATING, GO_MIN_RATING
-from pipeline.systems import GO_SYSTEMS, stored_system
-from pipeline.systems.fide import RULES as FIDE_RULES
-from pipeline.systems.performance import RULES as PERFORMANCE_RULES
 from pipeline.warehouse import row, scalar
 
 
@@ -25,41 +20,26 @@ class CorrectionRefused(ValueError):
     """A correction that cannot be recorded or withdrawn; the message says why."""
 
 
-def rating_scale(system: str) -> tuple[float, float, float | None, str]:
-    """The ratings a list of the rule set can publish: lowest, highest, step (None:
-    any number), and how to say it."""
-    if system == "fide":  # whole numbers; below the floor a player is unrated (B02 7.2.1)
-        return FIDE_RULES.floor, MAX_RATING, 1, f"a whole number from {FIDE_RULES.floor:.0f} to {MAX_RATING}"
-    if system in GO_SYSTEMS:  # Go points, unrounded
-        return GO_MIN_RATING, GO_MAX_RATING, None, f"Go points from {GO_MIN_RATING} to {GO_MAX_RATING}"
-    step = PERFORMANCE_RULES.rounding_step  # R3: published in tens
-    return MIN_RATING, MAX_RATING, step, f"a multiple of {step} from {step} to {MAX_RATING} (R3)"
-
-
-def record(con: duckdb.DuckDBPyConnection, player_id: int, list_id: str, rating: float, reason: str,
+def record(con: duckdb.DuckDBPyConnection, series, player_id: int, list_id: str, rating: float, reason: str,
            by: str, run_id: int) -> int:
-    """Check and record a correction; returns its id."""
-    system = stored_system(con)
-    if system is None:
-        raise CorrectionRefused("no list has been computed yet: a correction applies to a computed list")
+    """Check and record a correction to a list of a series; returns its id."""
     if not reason.strip():
         raise CorrectionRefused("give the commission's reason (--reason)")
-    if system in GO_SYSTEMS:
-        if row(con, "select 1 from go_results where event_id = ? limit 1", [list_id]) is None:
-            raise CorrectionRefused(f"no computed event {list_id!r} (under the Go rules, --list is an event id)")
-    elif row(con, "select 1 from lists where list_id = ?", [list_id]) is None:
-        first, last = row(con, "select min(list_id), max(list_id) from lists")
-        raise CorrectionRefused(f"no computed list {list_id!r}" +
-                                (f" (the lists are {first} … {last})" if first else ": no list has been computed yet"))
+    if row(con, "select 1 from lists where series = ? and list_id = ?", [series.name, list_id]) is None:
+        first, last = row(con, "select min(list_id), max(list_id) from lists where series = ?", [series.name])
+        what = "event" if series.rule_set.periods_are == "events" else "list"
+        raise CorrectionRefused(f"no computed {what} {list_id!r}" +
+                                (f" (the {what}s are {first} … {last})" if first else
+                                 f": no {what} has been computed yet"))
     if row(con, "select 1 from players where player_id = ?", [player_id]) is None:
         raise CorrectionRefused(f"player {player_id} is not in the registry")
-    low, high, step, scale = rating_scale(system)
+    low, high, step, scale = series.rule_set.rating_scale()
     if not (math.isfinite(rating) and low <= rating <= high) or (step and rating % step):
-        raise CorrectionRefused(f"rating {rating:g} refused: a {system} list publishes {scale}")
+        raise CorrectionRefused(f"rating {rating:g} refused: a {series.name} list publishes {scale}")
     correction_id = scalar(con, "select nextval('correction_ids')")
-    con.execute("""insert into corrections (correction_id, player_id, list_id, rating, reason, entered_at, run_id,
-                                            entered_by) values (?, ?, ?, ?, ?, ?, ?, ?)""",
-                [correction_id, player_id, list_id, rating, reason, dt.datetime.now(), run_id, by])
+    con.execute("""insert into corrections (correction_id, series, player_id, list_id, rating, reason, entered_at,
+                                            run_id, entered_by) values (?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                [correction_id, series.name, player_id, list_id, rating, reason, dt.datetime.now(), run_id, by])
     return correction_id
 
 
@@ -80,7 +60,7 @@ def withdraw(con: duckdb.DuckDBPyConnection, correction_id: int, reason: str, by
 
 def listing(con: duckdb.DuckDBPyConnection, player_id: int | None = None, list_id: str | None = None):
     """Every correction, in force or withdrawn, oldest first."""
-    return con.sql("""select c.correction_id as id, c.player_id, p.name, c.list_id, c.rating, c.reason,
+    return con.sql("""select c.correction_id as id, c.series, c.player_id, p.name, c.list_id, c.rating, c.reason,
                              c.entered_by as by, c.entered_at::timestamp(0) as entered_at,
                              case when c.withdrawn_at is null then 'in force'
                                   else 'withdrawn by ' || c.withdrawn_by || ': ' || c.withdrawn_reason end as status

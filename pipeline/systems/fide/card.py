@@ -2,20 +2,19 @@
 (the seed 003 page's features: every step with the player's own numbers).
 
 The period is replayed from the warehouse, as for the performance Elo
-(pipeline.explain): the replay is the published computation.
+(pipeline/rate/replay.py): the replay is the published computation.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import duckdb
 import numpy as np
 import pandas as pd
 
-from pipeline.explain import NotFound, list_to_replay
-from pipeline.periods import local_indices, window_games
-from pipeline.rate_fide import fide_starting_state, pool_cutoff
-from pipeline.systems.fide import RULES, FideRules, PeriodResult, Rule, expected_score, rate_period, rating_difference
+from pipeline.rate.replay import replayed
+from pipeline.systems.fide.pool import pool_cutoff
+from pipeline.systems.fide.rules import FideRules, PeriodResult, Rule, expected_score, rating_difference
 
 
 @dataclass(frozen=True)
@@ -36,41 +35,34 @@ class FideReplay:
     scores: np.ndarray
 
 
-def fide_replay(con: duckdb.DuckDBPyConnection, player_id: int, list_id: str, rules: FideRules = RULES,
+def fide_replay(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int, list_id: str,
                 extra_game: tuple[float, float] | None = None) -> FideReplay:
     """Recompute `list_id`; `extra_game` = (opponent rating, score) adds a game
     against a rated opponent who is not in the registry (what-if)."""
-    before, one = list_to_replay(con, list_id)
-    s = fide_starting_state(con, before)
-    me = int(np.searchsorted(s.ids, player_id))
-    if me >= len(s.ids) or s.ids[me] != player_id:
-        raise NotFound(f"player {player_id} is not in the registry")
-    end = pd.Timestamp(one["window_end"].iloc[0])
+    rules = rule_set.parameters
+    r = replayed(con, series, player_id, list_id)
+    s, g, me = r.state, r.games, r.me
+    end = pd.Timestamp(r.period.end)
     s.pool.since(pool_cutoff(end, rules))
     pool = s.pool.totals(len(s.ids))
-    g = window_games(con, one, events=True)
-    white, black, score, day, event = g.white, g.black, g.white_score, g.day, g.event
-    ids, rating, games_total, peak, birth_year, started = s.ids, s.rating, s.games_total, s.peak, s.birth_year, s.started
     if extra_game is not None:  # a fictitious established opponent, index n, on the window's last day
         opponent, extra_score = extra_game
-        ids, rating, games_total, peak = (np.append(ids, -1), np.append(rating, opponent),
-                                          np.append(games_total, rules.established_games), np.append(peak, opponent))
-        birth_year, started = np.append(birth_year, np.nan), np.append(started, True)
-        pool = tuple(np.append(a, 0) for a in pool)
-        white, black, score = np.append(white, me), np.append(black, len(ids) - 1), np.append(score, extra_score)
-        day = np.append(day, (end - pd.Timestamp("1970-01-01")).days)
-        event = np.append(event, -1)
-    local, w, b = local_indices(white, black, len(ids), also=me)
-    r = rate_period(w, b, score, day, event, rating[local], games_total[local], peak[local], birth_year[local],
-                    end.year, *(a[local] for a in pool), started[local], rules)
+        s.ids, s.rating = np.append(s.ids, -1), np.append(s.rating, opponent)
+        s.games_total, s.peak = np.append(s.games_total, rules.established_games), np.append(s.peak, opponent)
+        s.birth_year, s.started = np.append(s.birth_year, np.nan), np.append(s.started, True)
+        g = replace(g, white=np.append(g.white, me), black=np.append(g.black, len(s.ids) - 1),
+                    white_score=np.append(g.white_score, extra_score),
+                    day=np.append(g.day, (end - pd.Timestamp("1970-01-01")).days), event=np.append(g.event, -1))
+    previous, games_total, peak, birth_year = s.rating[me], s.games_total[me], s.peak[me], s.birth_year[me]
+    local, w, b, result = rule_set.rate_arrays(s, g, end, also=me)
     mine = int(np.searchsorted(local, me))
     sides = np.concatenate([w, b])
     opponents = np.concatenate([b, w])[sides == mine]
-    return FideReplay((one["window_start"].iloc[0], one["window_end"].iloc[0]), end.year, r, mine,
-                      float(rating[me]), int(games_total[me]), float(peak[me]), float(birth_year[me]),
+    return FideReplay((r.period.start, r.period.end), end.year, result, mine,
+                      float(previous), int(games_total), float(peak), float(birth_year),
                       (int(pool[0][me]), float(pool[1][me]), float(pool[2][me])),
-                      ids[local][opponents], rating[local][opponents],
-                      np.concatenate([score, 1.0 - score])[sides == mine])
+                      s.ids[local][opponents], s.rating[local][opponents],
+                      np.concatenate([g.white_score, 1.0 - g.white_score])[sides == mine])
 
 
 def _k_text(r: FideReplay, rules: FideRules) -> str:
@@ -116,9 +108,10 @@ def _performance_text(r: FideReplay) -> str:
     return text
 
 
-def fide_card(con: duckdb.DuckDBPyConnection, player_id: int, list_id: str, rules: FideRules = RULES) -> str:
+def fide_card(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int, list_id: str) -> str:
     """The FIDE calculation card of a player for a list, as text."""
-    r = fide_replay(con, player_id, list_id, rules)
+    rules = rule_set.parameters
+    r = fide_replay(con, series, rule_set, player_id, list_id)
     res, me = r.result, r.me
     name = con.execute("select name from players where player_id = ?", [player_id]).fetchall()[0][0]
     rated = not np.isnan(r.previous)
@@ -185,13 +178,14 @@ def _initial_lines(r: FideReplay, rules: FideRules) -> list[str]:
     return lines
 
 
-def fide_whatif(con: duckdb.DuckDBPyConnection, player_id: int, opponent: float, list_id: str,
-                rules: FideRules = RULES) -> str:
+def fide_whatif(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int, opponent: float,
+                list_id: str) -> str:
     """The rating after a win, a draw or a loss against `opponent`, with the
     player's games of the list's window so far."""
+    rules = rule_set.parameters
     lines = []
     for score, word in ((1.0, "win"), (0.5, "draw"), (0.0, "loss")):
-        r = fide_replay(con, player_id, list_id, rules, extra_game=(opponent, score))
+        r = fide_replay(con, series, rule_set, player_id, list_id, extra_game=(opponent, score))
         res, me = r.result, r.me
         after = res.rating[me]
         if np.isnan(r.previous):

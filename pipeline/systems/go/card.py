@@ -5,42 +5,42 @@ from __future__ import annotations
 import duckdb
 import numpy as np
 
-from pipeline.explain import NotFound
+from pipeline.systems.base import NotFound
 
 
 def _points(x: float | None) -> str:
     return "NC (no rating)" if x is None or np.isnan(x) else f"{x:.1f}"
 
 
-def go_card(con: duckdb.DuckDBPyConnection, player_id: int, event_id: str, system: str) -> str:
+def go_card(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int, event_id: str) -> str:
     event = con.execute("select name, start_date, end_date, class, board_size from go_events where event_id = ?",
                         [event_id]).fetchall()
     if not event:
         raise NotFound(f"no event {event_id!r}")
-    result = con.execute("""select p.name, r.rule, r.rating_before, r.start, r.rating_after, r.grade_before,
-                                   r.grade_after, r.games, r.rating_after - r.start
-                            from go_results r join players p using (player_id)
-                            where r.event_id = ? and r.player_id = ?""", [event_id, player_id]).fetchall()
+    result = con.execute("""select p.name, r.rule, r.previous_rating, r.start, r.rating, r.grade_before,
+                                   r.grade_after, r.games, r.rating - r.start
+                            from calculations r join players p using (player_id)
+                            where r.series = ? and r.list_id = ? and r.player_id = ?""",
+                         [series.name, event_id, player_id]).fetchall()
     if not result:
         raise NotFound(f"player {player_id} has no game in event {event_id!r}")
     name, rule, before, start, after, grade_before, grade_after, games, change = result[0]
     title, first, last, klass, board = event[0]
-    rules = "Belgian Go rules" if system == "go-belgium" else "French rules of 1984"
     lines = [f"{name} ({player_id}), event {event_id}: {title}, {first} … {last}, class {klass}, "
-             f"{board}×{board}; {rules}",
+             f"{board}×{board}; {rule_set.title}",
              f"Before: {_points(before)}" + (f" ({grade_before})" if grade_before else "")]
     if rule == "first rating (G2)":
         lines.append(f"First rating (ruling G2): {start:.1f}, where the expected score against the rated "
                      "opponents equals the score (all wins: the best opponent + 100; all losses: the worst − 100)")
     sides = con.execute("""select opponent_id, colour, handicap, result, own, opponent_rating, difference, con, a,
                                   expected, weight, factor, change, rule
-                           from go_game_sides where event_id = ? and player_id = ? order by game_key""",
-                        [event_id, player_id]).fetchall()
+                           from go_game_sides where series = ? and list_id = ? and player_id = ? order by game_key""",
+                        [series.name, event_id, player_id]).fetchall()
     lines.append("")
     for opp, colour, h, res, _own, opp_rating, diff, con_, a, exp, weight, factor, ch, why in sides:
         outcome = {1.0: "win", 0.0: "loss", 0.5: "jigo"}[res]
         head = f"vs {opp} ({_points(opp_rating)}), {colour}, {'even' if h == 0 else f'handicap {h}'}, {outcome}: "
-        if system == "go-belgium":
+        if rule_set.events_at_once:
             if why != "counted":
                 lines.append(head + why)
                 continue
@@ -49,7 +49,7 @@ def go_card(con: duckdb.DuckDBPyConnection, player_id: int, event_id: str, syste
         else:
             lines.append(head + f"case {why}, fictitious gap {diff:+.1f}, change {ch:+.3f}")
     lines += ["", f"Games counted: {games}; change over the event: {_points(change) if change is not None else '0'}"
-              + (" (summed and applied at the end of the event, ruling G1)" if system == "go-belgium" else ""),
+              + (" (summed and applied at the end of the event, ruling G1)" if rule_set.events_at_once else ""),
               f"After: {_points(after)}" + (f" ({grade_after}" + (", grade kept by the hysteresis"
                                                                   if grade_after == grade_before else "") + ")"
                                             if grade_after else ""),

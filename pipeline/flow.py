@@ -1,0 +1,135 @@
+"""The pipeline as a library: ingest → validate → rate → publish, typed in and out,
+callable without the CLI (which only parses options and prints what a `Reporter`
+is told).
+
+A warehouse holds one or more series (a rule set's official lists): rating and
+publication work on each, from the first one whose inputs changed.
+"""
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import duckdb
+
+from pipeline.rate.series import Series, chosen, official, series_in
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """The files to take in, as the user named them (kind None: read from the content)."""
+
+    files: list[tuple[str | None, Path]] = field(default_factory=list)
+    register_new: bool = False  # tournament files' unknown players are registered
+    replaces: str | None = None  # the submission the (single) file replaces
+    again: bool = False  # content replaced or withdrawn before is taken in again
+    date: dt.date | None = None  # the date of a one-day tournament file without dates
+
+
+class Reporter:
+    """Told what each stage did, as it is done (the CLI prints it; a library user may ignore it)."""
+
+    def stage(self, name: str, seconds: float) -> None: ...
+    def heading(self, name: str) -> None: ...
+    def taken(self, intakes: list) -> None: ...
+    def validated(self, con: duckdb.DuckDBPyConnection, checked: list, replacements: list) -> int:
+        return sum(v.rows_rejected for v in checked)
+    def rated(self, series: Series, rated: list) -> None: ...
+    def published(self, series: Series, out: Path, list_ids: list[str], written: int, pages: list[Path]) -> None: ...
+
+
+@contextlib.contextmanager
+def timed(reporter: Reporter, name: str):
+    start = time.perf_counter()
+    yield
+    reporter.stage(name, time.perf_counter() - start)
+
+
+def take_in(con: duckdb.DuckDBPyConnection, run_id: int, inputs: Inputs, by: str, staging: str, validate: bool,
+            reporter: Reporter) -> int:
+    """Ingest the files (tables, then tournaments, matched against the registry the
+    tables gave when `validate`), validating as asked; returns the rows rejected."""
+    from pipeline.ingest import split_tournaments, submissions, submit_tables, submit_tournaments
+    from pipeline.validate import validate_staged
+
+    tables, tournaments = split_tournaments(inputs.files)
+    old = submissions.resolve(con, inputs.replaces) if inputs.replaces else None
+    rejected = 0
+    with timed(reporter, "Ingest"):
+        reporter.heading("Ingest")
+        reporter.taken(submit_tables(con, tables, run_id, by, staging, old if tables else None, inputs.again))
+    if validate:
+        with timed(reporter, "Validate"):
+            rejected += reporter.validated(con, *validate_staged(con, run_id, by))
+    if tournaments:
+        with timed(reporter, "Ingest tournaments"):
+            reporter.heading("Ingest tournaments")
+            reporter.taken(submit_tournaments(con, tournaments, run_id, by, staging, inputs.register_new,
+                                              old if not tables else None, inputs.again, inputs.date))
+        if validate:
+            with timed(reporter, "Validate tournaments"):
+                rejected += reporter.validated(con, *validate_staged(con, run_id, by))
+    return rejected
+
+
+def series_to_rate(con: duckdb.DuckDBPyConnection, run_id: int, system: str | None,
+                   rules: dict | None = None) -> list[Series]:
+    """The series a run or `rate` computes: every series of the warehouse, the one
+    asked for made when new (with the parameters of --rules, which replace those of
+    an existing one); on a new warehouse, the default rule set's."""
+    from pipeline import systems
+
+    if system is not None or rules is not None:
+        held = series_in(con)
+        official(con, system or (held[0].name if held else systems.DEFAULT), run_id, rules)
+    return series_in(con) or [official(con, systems.DEFAULT, run_id)]
+
+
+def rate(con: duckdb.DuckDBPyConnection, run_id: int, reporter: Reporter, system: str | None = None,
+         rules: dict | None = None, from_list: str | None = None) -> dict[str, list]:
+    """Compute the lists of each series to rate; returns series → lists computed."""
+    from pipeline.rate import rate_series
+
+    done = {}
+    for series in series_to_rate(con, run_id, system, rules):
+        done[series.name] = rate_series(con, run_id, series, from_list=from_list)
+        reporter.rated(series, done[series.name])
+    return done
+
+
+def publish(con: duckdb.DuckDBPyConnection, out: Path, reporter: Reporter, formats: tuple[str, ...],
+            reports: bool, system: str | None = None) -> None:
+    """Write the files of each series (the one asked for, else all), each in its folder."""
+    from pipeline.publish import publish_series
+
+    for series in ([chosen(con, system)] if system else series_in(con)):
+        list_ids, written = publish_series(con, out, series, formats)
+        pages = []
+        if reports:
+            from pipeline.publish.report import write_reports  # matplotlib: only when reports are asked for
+            pages = write_reports(con, out, series)
+        reporter.published(series, Path(series.folder(Path(out))), list_ids, written, pages)
+
+
+def run(con: duckdb.DuckDBPyConnection, run_id: int, inputs: Inputs, by: str, out: Path, reporter: Reporter,
+        system: str | None = None, rules: dict | None = None, formats: tuple[str, ...] = ("csv", "parquet"),
+        reports: bool = True) -> int:
+    """All four stages; returns the rows rejected. The files are taken in and validated
+    in one transaction, staged in memory: a file is recorded as taken in only once
+    its rows are in the warehouse or in rejects; what an earlier `ingest` staged is
+    validated with them."""
+    from pipeline.rate.series import record_game
+    from pipeline.warehouse import temp_staging, transaction
+
+    if system is not None:  # refused before anything is taken in; validation reads the game
+        record_game(con, system)
+    with transaction(con):
+        rejected = take_in(con, run_id, inputs, by, temp_staging(con), True, reporter)
+    with timed(reporter, "Rate"):
+        rate(con, run_id, reporter, system, rules)
+    with timed(reporter, "Publish"):
+        publish(con, out, reporter, formats, reports)
+    return rejected

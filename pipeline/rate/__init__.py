@@ -1,0 +1,124 @@
+"""Rate: compute the lists of a series in order, each from the one before, with the
+series' rule set, and store them with revisions.
+
+This is the one period loop of every rule set: the periods to compute (from the
+first whose inputs changed), their games fetched once, one call of the rule set's
+`rate_period` a period, everything computed stored in one transaction.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import duckdb
+import pandas as pd
+
+from pipeline.rate.periods import RatedList, fixes_in_force, list_row
+from pipeline.rate.series import Series
+from pipeline.rate.store import COMMON_TABLES, store
+from pipeline.systems.base import Period
+from pipeline.warehouse import scalar, stage, stage_sql
+
+
+class UnknownList(ValueError):
+    """--from names a list that is not among the series' lists."""
+
+
+def windows(con: duckdb.DuckDBPyConnection, rule_set) -> pd.DataFrame:
+    """The calendar windows a rule set rates: a calendar file's, else its nominal
+    windows covering every game (R1; FIDE: monthly), made as needed (never stored:
+    the warehouse's rule sets each have their own)."""
+    filed = con.sql("select list_id, window_start, window_end from calendar order by window_start").df()
+    if len(filed):
+        return filed
+    first, last = con.execute("select min(date), max(date) from games").fetchall()[0]
+    if first is None:
+        return filed
+    return rule_set.calendar(first, last)
+
+
+def periods_of(con: duckdb.DuckDBPyConnection, series: Series) -> pd.DataFrame:
+    """The series' periods, in order: list_id, window_start, window_end."""
+    if series.rule_set.periods_are == "events":
+        return series.rule_set.periods(con, series.name)
+    con.register("series_calendar", windows(con, series.rule_set))
+    periods = stage(con, "20_lists").df()
+    con.unregister("series_calendar")
+    return periods
+
+
+def signatures_of(con: duckdb.DuckDBPyConnection, series: Series, periods: pd.DataFrame) -> dict[str, int]:
+    """What each period is computed from, as one number (sql/22_list_signatures.sql,
+    or the rule set's own for events)."""
+    sql = series.rule_set.signature_sql() if series.rule_set.periods_are == "events" else stage_sql("22_list_signatures")
+    con.register("lists_to_rate", periods)
+    signatures = {k: int(v) for k, v in con.sql(sql).fetchall()}
+    con.unregister("lists_to_rate")
+    return signatures
+
+
+def first_to_compute(list_ids: list[str], signatures: dict[str, int], stored: dict[str, int],
+                     from_list: str | None) -> int | None:
+    """Index of the first list to recompute: the one asked for, else the first whose
+    inputs changed (late games, corrections) or that was never computed; None: all current."""
+    if from_list is not None:
+        if from_list not in list_ids:
+            raise UnknownList(f"no list {from_list!r}; the lists are {list_ids[0]} … {list_ids[-1]}"
+                              if list_ids else f"no list {from_list!r}: there are no games")
+        return list_ids.index(from_list)
+    return next((i for i, list_id in enumerate(list_ids) if stored.get(list_id) != signatures[list_id]), None)
+
+
+def rate_series(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, from_list: str | None = None,
+                show_progress: bool | None = None) -> list[RatedList]:
+    """Compute the series' lists, in order, from the first one whose inputs changed
+    (or `from_list`) to the last; each starts from the stored state of the one before.
+
+    A recomputed list whose results differ gets a new revision (the old one is
+    kept, with who changed and why); one whose results are the same is left as it
+    is. A progress bar (per list) shows on a terminal; `show_progress=None` decides
+    from the terminal, False hides it.
+    """
+    from tqdm import tqdm
+
+    rs = series.rule_set
+    parameters = json.dumps(rs.parameter_values(), sort_keys=True)
+    con.execute("set variable series = ?", [series.name])
+    con.execute("set variable parameters = ?", [parameters])
+    if rs.schema():
+        con.execute(rs.schema())
+    periods = periods_of(con, series)
+    signatures = signatures_of(con, series, periods)
+    stored = {k: int(v) for k, v in con.execute("select list_id, input_signature from lists where series = ?",
+                                                 [series.name]).fetchall()}
+    first = first_to_compute(list(periods["list_id"]), signatures, stored, from_list)
+    if first is None:
+        return []
+    before = None if first == 0 else periods["list_id"].iloc[first - 1]
+    todo = periods.iloc[first:].reset_index(drop=True)
+    state = rs.starting_state(con, series.name, before)
+    games = rs.period_games(con, todo)
+    fixes = fixes_in_force(con, series.name, state.ids)
+    frames: dict[str, list] = {t: [] for t in (*COMMON_TABLES, *rs.tables)}
+    context = {"run_id": run_id, "parameters": parameters,
+               "registry_version": scalar(con, "select coalesce(max(version), 0) from player_versions")}
+    summary = []
+    with tqdm(total=len(todo), desc=f"rate {series.name}", unit="list",
+              disable=None if show_progress is None else not show_progress, leave=False) as bar:
+        for i, (list_id, start, end) in enumerate(todo[["list_id", "window_start", "window_end"]].itertuples(index=False)):
+            period = Period(i, list_id, pd.Timestamp(start).date(), pd.Timestamp(end).date())
+            outcome = rs.rate_period(state, games.of(i), period, fixes.get(list_id))
+            state = outcome.state
+            for table, rows in outcome.rows.items():
+                frames[table].append(rows)
+            frames["lists"].append(list_row(
+                list_id, input_signature=str(signatures[list_id]), registry_version=context["registry_version"],
+                parameters=context["parameters"], window_start=start, window_end=end, run_id=run_id,
+                **outcome.figures))
+            summary.append(outcome.summary)
+            bar.update()
+    revised = store(con, series.name, frames, run_id)
+    return [dataclasses.replace(r, revision=revised.get(r.list_id)) for r in summary]
+
+
+__all__ = ["RatedList", "Series", "UnknownList", "first_to_compute", "rate_series"]

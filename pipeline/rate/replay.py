@@ -1,0 +1,69 @@
+"""A list recomputed from the warehouse, for a calculation card: the state after the
+list before and the window's games, given to the rule set as the rating stage gave
+them (the computation is deterministic, so the replay is the published one)."""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+import duckdb
+import numpy as np
+import pandas as pd
+
+from pipeline.rate.series import Series
+from pipeline.systems.base import NotFound, Period
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """What a card starts from: the state before the list, the list's games, its period."""
+
+    before: str | None
+    state: object
+    games: object
+    period: Period
+    me: int  # the player's index in the state
+
+
+def _lists(con: duckdb.DuckDBPyConnection, series: str) -> pd.DataFrame:
+    return con.sql("select list_id, window_start, window_end from lists where series = $s order by window_start",
+                   params={"s": series}).df()
+
+
+def list_to_replay(con: duckdb.DuckDBPyConnection, series: Series, list_id: str) -> tuple[str | None, pd.DataFrame]:
+    """The list before `list_id` (None: the initial ratings) and `list_id`'s window:
+    a computed list, or the next one (whose window may already hold games)."""
+    lists = _lists(con, series.name)
+    if list_id in set(lists["list_id"]):
+        where = int(np.flatnonzero(lists["list_id"] == list_id)[0])
+        before = None if where == 0 else lists["list_id"].iloc[where - 1]
+        return before, lists.iloc[[where]].reset_index(drop=True)
+    if not lists.empty and series.rule_set.periods_are == "windows" and list_id == next_list(con, series):
+        return lists["list_id"].iloc[-1], _next_window(con, series)
+    raise NotFound(f"no list {list_id!r}")
+
+
+def _next_window(con: duckdb.DuckDBPyConnection, series: Series) -> pd.DataFrame:
+    """The window after the latest list computed, in the rule set's calendar."""
+    lists = _lists(con, series.name)
+    if lists.empty:
+        raise NotFound("no list has been computed yet")
+    day = pd.Timestamp(lists["window_end"].iloc[-1]).date() + dt.timedelta(days=1)
+    return series.rule_set.calendar(day, day)
+
+
+def next_list(con: duckdb.DuckDBPyConnection, series: Series) -> str:
+    """The list after the latest one computed (its window may already hold games)."""
+    return _next_window(con, series)["list_id"].iloc[0]
+
+
+def replayed(con: duckdb.DuckDBPyConnection, series: Series, player_id: int, list_id: str) -> Replayed:
+    """The inputs of `list_id` as the rating stage had them, and where the player is."""
+    before, one = list_to_replay(con, series, list_id)
+    state = series.rule_set.starting_state(con, series.name, before)
+    me = int(np.searchsorted(state.ids, player_id))
+    if me >= len(state.ids) or state.ids[me] != player_id:
+        raise NotFound(f"player {player_id} is not in the registry")
+    period = Period(0, one["list_id"].iloc[0], pd.Timestamp(one["window_start"].iloc[0]).date(),
+                    pd.Timestamp(one["window_end"].iloc[0]).date())
+    return Replayed(before, state, series.rule_set.period_games(con, one).of(0), period, me)

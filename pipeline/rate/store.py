@@ -1,0 +1,116 @@
+"""Store what a rating pass computed, with revisions: one transaction, whatever the rule set.
+
+Each recomputed list whose results differ from its stored revision gets a new
+one: the old rows of every table move to <table>_revisions, who changed goes to
+rating_changes, why to list_revisions; a list whose results are the same keeps its
+revision (and only its input signature is updated).
+"""
+from __future__ import annotations
+
+import datetime as dt
+
+import duckdb
+
+from pipeline.rate.periods import Columns, to_arrow
+from pipeline.warehouse import scalar, stage_sql, transaction
+
+COMMON_TABLES = ("lists", "player_state", "calculations")  # every rule set fills them
+
+
+def revisions_table(con: duckdb.DuckDBPyConnection, table: str) -> str:
+    """<table>_revisions, made (or given the columns a rule set added since) to hold old rows."""
+    name = f"{table}_revisions"
+    con.execute(f"create table if not exists {name} as select 0 as revision, * from {table} limit 0")
+    have = {c for (c,) in con.execute("select column_name from duckdb_columns() where schema_name = 'main' "
+                                      "and table_name = ?", [name]).fetchall()}
+    for column, kind in con.execute("""select column_name, data_type from duckdb_columns()
+                                       where schema_name = 'main' and table_name = ? order by column_index""",
+                                    [table]).fetchall():
+        if column not in have:
+            con.execute(f'alter table {name} add column "{column}" {kind}')
+    return name
+
+
+def computed_rows(con: duckdb.DuckDBPyConnection, series: str, table: str, parts: list[Columns]) -> str:
+    """The computed rows of a table as a view new_<table>, with every column of the
+    table (those the rule set did not fill are null); a column the table does not
+    have is refused, never dropped."""
+    columns = con.execute("""select column_name, data_type from duckdb_columns()
+                             where schema_name = 'main' and table_name = ? order by column_index""",
+                          [table]).fetchall()
+    if parts:
+        con.register(f"computed_{table}", to_arrow(parts))
+        given = set(con.sql(f"select * from computed_{table} limit 0").columns)
+    else:
+        con.register(f"computed_{table}", con.sql(f"select * from {table} limit 0").to_arrow_table())
+        given = {c for c, _ in columns}
+    unknown = sorted(given - {c for c, _ in columns})
+    if unknown:
+        raise ValueError(f"the rule set gave {table} columns it does not have: {', '.join(unknown)}")
+    literal = "'" + series.replace("'", "''") + "'"
+    select = ", ".join(f"{literal} as series" if name == "series" else f'"{name}"' if name in given
+                       else f'null::{kind} as "{name}"' for name, kind in columns if name != "revision")
+    con.execute(f"create or replace temp view new_{table} as select {select} from computed_{table}")
+    return f"new_{table}"
+
+
+def fingerprints(con: duckdb.DuckDBPyConnection, series: str, tables: list[str]) -> None:
+    """Views new_prints and old_prints (list_id, h): each recomputed list's rows of every
+    table but lists as one number a table (the sum of the rows' hashes), to tell the
+    lists whose results changed with one aggregation a table."""
+    parts = [t for t in tables if t != "lists"]
+    literal = "'" + series.replace("'", "''") + "'"
+    con.execute("create or replace temp view new_prints as " + " union all ".join(
+        f"select list_id, sum(hash(t)) + {k} as h from new_{table} t group by list_id"
+        for k, table in enumerate(parts)))
+    con.execute("create or replace temp view old_prints as " + " union all ".join(
+        f"select list_id, sum(hash(t)) + {k} as h from {table} t where series = {literal} "
+        f"and list_id in (select list_id from new_lists) group by list_id" for k, table in enumerate(parts)))
+
+
+def store(con: duckdb.DuckDBPyConnection, series: str, computed: dict[str, list[Columns]], run_id: int
+          ) -> dict[str, int]:
+    """Keep what changed; returns list_id → new revision."""
+    now = dt.datetime.now()
+    tables = list(computed)
+    with transaction(con):
+        con.execute("set variable series = ?", [series])
+        for table in tables:
+            computed_rows(con, series, table, computed[table])
+        fingerprints(con, series, tables)
+        con.execute(f"create or replace temp table changed as {stage_sql('31_changed_lists')}")
+        con.execute(f"create or replace temp table revision_reasons as {stage_sql('32_revision_reasons')}")
+        if scalar(con, "select count(*) from changed where old_revision is not null"):  # a revision, not a first
+            con.execute(f"insert into rating_changes select ?, c.list_id, ch.old_revision + 1, c.* exclude (list_id) "
+                        f"from ({stage_sql('30_rating_changes')}) c join changed ch using (list_id) "
+                        f"where ch.old_revision is not null", [series])
+            for table in tables:
+                if table == "lists":
+                    continue
+                old = revisions_table(con, table)
+                con.execute(f"""insert into {old} by name select l.revision, t.* from {table} t
+                                join lists l using (series, list_id)
+                                where t.series = ? and t.list_id in (select list_id from changed)""", [series])
+        for table in tables:
+            con.execute(f"delete from {table} where series = ? and list_id in (select list_id from changed)",
+                        [series])
+            extra = "coalesce(ch.old_revision, 0) + 1 as revision, " if table == "lists" else ""
+            con.execute(f"""insert into {table} by name
+                            select {extra}n.* from new_{table} n join changed ch using (list_id)""")
+        con.execute("""update lists set input_signature = n.input_signature, forfeits = n.forfeits
+                       from new_lists n where lists.series = n.series and lists.list_id = n.list_id""")
+        con.execute("""insert into list_revisions
+                       select ?, ch.list_id, coalesce(ch.old_revision, 0) + 1, ?, ?, n.registry_version,
+                              (select count(*) from rating_changes r where r.series = ? and r.list_id = ch.list_id
+                                 and r.revision = coalesce(ch.old_revision, 0) + 1), w.reason
+                       from changed ch join new_lists n using (list_id) join revision_reasons w using (list_id)""",
+                    [series, run_id, now, series])
+        revised = dict(con.execute("select list_id, coalesce(old_revision, 0) + 1 from changed").fetchall())
+        con.execute("drop table changed")
+        con.execute("drop table revision_reasons")
+        con.execute("drop view new_prints")
+        con.execute("drop view old_prints")
+        for table in tables:
+            con.execute(f"drop view new_{table}")
+            con.unregister(f"computed_{table}")
+    return revised

@@ -1,0 +1,156 @@
+"""The interface every rule set implements, and what the pipeline hands it.
+
+The pipeline (pipeline/rate/) finds the periods to compute, fetches their games
+once, and calls `rate_period` on each in order, from the state after the period
+before; it stores what comes back with revisions, replays a period for a card,
+and publishes. A rule set says, as data and pure array code, everything that is
+its own:
+
+| what                                   | where                                             |
+|----------------------------------------|---------------------------------------------------|
+| name, parameters, the games it rates   | `name`, `Parameters`, `game`                      |
+| periods: calendar windows or events    | `calendar` (windows), or `periods` overridden     |
+| state per player                       | `starting_state` (an object with `ids`, `rating`), `state_columns` |
+| rating of one period                   | `rate_period(state, games, period, fixes)`        |
+| how a correction applies               | inside `rate_period` (`fixes`), `rating_scale`    |
+| calculation card, what-if              | `card`, `whatif` (or none)                        |
+| what it publishes                      | `published_state`, `list_files`, `current_list`, `publishes_estimates` |
+| its own tables and columns             | `tables`, `schema` (SQL beside its code)          |
+"""
+from __future__ import annotations
+
+import datetime as dt
+from abc import ABC, abstractmethod
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+import duckdb
+import numpy as np
+import pandas as pd
+
+
+@dataclass(frozen=True)
+class RatedList:
+    """A list computed, as the run reports it."""
+
+    list_id: str
+    games: int
+    players_rated: int
+    rounds: int
+    still_moving: int
+    revision: int | None = None  # None: recomputed, unchanged
+
+
+Columns = dict[str, np.ndarray | str]  # one list's part of a table; "list_id": one value for the part
+
+
+class NotFound(LookupError):
+    """An unknown player, list or event, or a card the rule set does not have."""
+
+
+@dataclass(frozen=True)
+class Period:
+    """One list (or event) to compute: its id and the days of its games."""
+
+    index: int  # 0-based among the periods computed in this pass
+    list_id: str
+    start: dt.date
+    end: dt.date
+
+
+@dataclass
+class Fixes:
+    """The commission's corrections in force at one period: player indices, ratings, reasons."""
+
+    who: np.ndarray
+    ratings: np.ndarray
+    reasons: list[str]
+
+
+@dataclass
+class Outcome:
+    """What rating one period gives: the new state of every player, the period's rows
+    of each table (`player_state`, `calculations`, the rule set's own), the figures of
+    its `lists` row, and the summary the run prints."""
+
+    state: Any
+    rows: dict[str, Columns]
+    figures: dict[str, Any]
+    summary: RatedList
+    detail: Any = None  # what a card needs besides the rows (the rule set's own result)
+
+
+class RuleSet(ABC):
+    """A rule set: its parameters (a frozen dataclass instance) and its code."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]  # how cards and reports name it
+    game: ClassVar[str]  # "chess" (the games table) or "go" (go_games): a warehouse's rule sets share it
+    Parameters: ClassVar[type]
+    periods_are: ClassVar[str] = "windows"  # "windows" of a calendar, or "events"
+    tables: ClassVar[tuple[str, ...]] = ()  # its own computed tables, keyed by series and list_id
+    state_columns: ClassVar[tuple[str, ...]] = ()  # the player_state columns it fills besides rating
+    published_state: ClassVar[tuple[str, ...]] = ("player_id", "rating")  # OUT/state/<list>.parquet, from 51
+    list_files: ClassVar[bool] = True  # OUT/lists/<list>-r<revision>.* and the diffs
+    current_list: ClassVar[str | None] = None  # SQL of a list of the latest state (OUT/lists/current.*)
+    publishes_estimates: ClassVar[bool] = False  # R12: the registry's estimates in the pairing lists
+    estimates_players: ClassVar[bool] = False  # reports show the estimation of unrated players
+    # `ratings export history`: the view, its partition column, its order
+    history: ClassVar[tuple[str, str, str]] = ("rating_history", "list_id", "list_id, rating desc, player_id")
+
+    def __init__(self, parameters=None):
+        self.parameters = parameters if parameters is not None else self.Parameters()
+
+    def parameter_values(self) -> dict:
+        """The parameters as stored with each list (tables left out: they are data files)."""
+        return {k: v for k, v in asdict(self.parameters).items() if not isinstance(v, tuple | list | dict)}
+
+    @classmethod
+    def folder(cls) -> Path:
+        import sys
+        return Path(sys.modules[cls.__module__].__file__).parent
+
+    def schema(self) -> str | None:
+        """DDL of its own tables and columns (schema.sql beside its code), run before it rates."""
+        path = self.folder() / "schema.sql"
+        return path.read_text() if path.is_file() else None
+
+    # --- periods -------------------------------------------------------------------
+
+    def calendar(self, first: dt.date, last: dt.date) -> pd.DataFrame:
+        """The nominal windows (list_id, window_start, window_end) covering first … last."""
+        raise NotImplementedError(f"{self.name} rates events, not calendar windows")
+
+    # --- rating --------------------------------------------------------------------
+
+    @abstractmethod
+    def starting_state(self, con: duckdb.DuckDBPyConnection, series: str, before: str | None):
+        """Every registered player's state after the list `before` of the series
+        (None: before the first, from the initial ratings)."""
+
+    def period_games(self, con: duckdb.DuckDBPyConnection, periods: pd.DataFrame):
+        """The games of the periods, fetched once: an object whose `of(i)` gives period i's."""
+        from pipeline.rate.periods import window_games
+        return window_games(con, periods)
+
+    @abstractmethod
+    def rate_period(self, state, games, period: Period, fixes: Fixes | None) -> Outcome:
+        """One period, from the state after the one before: pure array code."""
+
+    def rating_step(self) -> float | None:
+        """Published ratings are multiples of it (None: any number)."""
+        return 1
+
+    def rating_scale(self) -> tuple[float, float, float | None, str]:
+        """What a correction may set: lowest, highest, step (None: any number), in words."""
+        return 1, 3000, self.rating_step(), "a whole number from 1 to 3000"
+
+    # --- explanation ---------------------------------------------------------------
+
+    def card(self, con: duckdb.DuckDBPyConnection, series: str, player_id: int, list_id: str) -> str:
+        raise NotFound(f"the {self.name} rules have no calculation card")
+
+    def whatif(self, con: duckdb.DuckDBPyConnection, series: str, player_id: int, opponent: float,
+               list_id: str) -> str:
+        raise NotFound(f"whatif is not available under the {self.name} rules")

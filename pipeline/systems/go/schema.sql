@@ -1,0 +1,57 @@
+-- The Go rule sets' own columns, table and view (run before they rate; idempotent).
+-- A Go series' lists are its events, in the order rated (end date, start date, id).
+alter table player_state add column if not exists grade varchar;        -- 5k, 2d (with hysteresis)
+alter table player_state add column if not exists games_total integer;  -- games counted to date
+alter table player_state add column if not exists events integer;       -- events played to date
+alter table calculations add column if not exists start double;         -- what the event counted from (G2)
+alter table calculations add column if not exists grade_before varchar;
+alter table calculations add column if not exists grade_after varchar;
+
+-- Every term of each game side of each event.
+create table if not exists go_game_sides (
+    series          varchar not null,
+    list_id         varchar not null,      -- the event
+    game_key        bigint not null,
+    player_id       bigint not null,
+    opponent_id     bigint not null,
+    colour          varchar not null,      -- B or W
+    handicap        integer not null,
+    result          double not null,
+    own             double,                -- the ratings counted from (G1: before the event; 1984: before the game)
+    opponent_rating double,
+    difference      double,                -- own − opponent ± the handicap adjustment
+    con             double,
+    a               double,
+    expected        double,
+    weight          double,
+    factor          double,
+    change          double,
+    rule            varchar                -- 1984: the case (1.1, 1.2, 2.1, 2.2); Belgian: counted or why not
+);
+
+create or replace view go_history as
+select c.series, c.list_id as event_id, e.name as event, e.end_date, e.class, c.player_id, p.name, p.club,
+       c.previous_rating as rating_before, c.start, c.rating as rating_after, c.grade_before, c.grade_after,
+       c.games, c.rating - c.start as change, c.rule
+from calculations c
+join series s on s.series = c.series and s.system like 'go-%'
+join go_events e on e.event_id = c.list_id
+join players p using (player_id);
+
+comment on view go_history is 'Go rule sets: every player''s every event, in the order rated (end date, start date, id).';
+comment on column go_history.series is 'The series: the Go rule set''s official lists, or a scenario.';
+comment on column go_history.event_id is 'The event.';
+comment on column go_history.event is 'Its name.';
+comment on column go_history.end_date is 'Its last day (events are rated in this order).';
+comment on column go_history.class is 'Its class: A 1.2, B 1.0, C 0.8, D 0.';
+comment on column go_history.player_id is 'Membership number.';
+comment on column go_history.name is 'Name in the registry.';
+comment on column go_history.club is 'Club in the registry.';
+comment on column go_history.rating_before is 'Points before the event; null for an NC player.';
+comment on column go_history.start is 'What the event counted from: the points before, or the first rating (G2).';
+comment on column go_history.rating_after is 'Points after the event (unrounded, floored at -2450).';
+comment on column go_history.grade_before is 'Grade before the event (5k, 2d).';
+comment on column go_history.grade_after is 'Grade after the event, with the hysteresis.';
+comment on column go_history.games is 'Games counted in the event.';
+comment on column go_history.change is 'rating_after - start.';
+comment on column go_history.rule is 'rated, first rating (G2), no rating to count from, or a correction.';

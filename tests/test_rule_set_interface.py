@@ -1,0 +1,127 @@
+"""One interface for a rule set, one pipeline for all of them (issue 14): a rule set
+added through the registry alone runs end to end; two rule sets share a warehouse
+and give the lists they give alone; parameters come from a file; names of rule sets
+become code in pipeline/systems/ only; commands start without pandas."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from pipeline import systems
+from tests.conftest import PROJECT_DIR, write_rows
+from tests.test_submissions import query
+
+TOY = Path(__file__).parent / "toy_rule_set"
+
+
+@pytest.fixture
+def plain_elo(tmp_path, monkeypatch):
+    """The toy rule set, copied to a folder of its own and registered: nothing else knows it."""
+    folder = tmp_path / "federation_rules"
+    shutil.copytree(TOY, folder)
+    monkeypatch.syspath_prepend(str(folder))
+    monkeypatch.setitem(systems.REGISTRY, "plain-elo", "plain_elo")
+    return "plain-elo"
+
+
+def test_a_rule_set_added_through_the_registry_runs_end_to_end(cli, plain_elo, small_federation, tmp_path):
+    w, out = tmp_path / "w.duckdb", tmp_path / "out"
+    cli("run", "--system", plain_elo, "--players", small_federation["players"], "--ratings",
+        small_federation["ratings"], "--games", small_federation["games"], "--warehouse", w, "--out", out)
+    first = pd.read_csv(out / "lists" / "2026-Q3.csv").set_index("player_id")["rating"]
+    # 2026-Q3 (July–September), K 20, each game from the ratings at the start of the quarter:
+    # 5 (1400) beats 1 (1800): E = 1 / (1 + 10^(400/400)) = 1/11, +20 × 10/11 = +18.18 → 1418.
+    # 6 (new, 1500) draws 2 (1700) and beats 3 (1600): E = 1/(1 + 10^0.5) = 0.24025 and
+    #   1/(1 + 10^0.25) = 0.35993; 20 × (0.25975 + 0.64007) = +18.00 → 1518.
+    # 7 and 8 (new, 1500 both) : E = 0.5, 7 wins: 1510 and 1490.
+    assert (first[5], first[6], first[7], first[8]) == (1418, 1518, 1510, 1490)
+    assert (out / "lists" / "2026-Q3-r1.csv").is_file() and (out / "state" / "2026-Q3.parquet").is_file()
+    # A late game revises the quarter it falls in; the revision says why.
+    late = write_rows(tmp_path / "late.csv", ["date", "white_id", "black_id", "result"], [["2026-11-15", 4, 3, "1-0"]])
+    cli("run", "--games", late, "--warehouse", w, "--out", out)
+    assert query(w, "select list_id, revision, reason from list_revisions where revision > 1 order by 1") == [
+        ("2026-Q4", 2, "late games: submission 4 (late.csv)"),
+        ("2027-Q1", 2, "follows from the revision of an earlier list")]
+    assert (out / "diffs" / "2026-Q4-r2.csv").is_file()
+    # 3 left 2026-Q3 at 1597 (draw 1500: −0.140, win 1700: +0.640, loss to 6 at 1500: −0.640; × 20 = −2.80);
+    # in Q4 it loses to 4 (1500 after Q3): E = 1 / (1 + 10^(−97/400)) = 0.63605, 20 × −0.63605 → 1584.278.
+    card = cli("explain", 3, "--list", "2026-Q4", "--warehouse", w).output
+    assert "from 1597, 1 games, score 0: 1584.278 → 1584" in card
+    cli("export", "history", "--warehouse", w, "--out", tmp_path / "history")
+    assert sorted(p.name for p in (tmp_path / "history").iterdir()) == [
+        "list_id=2026-Q3", "list_id=2026-Q4", "list_id=2027-Q1"]
+    assert "FAILED" not in cli("audit", "--warehouse", w).output
+
+
+def test_two_rule_sets_in_one_warehouse_give_the_lists_they_give_alone(cli, small_federation, tmp_path):
+    files = ["--players", small_federation["players"], "--ratings", small_federation["ratings"],
+             "--games", small_federation["games"]]
+    both = tmp_path / "both"
+    cli("run", *files, "--warehouse", tmp_path / "both.duckdb", "--out", both, "--no-reports")
+    cli("run", "--system", "fide", "--warehouse", tmp_path / "both.duckdb", "--out", both, "--no-reports")
+    for system, folder in (("performance", both), ("fide", both / "fide")):
+        alone = tmp_path / f"alone-{system}"
+        cli("run", "--system", system, *files, "--warehouse", tmp_path / f"{system}.duckdb", "--out", alone,
+            "--no-reports")
+        published = sorted(p.relative_to(alone) for p in alone.glob("[ls]*/*") if p.is_file())
+        assert published and published == sorted(p.relative_to(folder) for p in folder.glob("[ls]*/*")
+                                                  if p.is_file())
+        for name in published:
+            assert (alone / name).read_bytes() == (folder / name).read_bytes(), (system, name)
+    assert query(tmp_path / "both.duckdb", "select series, position from series order by 2") == [
+        ("performance", 1), ("fide", 2)]
+
+
+def test_parameters_from_a_file_are_checked_stored_and_recompute_the_lists(cli, small_federation, tmp_path):
+    w, out = tmp_path / "w.duckdb", tmp_path / "out"
+    files = ["--players", small_federation["players"], "--ratings", small_federation["ratings"],
+             "--games", small_federation["games"], "--warehouse", w, "--out", out, "--no-reports"]
+    (tmp_path / "typo.toml").write_text("senior_qouta = 12\n")
+    refused = cli("run", *files, "--rules", tmp_path / "typo.toml", ok=False)
+    assert refused.exit_code == 1 and "senior_qouta: not a parameter of the performance rules" in refused.output
+    (tmp_path / "wrong.toml").write_text("senior_quota = 12.5\n")
+    refused = cli("run", *files, "--rules", tmp_path / "wrong.toml", ok=False)
+    assert "senior_quota = 12.5: the performance rules take a whole number (default 16)" in refused.output
+    (tmp_path / "quota.toml").write_text("# a lower senior quota, as proposed\nsenior_quota = 3\n")
+    cli("run", *files, "--rules", tmp_path / "quota.toml")
+    # With a senior quota of 3, 3 (1600: draw 1500, win 1700, loss to 6 at 1843; Pj = 1681 ≥ 1600)
+    # meets it with 3 games: Ej = Pj = 1681 → 1680 (the default gives the barycentre, 1620).
+    assert pd.read_csv(out / "lists" / "2027-01.csv").set_index("player_id").loc[3, "rating"] == 1680
+    assert '"senior_quota": 3' in query(w, "select parameters from lists where list_id = '2027-01'")[0][0]
+    assert '"senior_quota": 3' in query(w, "select parameters from series")[0][0]
+    # Back to the defaults: every list recomputed, the revisions say why.
+    (tmp_path / "defaults.toml").write_text("senior_quota = 16\n")
+    cli("rate", "--rules", tmp_path / "defaults.toml", "--warehouse", w)
+    assert query(w, "select reason from list_revisions where list_id = '2027-01' and revision = 2") == [
+        ("the rule set's parameters changed (--rules)",)]
+
+
+def test_no_module_outside_the_rule_sets_names_one():
+    names = [re.escape(n) for n in systems.names()]
+    pattern = re.compile(r"""["'](%s)["']""" % "|".join(names))
+    offenders = []
+    for path in sorted((PROJECT_DIR / "pipeline").rglob("*.py")) + sorted((PROJECT_DIR / "sql").rglob("*.sql")):
+        if (PROJECT_DIR / "pipeline" / "systems") in path.parents:
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            if pattern.search(line):
+                offenders.append(f"{path.relative_to(PROJECT_DIR)}:{number}: {line.strip()}")
+    assert offenders == []
+
+
+@pytest.mark.parametrize("args", [["--help"], ["query", "select 1"], ["run", "--help"]])
+def test_commands_start_without_pandas(args, published):
+    w, _ = published
+    code = ("import sys; from pipeline.cli import main\n"
+            f"try:\n    main({[*args, *(['--warehouse', str(w)] if args[0] == 'query' else [])]!r})\n"
+            "except SystemExit:\n    pass\n"
+            "loaded = [m for m in ('pandas', 'pandera', 'matplotlib') if m in sys.modules]\n"
+            "print('LOADED', loaded)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "LOADED []" in result.stdout, result.stdout + result.stderr
