@@ -1,7 +1,7 @@
 """A plain per-player Python implementation of the performance Elo, as a benchmark baseline.
 
-Same rules as `pipeline/systems/performance.py` + `pipeline/rate.py`
-(shared/rules/performance-elo.md, rulings R1–R12), written to be simple and
+Same rules as `pipeline/systems/performance/` + `pipeline/rate/`
+(seed 001, rulings R1–R12), written to be simple and
 obviously correct rather than fast: dicts, lists and loops over players and
 games, no numpy and no DuckDB for the rating (pyarrow only reads Parquet input).
 Inputs are assumed valid (the pipeline's validation is not repeated here).

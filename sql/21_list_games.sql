@@ -1,6 +1,6 @@
 -- Games (forfeits included, without a score) with the list whose window holds
 -- their date (R1), players as dense indices 0..n-1 in player_id order (the
--- order of the players array in pipeline/rate.py), the day (days since
+-- order of the players array of a rule set's state), the day (days since
 -- 1970-01-01) and an event key (games without an event name: one event per
 -- date; FIDE's first-event rule reads them). Not sorted here: rate.py
 -- sorts them on one packed integer key, which is faster than a SQL sort.

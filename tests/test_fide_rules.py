@@ -1,4 +1,4 @@
-"""The FIDE rule set (shared/rules/fide-elo.md), case by case, computed by hand.
+"""The FIDE rule set (seed 003 and B02), case by case, computed by hand.
 
 Table 8.1.2 rows used below (fide-8.1.2-expected-score.csv):
   0–3: 0.50   4–10: 0.51/0.49   33–39: 0.55/0.45   84–91: 0.62/0.38

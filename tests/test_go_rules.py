@@ -1,4 +1,4 @@
-"""The two Go rule sets (shared/rules/go-ratings.md), against the seeds' own numbers."""
+"""The two Go rule sets (seeds 000, 002 and 004; rulings G1–G4, F1), against the seeds' own numbers."""
 from __future__ import annotations
 
 import csv

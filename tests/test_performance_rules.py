@@ -1,5 +1,5 @@
 """Table-driven tests of each formula of the performance Elo, against values
-computed by hand from shared/rules/performance-elo.md (reasoning beside each)."""
+computed by hand from the rules (seed 001, rulings R1–R12; reasoning beside each)."""
 from __future__ import annotations
 
 import dataclasses

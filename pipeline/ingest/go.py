@@ -64,7 +64,7 @@ def registry_ids(con: duckdb.DuckDBPyConnection, t: GoTournament) -> pd.Series:
 
 def event_row_problems(event: dict) -> list[str]:
     """Why the staged row of a file's event would be rejected by validation
-    (pipeline/schemas.py, EventsInput), with the class a file leaves out taken as
+    (pipeline/validate/schemas.py, EventsInput), with the class a file leaves out taken as
     DEFAULT_CLASS like the staged row; none: the event goes in. A file whose event
     is rejected has every game rejected with it (unknown event), so it registers nobody."""
     start, end = event.get("start_date"), event.get("end_date")

@@ -3,7 +3,7 @@
 `ratings rejects --out F.csv` writes the open rejects in their input layout (the
 columns of their kind, as read), with `reason`, `submission`, `file` and `row`
 after them. Ingesting the fixed file takes the rows in, and `file` and `row` tell
-validation which reject each one fixes (pipeline/validate.py).
+validation which reject each one fixes (pipeline/validate/).
 """
 from __future__ import annotations
 

@@ -1,14 +1,14 @@
-"""The FIDE Elo (rules: shared/rules/fide-elo.md, seed 003, FIDE Handbook B02).
+"""The FIDE Elo (seed 003, FIDE Handbook B02).
 
 | rule                                                    | where                  |
 |---------------------------------------------------------|------------------------|
 | expected score, table 8.1.2 (or the logistic option)    | `expected_score`       |
 | 400-point rule, 2650+ exception                         | `rating_difference`    |
 | K = 40/20/10, 30 games, under 18, ever 2400, K×n ≤ 700  | `k_factor`             |
-| one K per period from the start ratings, 0.5 away       | `rated_changes`        |
+| one K per period from the start ratings, 0.5 away       | `rate_period`          |
 | the 1400 floor (B02 7.2.1)                              | `rate_period`          |
 | unrated: 5 games pooled over 26 months, two 1800 draws, | `initial_ratings`,     |
-|   dp at p to the hundredth, at most 2200, from 1400     |   `pooled_sides`       |
+|   dp at p to the hundredth, at most 2200, from 1400     |   `rate_period`        |
 | a first event with a zero score is ignored              | `first_event_ignored`  |
 | monthly lists, the window is the month before           | `pipeline.calendar`    |
 
@@ -16,16 +16,14 @@ Every function is array code: one call handles every player of a period.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import csv
 from dataclasses import dataclass, field
 from enum import StrEnum
+from pathlib import Path
 
 import numpy as np
 
 HERE = Path(__file__).parent  # the rule set's tables are data files beside its code
-
 
 
 def _expected_table() -> tuple[tuple[float, float, float], ...]:

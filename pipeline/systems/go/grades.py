@@ -1,4 +1,4 @@
-"""Go grades and points, shared by both Go rule sets (shared/rules/go-ratings.md).
+"""Go grades and points, shared by both Go rule sets (ruling G4).
 
 Points: 100 a grade, dan positive, kyu negative. A grade is kept as a level on
 one scale: d dan is d, k kyu is 1 − k (1 kyu is 0, 2 kyu is −1, ...), so the

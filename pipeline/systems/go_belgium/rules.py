@@ -1,4 +1,4 @@
-"""The Belgian Go Federation rating (shared/rules/go-ratings.md, seeds 000 and 002).
+"""The Belgian Go Federation rating (seeds 000 and 002; rulings G1–G4).
 
 | rule                                                        | where                 |
 |-------------------------------------------------------------|-----------------------|
@@ -8,8 +8,8 @@
 | handicap: (h − 0.5) × 100, factors, h = 1 included (G3)     | `handicap_terms`      |
 | event class and board size weights, per-game override       | `game_weight`         |
 | the −2450 floor                                             | `rate_event`          |
-| grades with hysteresis, first grade (G4)                    | `go_grades`           |
-| new members at the middle of their grade                    | `go_grades.middle_of` |
+| grades with hysteresis, first grade (G4)                    | `go.grades`           |
+| new members at the middle of their grade                    | `go.grades.middle_of` |
 | NC players: first rating by bisection (G2)                  | `first_ratings`       |
 
 The seed's published table and examples use two simplifications; the rule set
@@ -17,10 +17,9 @@ has a setting for each (`symmetric_expectation`, `giver_factor_squared`).
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import csv
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pandas as pd

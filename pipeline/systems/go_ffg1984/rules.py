@@ -1,4 +1,4 @@
-"""The French Go Federation's rating of May 1984 (shared/rules/go-ratings.md, seed 004).
+"""The French Go Federation's rating of May 1984 (seed 004; ruling F1).
 
 Game by game in date order. C won, P lost; NC and NP their points before the
 game; a player who received H stones plays at a fictitious level of points +

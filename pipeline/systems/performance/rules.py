@@ -1,4 +1,4 @@
-"""The national performance Elo (rules: shared/rules/performance-elo.md, seed 001).
+"""The national performance Elo (seed 001; rulings R1–R12).
 
 | rule                                             | where                          |
 |--------------------------------------------------|--------------------------------|
@@ -9,21 +9,20 @@
 | junior quota, R2                                 | `is_junior`                    |
 | first rating, archives, R6                       | `unrated_players_ratings`      |
 | iterative estimation, R7–R10                     | `estimates`                    |
-| anchoring of unrated groups, R11                 | `pipeline.systems.performance.components`          |
+| anchoring of unrated groups, R11                 | `components.anchored`          |
 | rounding of published ratings, R3                | `published`                    |
-| list identity and calendar, R1                   | `pipeline.calendar`            |
-| which opponent rating, R4                        | `pipeline.rate`                |
+| list identity and calendar, R1                   | `calendar.nominal_calendar`    |
+| which opponent rating, R4                        | `rate_list` (`used`)           |
 
 Every function is array code: one call handles every player of a list.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import csv
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from pathlib import Path
 
 import numpy as np
 
