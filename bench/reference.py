@@ -232,9 +232,12 @@ def rate_list(games, rated, archives, birth_year, season_end):
 
 # ---------------------------------------------------------------- every list in order
 
-def reference_lists(players_path, ratings_path, games_path, calendar_path=None) -> dict[str, list[dict]]:
+def reference_lists(players_path, ratings_path, games_path, calendar_path=None,
+                    states: dict | None = None) -> dict[str, list[dict]]:
     """Every published list, in calendar order: list_id -> rows (player_id, rating,
-    previous_rating, change, games, status) sorted by rating descending, then player_id."""
+    previous_rating, change, games, status) sorted by rating descending, then player_id;
+    `states`, when given, receives every player's state after each list: list_id ->
+    player -> (rating, archived performance, archived games)."""
     birth_year = {int(r["player_id"]): (int(float(r["birth_year"])) if r.get("birth_year") is not None else None)
                   for r in read_rows(players_path)}
     rated, archives = {}, {}
@@ -272,6 +275,9 @@ def reference_lists(players_path, ratings_path, games_path, calendar_path=None) 
     for i in range(min(holding), max(holding) + 1):
         list_id, _, end = windows[i]
         new_rated, archives, card = rate_list(games_of[i], rated, archives, birth_year, season_end_year(end))
+        if states is not None:  # every player's state after the list: rating, or archives
+            states[list_id] = {p: (r, None, None) for p, r in new_rated.items()} | \
+                {p: (None, pa, na) for p, (pa, na) in archives.items()}
         rows = []
         for p, rating in new_rated.items():
             played, nj = card.get(p, (0, 0))
