@@ -98,7 +98,9 @@ def input_options(f):
         ("games", "Games: date, white_id, black_id, result, optional game_id, event, round; "
                   "or a tournament report file (FIDE TRF, Belgian SWAR), read from its content. "
                   "Go: event_id, date, black_id, white_id, winner (B, W, jigo), handicap, weight."),
-        ("events", "Go events: event_id, name, start_date, end_date, class (A/B/C/D), board_size (9/13/19)."),
+        ("events", "Events: event_id, name, start_date, end_date; chess (a games file's `event`): optional "
+                   "rated_in (YYYY-MM, a late report) and games_scheduled (a match); Go: class (A/B/C/D), "
+                   "board_size (9/13/19)."),
     ]):
         f = click.option(f"--{kind}", type=click.Path(exists=True, dir_okay=False, path_type=Path),
                          multiple=True, help=text)(f)

@@ -32,8 +32,9 @@ class WarehouseMissing(WarehouseError):
     """A command that reads the warehouse was given a path where there is none."""
 
 
-WAREHOUSE_VERSION = 5  # the layout of sql/schema.sql; 2: lists have revisions; 3: the FIDE rule set;
-# 4: submissions, withdrawn rows, registry versions, corrections with a trail; 5: series (several rule sets)
+WAREHOUSE_VERSION = 6  # the layout of sql/schema.sql; 2: lists have revisions; 3: the FIDE rule set;
+# 4: submissions, withdrawn rows, registry versions, corrections with a trail; 5: series (several rule sets);
+# 6: events for chess too (rated_in, games_scheduled), lists in their rating order (position)
 
 
 def connect(path: Path | str, read_only: bool = False, wait: float = 0.0) -> duckdb.DuckDBPyConnection:

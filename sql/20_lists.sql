@@ -1,17 +1,18 @@
 -- The lists to compute, in order: every list computed before (a published list
 -- stays, whatever later withdrawals take from its window), and every calendar
--- window from the first that holds a game (played or forfeited) to the last that
--- holds one. Windows without games between them are lists too (a federation that
+-- window from the first that rates a game (played or forfeited: sql/19_placed_games.sql)
+-- to the last that rates one. Windows without games between them are lists too (a federation that
 -- pauses still publishes); beyond the games, nothing creates a list, and a date
 -- more than two years from the other games is rejected at validation
 -- (sql/validate/plausible_dates.sql), so no typo can open a run of empty lists
 -- (issue 2, ruling R1).
--- inputs: series_calendar (the rule set's windows: pipeline/rate/), games, lists, getvariable('series')
+-- inputs: series_calendar (the rule set's windows: pipeline/rate/), placed_games (19), lists,
+--         getvariable('series')
 -- grain: list_id
 with span as (
     select min(k.window_start) as first_start, max(k.window_start) as last_start
     from series_calendar k
-    where exists (select 1 from games g where g.date between k.window_start and k.window_end)
+    where k.list_id in (select list_id from placed_games)
 ),
 final as (
     select k.list_id, k.window_start, k.window_end

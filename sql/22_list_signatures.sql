@@ -2,14 +2,14 @@
 -- signature stored with the list, the list and every later one are recomputed
 -- (late results, replaced or withdrawn games, corrections in force). The first list also depends on the registry
 -- (birth years: R2), the initial ratings and the rule set's parameters (--rules).
--- inputs: lists_to_rate (the output of 20_lists), games, corrections, players, initial_ratings,
+-- inputs: lists_to_rate (the output of 20_lists), games, placed_games (19: how each game is placed), corrections, players, initial_ratings,
 --         getvariable('series'), getvariable('parameters')
 -- grain: list_id
 with lists as (select row_number() over (order by window_start) as list_index, * from lists_to_rate),
 game_sums as (
     select l.list_id, count(*) as games,
-           sum(hash(g.date, g.white_id, g.black_id, g.result, g.game_id, g.event, g.round)) as h
-    from games g join lists l on g.date between l.window_start and l.window_end
+           sum(hash(g.date, g.white_id, g.black_id, g.result, g.game_id, g.event, g.round, p.placement)) as h
+    from games g join placed_games p using (game_key) join lists l using (list_id)
     group by l.list_id
 ),
 correction_sums as (

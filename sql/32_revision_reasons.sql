@@ -15,7 +15,8 @@ replacement_runs as (
 late as (
     select distinct r.list_id, f.submission_id
     from revised r
-    join games g on g.date between r.window_start and r.window_end and g.run_id > r.old_run_id
+    join placed_games p on p.list_id = r.list_id
+    join games g on g.game_key = p.game_key and g.run_id > r.old_run_id
     join source_files f on f.file_id = g.file_id
     where not exists (select 1 from replacement_runs x where x.file_id = g.file_id and x.run_id = g.run_id)
 ),

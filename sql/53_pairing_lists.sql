@@ -2,7 +2,8 @@
 -- player, plus, under the performance Elo, registry players without a rating who
 -- have a club's or age estimate (R12: published for pairing, marked as estimates;
 -- pipeline/formats/list_files.py prints them ending in 9). The registry's extra
--- columns federation, sex, title and fide_id are used where present; no birth date.
+-- columns federation, sex, title and fide_id are used where present; no birth date (the
+-- birth year is given: pipeline/publish/ keeps it only for a rule set that publishes it).
 -- The registry is read as it was when the list's revision was computed, as in
 -- rating_history: a revision's published files do not change with later registry updates.
 -- inputs: rating_history, player_versions, lists, getvariable('series'), getvariable('estimates')
@@ -20,7 +21,7 @@ listed as (
     where getvariable('estimates')  -- R12: the rule set publishes the registry's estimates
 ),
 with_registry as (
-    select x.list_id, x.player_id, v.name, v.club, v.extra, v.estimated_rating
+    select x.list_id, x.player_id, v.name, v.club, v.extra, v.estimated_rating, v.birth_year
     from listed x join series_lists l using (list_id)
     asof join player_versions v on v.player_id = x.player_id and l.registry_version >= v.version
 ),
@@ -30,7 +31,7 @@ final as (
            w.extra->>'sex' as sex, w.extra->>'title' as title,
            try_cast(w.extra->>'fide_id' as bigint) as fide_id,
            coalesce(r.rating, w.estimated_rating) as rating, coalesce(r.games, 0) as games,
-           r.player_id is null as estimated
+           r.player_id is null as estimated, w.birth_year
     from with_registry w left join rated r using (list_id, player_id)
     where r.player_id is not null or w.estimated_rating is not null
 )

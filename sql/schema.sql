@@ -105,7 +105,8 @@ create table if not exists byes (
 create table if not exists staged_events (
     file_id integer not null, row_number bigint not null,
     fixes_file integer, fixes_row bigint,  -- the rejected row this one fixes (ratings rejects)
-    event_id varchar, name varchar, start_date varchar, end_date varchar, class varchar, board_size varchar
+    event_id varchar, name varchar, start_date varchar, end_date varchar, class varchar, board_size varchar,
+    rated_in varchar, games_scheduled varchar
 );
 create table if not exists staged_go_games (
     file_id integer not null, row_number bigint not null,
@@ -230,6 +231,7 @@ create table if not exists series (
 create table if not exists lists (
     series               varchar not null,
     list_id              varchar not null,
+    position             integer not null,     -- its place among the series' lists, in the order they are rated
     revision             integer not null,     -- 1, then one more each time a recomputation changes it
     input_signature      hugeint not null,     -- games, corrections (and for the first list: registry, initial ratings, parameters)
     registry_version     bigint,               -- the newest player_versions row the revision saw (names, clubs)
@@ -318,16 +320,20 @@ create table if not exists corrections (
     withdrawn_run    integer
 );
 
-create table if not exists go_events (
-    event_id   varchar primary key,        -- a file name too (OUT/state/<event_id>.parquet)
+-- Events: Go events (each a period of the Go rule sets), and chess tournaments an
+-- events file describes (FIDE rates a tournament as a whole: rulings X1-X3, X6).
+create table if not exists events (
+    event_id   varchar primary key,        -- a file name too (OUT/state/<event_id>.parquet); chess: the games' event
     name       varchar not null,
     start_date date not null,
     end_date   date not null,
-    class      varchar not null,           -- A (EGF, 1.2), B (tournament, 1.0), C (club, 0.8), D (friendly, 0)
-    board_size integer not null,           -- 19, 13 (× 0.5) or 9 (× 0.3)
+    class      varchar,                    -- Go: A (EGF, 1.2), B (tournament, 1.0), C (club, 0.8), D (friendly, 0)
+    board_size integer,                    -- Go: 19, 13 (× 0.5) or 9 (× 0.3)
     file_id    integer not null,
     row_number bigint not null,
-    run_id     integer not null
+    run_id     integer not null,
+    rated_in   varchar,                    -- chess: the list that rates it (YYYY-MM), for a late report (X1)
+    games_scheduled integer                -- chess: a match's scheduled games (X6)
 );
 
 create table if not exists go_games (

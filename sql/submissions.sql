@@ -1,7 +1,7 @@
 -- Every submission, as `ratings submissions` lists it: who took it in and when,
 -- its status, its rows (read; stored now; rejected and still open; withdrawn), what
 -- it replaced, why it was replaced or withdrawn.
--- inputs: submissions, source_files, rejects, withdrawn_rows, games, go_games, go_events,
+-- inputs: submissions, source_files, rejects, withdrawn_rows, games, go_games, events,
 --         player_versions, initial_ratings, calendar
 -- grain: id
 with parts as (select submission_id, file_id, rows_read from source_files),
@@ -9,7 +9,7 @@ stored as (
     select file_id, count(*) as n from (
         select file_id from player_versions union all select file_id from initial_ratings
         union all select file_id from calendar where file_id is not null union all select file_id from games
-        union all select file_id from go_events union all select file_id from go_games
+        union all select file_id from events union all select file_id from go_games
     ) group by file_id
 ),
 rejected as (select file_id, count(*) as n from rejects where status = 'open' group by file_id),

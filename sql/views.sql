@@ -7,7 +7,7 @@
 create or replace view rating_history as
 with list_order as (
     select series, list_id, registry_version,
-           lag(list_id) over (partition by series order by window_start, list_id) as previous_list_id
+           lag(list_id) over (partition by series order by position) as previous_list_id
     from lists
 ),
 previous as (
@@ -47,16 +47,16 @@ comment on column rating_history.games is 'Games counted on this list (performan
 comment on column rating_history.status is 'new (first rating), played, or did not play.';
 
 create or replace view player_card as
-with history as (select h.*, k.window_start from rating_history h join lists k using (series, list_id)),
+with history as (select h.*, k.position from rating_history h join lists k using (series, list_id)),
 latest as (
-    select series, player_id, arg_max(list_id, window_start) as last_list, arg_max(rating, window_start) as rating
+    select series, player_id, arg_max(list_id, position) as last_list, arg_max(rating, position) as rating
     from history group by series, player_id
 ),
 summary as (
-    select series, player_id, arg_min(list_id, window_start) as first_list, max(rating) as peak_rating,
-           arg_max(list_id, (rating, window_start)) as peak_list,
+    select series, player_id, arg_min(list_id, position) as first_list, max(rating) as peak_rating,
+           arg_max(list_id, (rating, position)) as peak_list,
            sum(games)::bigint as games,
-           arg_max(list_id, window_start) filter (where status <> 'did not play') as last_played_list
+           arg_max(list_id, position) filter (where status <> 'did not play') as last_played_list
     from history group by series, player_id
 )
 select l.series, p.player_id, p.name, p.club, l.rating, l.last_list, s.peak_rating, s.peak_list,

@@ -64,7 +64,7 @@ def test_go_corrections_are_points_at_a_computed_event(cli, go_files, tmp_path):
     w = tmp_path / "go.duckdb"
     cli("run", "--system", "go-belgium", "--players", go_files["players"], "--events", go_files["events"],
         "--games", go_files["games"], "--warehouse", w, "--out", tmp_path / "out")
-    assert "refused: a go-belgium list publishes Go points from -2450 to 3000" in cli(
+    assert "refused: a go-belgium list publishes Go points from -2450 to 1000" in cli(
         "correct", 1, "--list", "club-1", "--rating", 3500, "--reason", "x", "--warehouse", w, ok=False).output
     assert "no computed event 'club-9'" in cli(
         "correct", 1, "--list", "club-9", "--rating", -1900, "--reason", "x", "--warehouse", w, ok=False).output

@@ -74,6 +74,7 @@ def test_fide_elo_defaults():
     assert _fields(FIDE, "expected_table", "dp_table") == {
         "difference_cap": 400.0,  # the 400-point rule
         "cap_exempt_from": 2650.0,  # B02 since October 2025 (None: the seed's rule)
+        "cap_exempt_since": "2025-10-01",  # ruling X4: events that start on or after it
         "logistic": False,  # table 8.1.2, not the logistic curve
         "k_new": 40,
         "established_games": 30,
@@ -90,6 +91,8 @@ def test_fide_elo_defaults():
         "fictitious_rating": 1800.0,
         "fictitious_draws": 2,
         "initial_cap": 2200.0,
+        "closing_days": 3,  # ruling X1: a list closes three days before its date
+        "inactive_months": 12,  # B02 7.2.2
     }
     # Table 8.1.2 (pipeline/systems/fide/fide-8.1.2-expected-score.csv): difference from, E higher, E lower.
     e = FIDE.expected_table
@@ -117,8 +120,9 @@ def test_belgian_go_defaults():
         "factor_minimum": 0.1,
         "class_weights": (("A", 1.2), ("B", 1.0), ("C", 0.8), ("D", 0.0)),
         "board_weights": ((19, 1.0), (13, 0.5), (9, 0.3)),
+        "small_boards_since": "2021-01-01",  # the seed: "since 2021"
         "floor": -2450.0,  # 25 kyu
-        "first_rating_bounds": (-2450.0, 2700.0),  # G2
+        "first_rating_bounds": (-2450.0, 1000.0),  # G2
         "first_rating_margin": 100.0,  # G2
         "bisection_steps": 60,
     }

@@ -74,7 +74,11 @@ def test_a_first_rating_from_games_pooled_over_two_months(fide):
     # Games against an unrated player change nothing for the rated one.
     assert (_list(out, "2026-04")[4], _list(out, "2026-04")[8]) == (1908, 1595)
     state = pd.read_parquet(out / "state" / "2026-04.parquet").set_index("player_id")
-    assert list(state.columns) == ["rating", "games_total", "peak_rating"]
+    assert list(state.columns) == ["rating", "games_total", "peak_rating", "k", "inactive"]
+    # K for the events that start from this list (X5): 6 has 5 rated games (< 30): 40; 5 peaked at 2410: 10;
+    # 1 has 101 games, born 1980, never 2400: 20. Everyone rated played within 12 months: active.
+    assert (state.loc[6, "k"], state.loc[5, "k"], state.loc[1, "k"]) == (40, 10, 20)
+    assert not state["inactive"].any()
     assert (state.loc[6, "games_total"], state.loc[6, "peak_rating"]) == (5, 1988)
     assert (state.loc[1, "games_total"], state.loc[7, "games_total"], state.loc[8, "games_total"]) == (101, 11, 31)
 

@@ -82,6 +82,13 @@ def test_without_the_2650_exception_everyone_is_capped():
     (1800, 100, 1800, False, 36, 19, Rule.K_STANDARD),  # 20 × 36 = 720: ⌊700 / 36⌋ = 19
     (2500, 100, 2500, False, 70, 10, Rule.K_MASTER),  # 10 × 70 = 700 exactly: kept
     (2500, 100, 2500, False, 71, 9, Rule.K_MASTER),  # 10 × 71 = 710: ⌊700 / 71⌋ = 9
+    # Ruling X5: the precedence, first match wins.
+    (2250, 100, 2310, True, 5, 20, Rule.K_STANDARD),  # a junior once rated 2310, now 2250: never again 40
+    (2299, 100, 2300, True, 5, 20, Rule.K_STANDARD),  # peak exactly 2300: "never reached 2300" fails
+    (2380, 12, 2400, False, 5, 10, Rule.K_MASTER),  # once 2400 with 12 games: 10, before the 30-game 40
+    (2380, 12, 2400, True, 5, 10, Rule.K_MASTER),  # ... and before the junior 40
+    (1700, 12, 1700, True, 5, 40, Rule.K_NEW),  # a junior with 12 games: 40 (the 30-game line)
+    (2310, 20, 2310, True, 5, 40, Rule.K_NEW),  # 20 games, once 2310: 40 (the 30-game line comes before)
 ])
 def test_k_factor(rating, games_total, peak, junior, n, k, rule):
     got_k, got_rule = k_factor(np.array([rating]), np.array([games_total]), np.array([peak]), np.array([junior]),

@@ -17,11 +17,12 @@ from pipeline.ingest.go import (
     NEW_PLAYER_IDS,
     _new_players,
     _staged_games,
+    belgian_class,
     event_assumptions,
     event_row_problems,
     registry_identities,
 )
-from pipeline.validate.schemas import EventsInput
+from pipeline.validate.schemas import GoEventsInput
 from pipeline.warehouse import connect
 
 EGD = ["; EV[Club Night]", "; DT[2024-04-06,2024-04-06]",
@@ -113,7 +114,7 @@ def test_event_row_problems_mirror_the_events_schema(change, problems):
         "end_date": event["end_date"].isoformat() if event["end_date"] else None,
         "class": event["class"] or "B", "board_size": str(event["board_size"])}])
     try:
-        EventsInput.validate(staged, lazy=True)
+        GoEventsInput.validate(staged, lazy=True)
         accepted = True
     except pandera.errors.SchemaErrors:
         accepted = False
@@ -123,4 +124,9 @@ def test_event_row_problems_mirror_the_events_schema(change, problems):
 def test_the_class_assumed_for_a_file_without_one_is_said():
     t = egd_from_text("\n".join(EGD))  # no CL tag
     assert event_assumptions(t)[-1] == "no class in the file: class B (other tournament) assumed"
-    assert event_assumptions(egd_from_text("\n".join(["; CL[A]", *EGD]))) == list(t.assumptions)
+    # Ruling G8: an EGD class names the EGD's classes: A, B or C is a Belgian A, D a Belgian B; said.
+    for egd, belgian in (("A", "A"), ("B", "A"), ("C", "A"), ("D", "B")):
+        tagged = egd_from_text("\n".join([f"; CL[{egd}]", *EGD]))
+        assert belgian_class(tagged)[0] == belgian
+        assert event_assumptions(tagged)[-1].startswith(f"EGD class {egd} (") and \
+            f"Belgian class {belgian} (ruling G8" in event_assumptions(tagged)[-1]

@@ -99,9 +99,10 @@ def test_french_1984_rules_game_by_game(cli, tmp_path):
     e1, e2 = _state(out, "e1"), _state(out, "e2")
     assert e1["rating"].to_dict() == pytest.approx({1: 120, 2: 140 + 70 / 3, 3: 190})
     assert e2["rating"].to_dict() == pytest.approx({1: 116, 2: 140 + 70 / 3, 3: 194})
-    # Grades: 100 and 150 read as 2 dan (G4); Three's 200 as 3 dan, kept at 190 and 194
-    # (a demotion needs less than 100, the 3 dan lower bound minus 100).
-    assert e2["grade"].to_dict() == {1: "2d", 2: "2d", 3: "3d"}
+    # Grades read from the points, without hysteresis (ruling F3): 116 and 163.3 are 2 dan; Three's 200
+    # was 3 dan, 190 and 194 are 2 dan (the Belgian rules would keep 3 dan down to 100).
+    assert e1["grade"].to_dict() == {1: "2d", 2: "2d", 3: "2d"}
+    assert e2["grade"].to_dict() == {1: "2d", 2: "2d", 3: "2d"}
     current = pd.read_csv(out / "lists" / "current.csv").set_index("player_id")
     assert current.loc[2, "rating"] == 163  # ruling F1: exact points, the list rounds half up
     card = cli("explain", 2, "--list", "e1", "--warehouse", w).output
@@ -250,6 +251,6 @@ def test_an_opengotha_file_without_a_class_counts_as_class_b(cli, tmp_path):
     cli("run", "--system", "go-belgium", "--games", GO_FIXTURES / "opengotha_simpleswiss_excerpt.xml",
         "--register-new", "--warehouse", w, "--out", tmp_path / "out")
     with duckdb.connect(str(w), read_only=True) as con:
-        assert con.execute("select class, board_size from go_events").fetchall() == [("B", 19)]
+        assert con.execute("select class, board_size from events").fetchall() == [("B", 19)]
         # Class B, 19×19: every counted game weighs 1.0.
         assert {x for (x,) in con.execute("select distinct weight from go_game_sides").fetchall()} == {1.0}

@@ -121,7 +121,9 @@ def test_example_3_four_stones():
 @pytest.mark.parametrize("rating, con, a", [
     (-1950, 116, 200), (-1900, 113, 197.5),  # halfway between −1950 and −1850
     (-2050, 122, 205),  # extrapolated below: the first rows' slope (−6 Con, −5 A per 100)
-    (650, 10, 70), (750, 9, 65),  # extrapolated above: the last rows' slope (−1 Con, −5 A per 100)
+    # Ruling G5: above 650 the last row's values; extrapolating (−1 Con, −5 A per 100) would give
+    # Con −0 at 1650 and negative beyond, A negative above 2050.
+    (650, 10, 70), (750, 10, 70), (1650, 10, 70), (2100, 10, 70),
     (-1050, 70, 155),
 ])
 def test_con_and_a(rating, con, a):

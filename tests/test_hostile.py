@@ -238,4 +238,4 @@ def test_a_rejected_go_event_registers_nobody(cli, tmp_path):
                  "--out", tmp_path / "o", rejected=True).output
     assert "(0 in the registry, 0 new)" in result
     assert query(w, "select count(*) from players") == [(0,)]
-    assert query(w, "select count(*) from go_events") == [(0,)]
+    assert query(w, "select count(*) from events") == [(0,)]

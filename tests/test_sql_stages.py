@@ -38,11 +38,10 @@ def warehouse(tmp_path_factory, small_federation_module):
     # What pipeline/rate/ and pipeline/publish/ give the stages: the series, its parameters,
     # its calendar windows, the periods to rate.
     from pipeline import systems
-    from pipeline.rate import windows
     con.execute("set variable series = 'performance'")
     con.execute("set variable parameters = '{}'")
     con.execute("set variable estimates = true")
-    con.register("series_calendar", windows(con, systems.rule_set("performance")))
+    systems.rule_set("performance").place_games(con)  # series_calendar and placed_games
     con.register("lists_to_rate", stage(con, "20_lists").df())
     return con
 

@@ -7,8 +7,10 @@ and keep the rows in the order given. Same input, same bytes.
 
 - `fide_list_text`: the fixed-width TXT of FIDE's downloadable single rating
   lists (ID Number 1-15, Name 16-76, Fed 77-79, Sex 81, Tit 85-88, WTit
-  90-93, OTit 95-108, the rating at 114, Gms at 120, B-day at 127, Flag at
-  133; FOA, K and B-day are kept as blank columns so readers that cut FIDE's
+  90-93, OTit 95-108, the rating at 114, Gms at 120, K at 124, B-day at 127,
+  Flag at 133: w a woman, i inactive). K, B-day and the inactive flag come from
+  the optional columns k, birth_year and inactive (the FIDE rule set gives them;
+  a list without them keeps the columns blank, so readers that cut FIDE's
   columns by position still find every field where FIDE puts it). A title
   goes to its own column: women's titles (WGM WIM WFM WCM) to WTit, the
   player titles (GM IM FM CM) to Tit, the others (arbiters', trainers',
@@ -39,7 +41,7 @@ FIDE_COLUMNS = (("ID Number", 0), ("Name", 15), ("Fed", 76), ("Sex", 80), ("Tit"
                 ("Flag", 132))
 # The widest value of each column: its width less the blank before the next column.
 FIDE_WIDEST = {"player_id": 14, "name": 60, "federation": 3, "Tit": 4, "WTit": 4, "OTit": 14, "rating": 5,
-               "games": 3}
+               "games": 3, "k": 2, "birth_year": 4}
 WOMEN_TITLES = ("WGM", "WIM", "WFM", "WCM")
 PLAYER_TITLES = ("GM", "IM", "FM", "CM")
 # FIDE's other titles: arbiters (IA FA NA), organisers (IO), trainers (FST FT FI DI NI), ...
@@ -73,12 +75,18 @@ def fide_list_text(table: pa.Table | pd.DataFrame, list_id: str | None = None,
                "games": t["games"]}
     refuse_breaking(t["player_id"], columns, FIDE_WIDEST)
     widths = dict(zip([name for name, _ in FIDE_COLUMNS], _widths()))
+    k, born = _whole(_optional(t, "k")), _whole(_optional(t, "birth_year"))
+    refuse_breaking(t["player_id"], {"k": k, "birth_year": born}, FIDE_WIDEST)
+    # FIDE's flag: w for a woman, i for an inactive player (B02 7.2.2), wi for both.
+    inactive = _optional(t, "inactive").astype("boolean").fillna(False).to_numpy(dtype=bool)
+    flag = pd.Series(np.char.add(np.where(_sex(t["sex"]) == "F", "w", ""), np.where(inactive, "i", "")),
+                     index=t.index)
     cells = [_cell(columns["player_id"], widths["ID Number"]), _cell(columns["name"], widths["Name"]),
              _cell(fed, widths["Fed"]), _cell(_sex(t["sex"]), widths["Sex"]), _cell(columns["Tit"], widths["Tit"]),
              _cell(columns["WTit"], widths["WTit"]), _cell(columns["OTit"], widths["OTit"]),
              _blank(t, widths["FOA"]), _cell(columns["rating"], widths["Rtng"]),
-             _cell(columns["games"], widths["Gms"]), _blank(t, widths["K"] + widths["B-day"]),
-             _cell(pd.Series(np.where(_sex(t["sex"]) == "F", "w", ""), index=t.index), 4)]
+             _cell(columns["games"], widths["Gms"]), _cell(k, widths["K"]), _cell(born, widths["B-day"]),
+             _cell(flag, 4)]
     lines = _joined(cells, "").str.rstrip() if len(t) else pd.Series([], dtype=str)
     return "\n".join([header.rstrip(), *lines]) + "\n"
 
@@ -154,6 +162,11 @@ def _cell(values: pd.Series, width: int) -> pd.Series:
 
 def _blank(t: pd.DataFrame, width: int) -> pd.Series:
     return pd.Series(" " * width, index=t.index, dtype=str)
+
+
+def _whole(values: pd.Series) -> pd.Series:
+    """Whole numbers as text (a missing one: blank)."""
+    return pd.to_numeric(values, errors="coerce").round().astype("Int64")
 
 
 def _optional(t: pd.DataFrame, name: str) -> pd.Series:

@@ -83,11 +83,24 @@ def event_row_problems(event: dict) -> list[str]:
     return [message for failed, message in checks if failed]
 
 
+def belgian_class(t: GoTournament) -> tuple[str, str]:
+    """Ruling G8: the Belgian class of a file's event, and what the report says of it.
+    An EGD file's CL tag names the EGD's classes: A, B or C (a tournament the EGD
+    rates) is the Belgian class A, D is B; a file without a class is B (other tournament)."""
+    own = t.event["class"]
+    if own is None:
+        return DEFAULT_CLASS, f"no class in the file: class {DEFAULT_CLASS} (other tournament) assumed"
+    if t.source == "egd":
+        mapped = "A" if own in ("A", "B", "C") else DEFAULT_CLASS
+        what = "a tournament the EGD rates" if mapped == "A" else "not rated by the EGD"
+        return mapped, f"EGD class {own} ({what}): Belgian class {mapped} (ruling G8; an events file can say otherwise)"
+    return own, f"class {own} from the file"
+
+
 def event_assumptions(t: GoTournament) -> list[str]:
     """What the report should say was assumed: the reader's assumptions, and the
-    class a file that gives none is staged with."""
-    default = [] if t.event["class"] else [f"no class in the file: class {DEFAULT_CLASS} (other tournament) assumed"]
-    return [*t.assumptions, *default]
+    class the file's event is staged with (G8)."""
+    return [*t.assumptions, belgian_class(t)[1]]
 
 
 def _new_players(con: duckdb.DuckDBPyConnection, t: GoTournament, ids: pd.Series, staging: str,
@@ -153,16 +166,32 @@ def ingest_go_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int
                           for pin, country in zip(new["egd_pin"], new["country"])]}))
             ids = ids.fillna(pd.Series(new["player_id"].astype("Int64").to_numpy(), index=new["key"].to_numpy()))
             registered = len(new)
-    stage_rows(con, staging, "events", path, run_id, submission_id, pd.DataFrame([{
-        "row_number": 1, "event_id": event["event_id"], "name": event["name"],
-        "start_date": event["start_date"].isoformat() if event["start_date"] else None,
-        "end_date": event["end_date"].isoformat() if event["end_date"] else None,
-        "class": event["class"] or DEFAULT_CLASS, "board_size": str(event["board_size"])}]), again.get("events"))
+    described = described_event(con, event["event_id"])
+    if described is None:
+        stage_rows(con, staging, "events", path, run_id, submission_id, pd.DataFrame([{
+            "row_number": 1, "event_id": event["event_id"], "name": event["name"],
+            "start_date": event["start_date"].isoformat() if event["start_date"] else None,
+            "end_date": event["end_date"].isoformat() if event["end_date"] else None,
+            "class": belgian_class(t)[0], "board_size": str(event["board_size"])}]), again.get("events"))
     games, problems = _staged_games(t, ids, register_new, identities)
     file_id = stage_rows(con, staging, "go_games", path, run_id, submission_id, games, again.get("go_games"))
+    assumptions = [*t.assumptions, described] if described else event_assumptions(t)
     return GoTournamentIngested(str(path), t.source, event["event_id"], file_id, len(t.players),
                                 int(ids.notna().sum()) - registered, registered, len(t.games),
-                                int((~t.games["counted"]).sum()), problems, tuple(event_assumptions(t)))
+                                int((~t.games["counted"]).sum()), problems, tuple(assumptions))
+
+
+def described_event(con: duckdb.DuckDBPyConnection, event_id: str) -> str | None:
+    """What the report says when an events file already describes the file's event
+    (it decides the class and the days, G8); None when none does."""
+    found = con.execute("""select e.class, e.board_size, s.name from events e
+                           join source_files f using (file_id) join submissions s using (submission_id)
+                           where e.event_id = ? and s.format = 'events'""", [event_id]).fetchall()
+    if not found:
+        return None
+    klass, board, name = found[0]
+    return (f"event {event_id} is described by the events file {name}: its class {klass} and "
+            f"{board}×{board} board are used, not the file's (ruling G8)")
 
 
 def _staged_games(t: GoTournament, ids: pd.Series, register_new: bool = False,

@@ -26,7 +26,7 @@ TOURNAMENT_FORMATS = ("trf", "swar", "opengotha", "egd")
 ACTIVE = ("staged", "taken in")
 # Parts whose rows are withdrawn with their submission (a tournament file's new
 # players stay registered); the table each part's rows are stored in.
-WITHDRAWN_KINDS = {"games": "games", "go_games": "go_games", "events": "go_events"}
+WITHDRAWN_KINDS = {"games": "games", "go_games": "go_games", "events": "events"}
 
 
 class SubmissionError(ValueError):

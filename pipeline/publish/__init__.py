@@ -24,7 +24,7 @@ import pyarrow.parquet as pq
 
 from pipeline.formats.cells import spreadsheet_safe
 from pipeline.formats.list_files import fide_list_text, swiss_manager_csv
-from pipeline.warehouse import stage
+from pipeline.warehouse import stage, stage_sql
 
 # List and event ids name files: letters, digits, _ . - (YYYY-MM, an event id).
 FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -139,7 +139,7 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
     (out / "state").mkdir(parents=True, exist_ok=True)
     con.execute("set variable series = ?", [series.name])
     con.execute("set variable estimates = ?", [rs.publishes_estimates])
-    revisions = con.execute("select list_id, revision from lists where series = ? order by window_start, list_id",
+    revisions = con.execute("select list_id, revision from lists where series = ? order by position",
                             [series.name]).fetchall()
     for stale in out.glob("*/.*.tmp"):  # left by a killed run
         stale.unlink()
@@ -147,8 +147,7 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
     state_rows, empty_state = by_key(states), states.slice(0, 0)
     lists = stage(con, "50_published_lists").to_arrow_table() if rs.list_files else None
     list_rows = by_key(lists) if rs.list_files else {}
-    pairing = by_key(stage(con, "53_pairing_lists").to_arrow_table()) \
-        if rs.list_files and {"txt", "swiss-manager"} & set(formats) else {}
+    pairing = by_key(pairing_lists(con, rs)) if rs.list_files and {"txt", "swiss-manager"} & set(formats) else {}
     written = 0
     for list_id, revision in revisions:
         if not FILE_NAME.fullmatch(list_id):  # a file name: never a path out of OUT (validation checks it too)
@@ -175,6 +174,20 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
             if REPORT.fullmatch(report):
                 written += write_once(csv_bytes(rows.drop_columns(["report"])), out / "diffs" / f"{report}.csv")
     return [list_id for list_id, _ in revisions], written
+
+
+def pairing_lists(con: duckdb.DuckDBPyConnection, rule_set) -> pa.Table:
+    """The lists as pairing programs load them (sql/53_pairing_lists.sql), with the
+    columns the rule set adds (RuleSet.pairing_state: FIDE's K, birth year and
+    inactive flag); the birth year only where the rule set publishes it."""
+    extra = [c for c in rule_set.pairing_state if c != "birth_year"]
+    chosen = ", ".join(["p.*"] + [f"s.{c}" for c in extra])
+    table = con.sql(f"""
+        select {chosen} from ({stage_sql('53_pairing_lists')}) p
+        left join player_state s
+          on s.series = getvariable('series') and s.list_id = p.list_id and s.player_id = p.player_id
+        order by p.list_id, p.estimated, p.rating desc, p.player_id""").to_arrow_table()
+    return table if "birth_year" in rule_set.pairing_state else table.drop_columns(["birth_year"])
 
 
 def by_key(table: pa.Table, key: str = "list_id") -> dict[str, pa.Table]:

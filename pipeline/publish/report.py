@@ -80,9 +80,9 @@ def list_report(con: duckdb.DuckDBPyConnection, series, list_id: str) -> str:
     for name, list_, rating in con.execute(
             """select h.name || ' (' || h.player_id || ')', h.list_id, h.rating from rating_history h
                where h.series = ? and h.player_id in (select unnest(?::bigint[])) and h.list_id in (
-                   select list_id from lists where series = ? and window_start <=
-                       (select window_start from lists where series = ? and list_id = ?)
-                   order by window_start desc limit ?)
+                   select list_id from lists where series = ? and position <=
+                       (select position from lists where series = ? and list_id = ?)
+                   order by position desc limit ?)
                order by h.player_id, h.list_id""", [s, top, s, s, list_id, HISTORY_LISTS]).fetchall():
         lines.setdefault(name, []).append((list_, rating))
     page = TEMPLATES.get_template("list_report.html.j2").render(
@@ -118,7 +118,7 @@ def write_reports(con: duckdb.DuckDBPyConnection, out: Path, series) -> list[Pat
         return written
     folder = Path(series.folder(Path(out)))
     for list_id, revision in con.execute("select list_id, revision from lists where series = ? "
-                                         "order by window_start", [series.name]).fetchall():
+                                         "order by position", [series.name]).fetchall():
         if not FILE_NAME.fullmatch(list_id):
             continue
         path = folder / list_id / "index.html"

@@ -17,42 +17,23 @@ from pipeline.rate.periods import RatedList, fixes_in_force, list_row
 from pipeline.rate.series import Series
 from pipeline.rate.store import COMMON_TABLES, store
 from pipeline.systems.base import Period
-from pipeline.warehouse import scalar, stage, stage_sql
+from pipeline.warehouse import scalar
 
 
 class UnknownList(ValueError):
     """--from names a list that is not among the series' lists."""
 
 
-def windows(con: duckdb.DuckDBPyConnection, rule_set) -> pd.DataFrame:
-    """The calendar windows a rule set rates: a calendar file's, else its nominal
-    windows covering every game (R1; FIDE: monthly), made as needed (never stored:
-    the warehouse's rule sets each have their own)."""
-    filed = con.sql("select list_id, window_start, window_end from calendar order by window_start").df()
-    if len(filed):
-        return filed
-    first, last = con.execute("select min(date), max(date) from games").fetchall()[0]
-    if first is None:
-        return filed
-    return rule_set.calendar(first, last)
-
-
 def periods_of(con: duckdb.DuckDBPyConnection, series: Series) -> pd.DataFrame:
     """The series' periods, in order: list_id, window_start, window_end."""
-    if series.rule_set.periods_are == "events":
-        return series.rule_set.periods(con, series.name)
-    con.register("series_calendar", windows(con, series.rule_set))
-    periods = stage(con, "20_lists").df()
-    con.unregister("series_calendar")
-    return periods
+    return series.rule_set.periods(con, series.name)
 
 
 def signatures_of(con: duckdb.DuckDBPyConnection, series: Series, periods: pd.DataFrame) -> dict[str, int]:
     """What each period is computed from, as one number (sql/22_list_signatures.sql,
-    or the rule set's own for events)."""
-    sql = series.rule_set.signature_sql() if series.rule_set.periods_are == "events" else stage_sql("22_list_signatures")
+    or the rule set's own)."""
     con.register("lists_to_rate", periods)
-    signatures = {k: int(v) for k, v in con.sql(sql).fetchall()}
+    signatures = {k: int(v) for k, v in con.sql(series.rule_set.signature_sql()).fetchall()}
     con.unregister("lists_to_rate")
     return signatures
 
@@ -87,17 +68,19 @@ def rate_series(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, fro
     con.execute("set variable parameters = ?", [parameters])
     if rs.schema():
         con.execute(rs.schema())
-    periods = periods_of(con, series)
+    periods = periods_of(con, series).assign(position=lambda p: range(len(p)))
     signatures = signatures_of(con, series, periods)
     stored = {k: int(v) for k, v in con.execute("select list_id, input_signature from lists where series = ?",
                                                  [series.name]).fetchall()}
     first = first_to_compute(list(periods["list_id"]), signatures, stored, from_list)
     if first is None:
         return []
+    if rs.recomputes_from_the_first:
+        first = 0
     before = None if first == 0 else periods["list_id"].iloc[first - 1]
     todo = periods.iloc[first:].reset_index(drop=True)
     state = rs.starting_state(con, series.name, before)
-    games = rs.period_games(con, todo)
+    games = rs.period_games(con, series.name, todo)
     fixes = fixes_in_force(con, series.name, state.ids)
     frames: dict[str, list] = {t: [] for t in (*COMMON_TABLES, *rs.tables)}
     context = {"run_id": run_id, "parameters": parameters,
@@ -113,7 +96,7 @@ def rate_series(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, fro
                 frames[table].append(rows)
             frames["lists"].append(list_row(
                 list_id, input_signature=str(signatures[list_id]), registry_version=context["registry_version"],
-                parameters=context["parameters"], window_start=start, window_end=end, run_id=run_id,
+                parameters=context["parameters"], window_start=start, window_end=end, run_id=run_id, position=first + i,
                 **outcome.figures))
             summary.append(outcome.summary)
             bar.update()

@@ -4,7 +4,7 @@ per-list parts that become warehouse rows."""
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import duckdb
 import numpy as np
@@ -29,8 +29,7 @@ class WindowGames:
     black: np.ndarray
     white_score: np.ndarray
     forfeits: np.ndarray  # per list: forfeits, counted and never rated
-    day: np.ndarray | None = None  # days since 1970-01-01 (asked for with events=True)
-    event: np.ndarray | None = None  # event key, one event per date when unnamed (events=True)
+    extra: dict[str, np.ndarray] = field(default_factory=dict)  # the other columns asked for, by name
 
     def of_list(self, i: int) -> slice:
         """The games of the i-th list (0-based)."""
@@ -40,23 +39,38 @@ class WindowGames:
     def of(self, i: int) -> WindowGames:
         w = self.of_list(i)
         return WindowGames(self.list_index[w], self.white[w], self.black[w], self.white_score[w],
-                           self.forfeits[i:i + 1], None if self.day is None else self.day[w],
-                           None if self.event is None else self.event[w])
+                           self.forfeits[i:i + 1], {k: v[w] for k, v in self.extra.items()})
 
 
-def window_games(con: duckdb.DuckDBPyConnection, lists: pd.DataFrame, events: bool = False) -> WindowGames:
-    """The played games of the lists' windows (R1), and each list's forfeits; with
-    `events`, each game's day and event too (FIDE's first-event rule reads them)."""
-    wanted = ["list_index", "white", "black", "white_score"] + (["day", "event_key"] if events else [])
+def calendar_windows(con: duckdb.DuckDBPyConnection, rule_set) -> pd.DataFrame:
+    """The calendar windows a rule set rates: a calendar file's, else its nominal
+    windows covering every game (R1), made as needed."""
+    filed = con.sql("select list_id, window_start, window_end from calendar order by window_start").df()
+    if len(filed):
+        return filed
+    first, last = con.execute("select min(date), max(date) from games").fetchall()[0]
+    if first is None:
+        return filed
+    return rule_set.calendar(first, last)
+
+
+def window_games(con: duckdb.DuckDBPyConnection, lists: pd.DataFrame,
+                 extra: dict[str, type] | None = None) -> WindowGames:
+    """The played games of the lists (as placed: sql/19_placed_games.sql; R1), and each
+    list's forfeits; `extra`: other columns of sql/21_list_games.sql wanted, with their
+    types (the day, the event, what the rule set placed the games with)."""
+    extra = extra or {}
+    wanted = ["list_index", "white", "black", "white_score", *extra]
     con.register("lists_to_rate", lists)
     # Only the columns asked for are computed: DuckDB drops the others from the stage's plan.
     games = stage(con, "21_list_games").select(*wanted).to_arrow_table()
     con.unregister("lists_to_rate")
-    keys = _canonical_order(*(column(games, name, float if name == "white_score" else np.int64) for name in wanted))
+    types = {"list_index": np.int64, "white": np.int64, "black": np.int64, "white_score": float} | extra
+    keys = _canonical_order(*(column(games, name, types[name]) for name in wanted))
     played = ~np.isnan(keys[3])  # forfeits have no score: counted, never rated
     forfeits = np.bincount(keys[0][~played] - 1, minlength=len(lists))
-    list_index, white, black, white_score, *extra = (k[played] for k in keys)
-    return WindowGames(list_index, white, black, white_score, forfeits, *extra)
+    list_index, white, black, white_score, *carried = (k[played] for k in keys)
+    return WindowGames(list_index, white, black, white_score, forfeits, dict(zip(extra, carried)))
 
 
 def _canonical_order(list_index, white, black, score, *carried: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -75,9 +89,9 @@ def _canonical_order(list_index, white, black, score, *carried: np.ndarray) -> t
 
 
 def local_indices(white: np.ndarray, black: np.ndarray, n: int,
-                  also: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The players of a window (global indices, ascending; `also` added even
-    without a game) and the games in local indices."""
+                  also: int | np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The players of a window (global indices, ascending; `also`, one index or
+    several, added even without a game) and the games in local indices."""
     present = np.zeros(n, dtype=bool)
     present[white] = True
     present[black] = True

@@ -26,7 +26,7 @@ class Replayed:
 
 
 def _lists(con: duckdb.DuckDBPyConnection, series: str) -> pd.DataFrame:
-    return con.sql("select list_id, window_start, window_end from lists where series = $s order by window_start",
+    return con.sql("select list_id, window_start, window_end from lists where series = $s order by position",
                    params={"s": series}).df()
 
 
@@ -60,10 +60,11 @@ def next_list(con: duckdb.DuckDBPyConnection, series: Series) -> str:
 def replayed(con: duckdb.DuckDBPyConnection, series: Series, player_id: int, list_id: str) -> Replayed:
     """The inputs of `list_id` as the rating stage had them, and where the player is."""
     before, one = list_to_replay(con, series, list_id)
+    series.rule_set.place_games(con)
     state = series.rule_set.starting_state(con, series.name, before)
     me = int(np.searchsorted(state.ids, player_id))
     if me >= len(state.ids) or state.ids[me] != player_id:
         raise NotFound(f"player {player_id} is not in the registry")
     period = Period(0, one["list_id"].iloc[0], pd.Timestamp(one["window_start"].iloc[0]).date(),
                     pd.Timestamp(one["window_end"].iloc[0]).date())
-    return Replayed(before, state, series.rule_set.period_games(con, one).of(0), period, me)
+    return Replayed(before, state, series.rule_set.period_games(con, series.name, one).of(0), period, me)

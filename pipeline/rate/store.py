@@ -48,7 +48,8 @@ def computed_rows(con: duckdb.DuckDBPyConnection, series: str, table: str, parts
     if unknown:
         raise ValueError(f"the rule set gave {table} columns it does not have: {', '.join(unknown)}")
     literal = "'" + series.replace("'", "''") + "'"
-    select = ", ".join(f"{literal} as series" if name == "series" else f'"{name}"' if name in given
+    # Each column as the table holds it, so that an unchanged row fingerprints the same.
+    select = ", ".join(f"{literal} as series" if name == "series" else f'"{name}"::{kind} as "{name}"' if name in given
                        else f'null::{kind} as "{name}"' for name, kind in columns if name != "revision")
     con.execute(f"create or replace temp view new_{table} as select {select} from computed_{table}")
     return f"new_{table}"
@@ -97,7 +98,7 @@ def store(con: duckdb.DuckDBPyConnection, series: str, computed: dict[str, list[
             extra = "coalesce(ch.old_revision, 0) + 1 as revision, " if table == "lists" else ""
             con.execute(f"""insert into {table} by name
                             select {extra}n.* from new_{table} n join changed ch using (list_id)""")
-        con.execute("""update lists set input_signature = n.input_signature, forfeits = n.forfeits
+        con.execute("""update lists set input_signature = n.input_signature, forfeits = n.forfeits, position = n.position
                        from new_lists n where lists.series = n.series and lists.list_id = n.list_id""")
         con.execute("""insert into list_revisions
                        select ?, ch.list_id, coalesce(ch.old_revision, 0) + 1, ?, ?, n.registry_version,

@@ -9,7 +9,7 @@ its own:
 | what                                   | where                                             |
 |----------------------------------------|---------------------------------------------------|
 | name, parameters, the games it rates   | `name`, `Parameters`, `game`                      |
-| periods: calendar windows or events    | `calendar` (windows), or `periods` overridden     |
+| periods: calendar windows or events    | `calendar` (windows), `place_games`, or `periods` |
 | state per player                       | `starting_state` (an object with `ids`, `rating`), `state_columns` |
 | rating of one period                   | `rate_period(state, games, period, fixes)`        |
 | how a correction applies               | inside `rate_period` (`fixes`), `rating_scale`    |
@@ -95,6 +95,10 @@ class RuleSet(ABC):
     list_files: ClassVar[bool] = True  # OUT/lists/<list>-r<revision>.* and the diffs
     current_list: ClassVar[str | None] = None  # SQL of a list of the latest state (OUT/lists/current.*)
     publishes_estimates: ClassVar[bool] = False  # R12: the registry's estimates in the pairing lists
+    recomputes_from_the_first: ClassVar[bool] = False  # any change recomputes every period (periods interleave)
+    # What the pairing lists (TXT, Swiss-Manager) carry besides the rating: player_state
+    # columns, and "birth_year" from the registry.
+    pairing_state: ClassVar[tuple[str, ...]] = ()
     estimates_players: ClassVar[bool] = False  # reports show the estimation of unrated players
     # `ratings export history`: the view, its partition column, its order
     history: ClassVar[tuple[str, str, str]] = ("rating_history", "list_id", "list_id, rating desc, player_id")
@@ -122,6 +126,32 @@ class RuleSet(ABC):
         """The nominal windows (list_id, window_start, window_end) covering first … last."""
         raise NotImplementedError(f"{self.name} rates events, not calendar windows")
 
+    def windows(self, con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
+        """The calendar windows it rates: a calendar file's, else its nominal windows
+        covering every game (never stored: a warehouse's rule sets each have their own)."""
+        from pipeline.rate.periods import calendar_windows
+        return calendar_windows(con, self)
+
+    def place_games(self, con: duckdb.DuckDBPyConnection) -> None:
+        """Make `series_calendar` (its windows) and the view `placed_games`: each game
+        with the list that rates it (sql/19_placed_games.sql), read by the stages that
+        find the lists, their games and their signatures."""
+        from pipeline.warehouse import stage_sql
+        con.register("series_calendar", self.windows(con))
+        con.execute(f"create or replace temp view placed_games as {stage_sql('19_placed_games')}")
+
+    def periods(self, con: duckdb.DuckDBPyConnection, series: str) -> pd.DataFrame:
+        """The series' periods, in order: list_id, window_start, window_end (sql/20_lists.sql)."""
+        from pipeline.warehouse import stage
+        self.place_games(con)
+        return stage(con, "20_lists").df()
+
+    def signature_sql(self) -> str:
+        """SQL of what each period is computed from, one number a period (read with
+        `lists_to_rate` registered, after `periods`)."""
+        from pipeline.warehouse import stage_sql
+        return stage_sql("22_list_signatures")
+
     # --- rating --------------------------------------------------------------------
 
     @abstractmethod
@@ -129,8 +159,9 @@ class RuleSet(ABC):
         """Every registered player's state after the list `before` of the series
         (None: before the first, from the initial ratings)."""
 
-    def period_games(self, con: duckdb.DuckDBPyConnection, periods: pd.DataFrame):
-        """The games of the periods, fetched once: an object whose `of(i)` gives period i's."""
+    def period_games(self, con: duckdb.DuckDBPyConnection, series: str, periods: pd.DataFrame):
+        """The games of the periods (after `place_games`), fetched once: an object whose
+        `of(i)` gives period i's."""
         from pipeline.rate.periods import window_games
         return window_games(con, periods)
 

@@ -26,7 +26,7 @@ from pipeline.warehouse import row, scalar, stage_sql, staged, transaction
 CHUNK_ROWS = 1_000_000
 
 CLEAN_TABLE = {"players": "players", "ratings": "initial_ratings", "calendar": "calendar", "games": "games",
-               "events": "go_events", "go_games": "go_games"}
+               "events": "events", "go_games": "go_games"}
 # Where a part's stored rows are: the registry keeps every version of a player.
 STORED_TABLE = CLEAN_TABLE | {"players": "player_versions"}
 WITH_PROBLEMS = ("games", "go_games")  # staged from tournament files, with the problems found reading them

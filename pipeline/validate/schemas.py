@@ -6,6 +6,8 @@ the registry, duplicates, calendar windows) are SQL, in sql/validate/.
 """
 from __future__ import annotations
 
+from typing import Optional
+
 import pandas as pd
 import pandera.pandas as pa
 from pandera.typing import Series
@@ -61,6 +63,10 @@ class PlayerRows(pa.DataFrameModel):
         strict = False
 
 
+# Ruling G6: declared grades run from 30 kyu to 9 dan (0k, 0d, 10d are no grades).
+GO_GRADE = r"\s*((30|[12][0-9]|[1-9])\s*[kK]|[1-9]\s*[dD]|NC|nc)\s*"
+
+
 class PlayersInput(PlayerRows):
     name: Series[str] = pa.Field(nullable=False)
     birth_year: Series[str] = pa.Field(nullable=True)
@@ -73,9 +79,9 @@ class PlayersInput(PlayerRows):
     def _printable(cls, s: Series[str]) -> Series[bool]:
         return _no_control(s)
 
-    @pa.check("grade", name="not a Go grade (like 5k, 2d, or NC)")
+    @pa.check("grade", name="not a Go grade (30k … 1k, 1d … 9d, or NC: ruling G6)")
     def _grade(cls, s: Series[str]) -> Series[bool]:
-        return s.str.fullmatch(r"\s*(\d{1,2}\s*[kKdD]|NC|nc)\s*")
+        return s.str.fullmatch(GO_GRADE)
 
     @pa.check("estimated_rating",
               name=f"absurd estimated rating (not a number from {MIN_RATING} to {MAX_RATING})")
@@ -179,7 +185,7 @@ class GamesInput(pa.DataFrameModel):
         strict = False
 
 
-GO_MIN_RATING, GO_MAX_RATING = -2450, 3000  # Go points: 25 kyu … beyond 9 dan
+GO_MIN_RATING, GO_MAX_RATING = -2450, 1000  # ruling G6: Go points from the floor (25 kyu) to just above 9 dan
 
 
 class GoRatingsInput(PlayerRows):
@@ -196,12 +202,24 @@ EVENT_ID = r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}"
 
 
 class EventsInput(pa.DataFrameModel):
+    """An event: a chess tournament (FIDE rates it as a whole, X1-X3) or a Go event."""
+
     event_id: Series[str] = pa.Field(nullable=False)
     name: Series[str] = pa.Field(nullable=False)
     start_date: Series[str] = pa.Field(nullable=False)
     end_date: Series[str] = pa.Field(nullable=False)
-    class_: Series[str] = pa.Field(nullable=False, isin=["A", "B", "C", "D"], alias="class")
+    class_: Series[str] = pa.Field(nullable=True, isin=["A", "B", "C", "D"], alias="class")
     board_size: Series[str] = pa.Field(nullable=True, isin=["9", "13", "19"])
+    rated_in: Optional[Series[str]] = pa.Field(nullable=True)  # chess only (FIDE, X1)
+    games_scheduled: Optional[Series[str]] = pa.Field(nullable=True)  # chess only (FIDE, X6)
+
+    @pa.check("rated_in", name="not a list id YYYY-MM (the list that rates the event, X1)")
+    def _rated_in(cls, s: Series[str]) -> Series[bool]:
+        return s.str.fullmatch(r"\d{4}-(0[1-9]|1[0-2])")
+
+    @pa.check("games_scheduled", name="games_scheduled must be a whole number of games from 1 to 99 (X6)")
+    def _scheduled(cls, s: Series[str]) -> Series[bool]:
+        return s.str.fullmatch(r"[1-9][0-9]?")
 
     @pa.check("name", name=CONTROL_CHARACTER)
     def _printable(cls, s: Series[str]) -> Series[bool]:
@@ -219,8 +237,20 @@ class EventsInput(pa.DataFrameModel):
     def _ordered(cls, df: pd.DataFrame) -> Series[bool]:
         return ~(df["end_date"] < df["start_date"])
 
+    @pa.dataframe_check(name="rated_in: a list dated before the event ends cannot rate it (X1)")
+    def _rated_after(cls, df: pd.DataFrame) -> Series[bool]:
+        if "rated_in" not in df:
+            return pd.Series(True, index=df.index)
+        return df["rated_in"].isna() | ~(df["rated_in"] <= df["end_date"].str.slice(0, 7))
+
     class Config:
         strict = False
+
+
+class GoEventsInput(EventsInput):
+    """A Go event: its class decides the weight of its games."""
+
+    class_: Series[str] = pa.Field(nullable=False, isin=["A", "B", "C", "D"], alias="class")
 
 
 class GoGamesInput(pa.DataFrameModel):
@@ -276,7 +306,7 @@ REQUIRED = {
     "ratings": ("player_id", "rating"),
     "calendar": ("list_id", "window_start", "window_end"),
     "games": ("date", "white_id", "black_id", "result"),
-    "events": ("event_id", "name", "start_date", "end_date", "class"),
+    "events": ("event_id", "name", "start_date", "end_date"),
     "go_games": ("event_id", "date", "black_id", "white_id", "winner"),
 }
 OPTIONAL = {
@@ -284,7 +314,7 @@ OPTIONAL = {
     "ratings": ("archive_performance", "archive_games", "games_total", "peak_rating"),
     "calendar": (),
     "games": ("game_id", "event", "round"),
-    "events": ("board_size",),
+    "events": ("class", "board_size", "rated_in", "games_scheduled"),
     "go_games": ("handicap", "weight", "round"),
 }
 
@@ -297,6 +327,8 @@ def schema_of(kind: str, game: str | None) -> type[pa.DataFrameModel]:
     """The model of a kind; starting points in a warehouse of Go are Go points."""
     if kind == "ratings" and game == "go":
         return GoRatingsInput
+    if kind == "events" and game != "chess":  # events without a warehouse game are Go's, as before FIDE's
+        return GoEventsInput
     return SCHEMAS[kind]
 
 

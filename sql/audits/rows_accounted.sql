@@ -3,7 +3,7 @@
 -- Go events and games), rejected (a reject not taken in since), withdrawn, or, while
 -- its part waits for validation, staged. A row found nowhere or twice is listed;
 -- the counts alone cannot prove this.
--- inputs: source_files, player_versions, initial_ratings, calendar, games, go_events, go_games,
+-- inputs: source_files, player_versions, initial_ratings, calendar, games, events, go_games,
 --         withdrawn_rows, rejects, staged_*
 -- grain: file_id, row_number
 with places as (
@@ -11,7 +11,7 @@ with places as (
     union all select file_id, row_number from initial_ratings
     union all select file_id, row_number from calendar where file_id is not null
     union all select file_id, row_number from games
-    union all select file_id, row_number from go_events
+    union all select file_id, row_number from events
     union all select file_id, row_number from go_games
     union all select file_id, row_number from withdrawn_rows
     union all select file_id, row_number from rejects where status <> 'taken in'

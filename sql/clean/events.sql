@@ -3,7 +3,8 @@
 -- grain: event_id
 with final as (
     select event_id, name, start_date::date as start_date, end_date::date as end_date, class,
-           coalesce(board_size::integer, 19) as board_size, file_id, row_number, run_id
+           case when class is not null then coalesce(board_size::integer, 19) end as board_size, file_id, row_number,
+           run_id, rated_in, games_scheduled::integer as games_scheduled
     from accepted
 )
 select * from final

@@ -1,5 +1,5 @@
--- Relational checks of staged Go events.
--- inputs: candidates (all staged_events rows of one file), go_events
+-- Relational checks of staged events (chess or Go).
+-- inputs: candidates (all staged_events rows of one file), events
 -- grain: row_number, reason
 with repeated as (
     select a.row_number, 'event_id: ' || a.event_id || ' listed again (first at row ' || min(b.row_number) || ')' as reason
@@ -9,7 +9,7 @@ with repeated as (
 stored as (
     select c.row_number, 'event_id: ' || c.event_id || ' is already in the warehouse (file ' || e.file_id
            || ', row ' || e.row_number || ')' as reason
-    from candidates c join go_events e on e.event_id = c.event_id
+    from candidates c join events e on e.event_id = c.event_id
 ),
 final as (
     select * from repeated

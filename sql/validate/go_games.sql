@@ -1,5 +1,5 @@
 -- Relational checks of staged Go games (try_cast: rows the schema rejects may be malformed).
--- inputs: candidates (the staged_go_games rows of one file, without reading problems), players, go_events, go_games
+-- inputs: candidates (the staged_go_games rows of one file, without reading problems), players, events, go_games
 -- grain: row_number, reason
 with unknown_player as (
     select row_number, side || ': ' || id || ' is not in the player registry' as reason
@@ -10,12 +10,12 @@ with unknown_player as (
 ),
 unknown_event as (
     select row_number, 'event_id: ' || event_id || ' is not in the events' as reason
-    from candidates c where not exists (select 1 from go_events e where e.event_id = c.event_id)
+    from candidates c where not exists (select 1 from events e where e.event_id = c.event_id)
 ),
 outside_event as (
     select c.row_number, 'date: ' || c.date || ' is outside the event (' || e.start_date || ' … ' || e.end_date || ')'
            as reason
-    from candidates c join go_events e using (event_id)
+    from candidates c join events e using (event_id)
     where try_cast(c.date as date) not between e.start_date and e.end_date
 ),
 -- the values as they will be stored, so that `3` and `03`, or `b` and `B`, are one

@@ -1,17 +1,19 @@
-"""The FIDE Elo (rules.py; seed 003 and FIDE Handbook B02): monthly lists, one K a
-period from the list in force at its start, newcomers rated from a pool of games."""
+"""The FIDE Elo (rules.py; seed 003 and FIDE Handbook B02): monthly lists, each
+rating the events that ended before it closed, every event from the ratings of the
+list in force when it started (X1-X3); newcomers rated from a pool of games."""
 from __future__ import annotations
 
 import duckdb
 import numpy as np
 import pandas as pd
 
-from pipeline.rate.periods import local_indices, mark_corrections, window_games
+from pipeline.rate.periods import local_indices, mark_corrections
 from pipeline.systems.base import Fixes, Outcome, Period, RatedList, RuleSet
 from pipeline.systems.fide.calendar import monthly_calendar
-from pipeline.systems.fide.pool import FideState, fide_starting_state, pool_cutoff
+from pipeline.systems.fide.events import FideGames, fide_period_games, place_fide_games
+from pipeline.systems.fide.pool import EPOCH, FideState, fide_starting_state, pool_cutoff, state_arrays
 from pipeline.systems.fide.rules import *  # noqa: F403 (the rules, for their users)
-from pipeline.systems.fide.rules import FideRules, PeriodResult, rate_period
+from pipeline.systems.fide.rules import FideRules, PeriodResult, event_sides, is_junior, k_factor, rate_sides
 
 
 class Fide(RuleSet):
@@ -20,8 +22,10 @@ class Fide(RuleSet):
     game = "chess"
     Parameters = FideRules
     tables = ("pooled_games",)
-    state_columns = ("games_total", "peak_rating")
-    published_state = ("player_id", "rating::integer as rating", "games_total", "peak_rating::integer as peak_rating")
+    state_columns = ("games_total", "peak_rating", "last_rated", "k", "inactive")
+    published_state = ("player_id", "rating::integer as rating", "games_total", "peak_rating::integer as peak_rating",
+                       "k", "inactive")
+    pairing_state = ("k", "birth_year", "inactive")  # FIDE's TXT layout: K, B-day, the inactive flag
 
     def rating_step(self) -> float:
         return 1
@@ -31,31 +35,54 @@ class Fide(RuleSet):
         return floor, 3000, 1, f"a whole number from {floor:.0f} to 3000"
 
     def calendar(self, first, last):
-        return monthly_calendar(first, last)
+        return monthly_calendar(first, last, self.parameters.closing_days)
+
+    def place_games(self, con: duckdb.DuckDBPyConnection) -> None:
+        place_fide_games(con, self.parameters.closing_days)  # rulings X1-X3, X6: by event
 
     def starting_state(self, con: duckdb.DuckDBPyConnection, series: str, before: str | None) -> FideState:
         return fide_starting_state(con, series, before)
 
-    def period_games(self, con, periods):
-        return window_games(con, periods, events=True)  # the first-event rule reads days and events
+    def period_games(self, con, series, periods):
+        return fide_period_games(con, series, periods, lambda key: state_arrays(con, series, key))
 
-    def rate_arrays(self, s: FideState, games, end: pd.Timestamp, also: int | None = None
+    def start_arrays(self, s: FideState, g: FideGames, key: str | None) -> tuple[np.ndarray, ...]:
+        """(rating, games_total, peak) of every player on the list an event started from (X2)."""
+        if key == s.list_id:
+            return s.arrays()
+        if key in s.snapshots:
+            return s.snapshots[key]
+        return g.start_states[key]
+
+    def rate_arrays(self, s: FideState, g: FideGames, end: pd.Timestamp, also: int | None = None
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, PeriodResult]:
-        """The period's players (global indices), the games in local indices, and the rules applied."""
+        """The list's players (global indices), the games in local indices, and the rules applied."""
         rules = self.parameters
+        games, x = g.games, g.games.extra
         local, w, b = local_indices(games.white, games.black, len(s.ids), also=also)
         s.pool.since(pool_cutoff(end, rules))
         pool_games, pool_opponents, pool_score = (a[local] for a in s.pool.totals(len(s.ids)))
-        r = rate_period(w, b, games.white_score, games.day, games.event, s.rating[local], s.games_total[local],
-                        s.peak[local], s.birth_year[local], pd.Timestamp(end).year, pool_games, pool_opponents,
-                        pool_score, s.started[local], rules)
+        start_white = [np.empty(len(w)), np.empty(len(w), dtype=np.int64), np.empty(len(w))]
+        start_black = [np.empty(len(w)), np.empty(len(w), dtype=np.int64), np.empty(len(w))]
+        for key in dict.fromkeys(x["start_list"].tolist()):  # the few lists this list's events started from
+            at = x["start_list"] == key
+            for k, values in enumerate(self.start_arrays(s, g, key)):
+                start_white[k][at], start_black[k][at] = values[games.white[at]], values[games.black[at]]
+        sides = event_sides(w, b, games.white_score, x["day"], x["event_key"], x["first_day"], x["match"],
+                            x["after_decided"], start_white, start_black, s.rating[local], s.games_total[local],
+                            s.peak[local], rules)
+        r = rate_sides(sides, s.rating[local], s.games_total[local], s.peak[local], s.birth_year[local],
+                       list_date(end, rules).year, pool_games, pool_opponents, pool_score, s.started[local], rules)
         return local, w, b, r
 
-    def rate_period(self, s: FideState, games, period: Period, fixes: Fixes | None) -> Outcome:
-        local, w, b, r = self.rate_arrays(s, games, pd.Timestamp(period.end))
+    def rate_period(self, s: FideState, g: FideGames, period: Period, fixes: Fixes | None) -> Outcome:
+        rules = self.parameters
+        games = g.games
+        local, w, b, r = self.rate_arrays(s, g, pd.Timestamp(period.end))
         previous = s.rating
-        s.rating = s.rating.copy()
+        s.rating, s.games_total, s.peak = s.rating.copy(), s.games_total.copy(), s.peak.copy()
         s.rating[local], s.games_total[local], s.peak[local], s.started[local] = r.rating, r.games_total, r.peak, r.started
+        s.last_rated[local] = np.maximum(s.last_rated[local], r.last_rated)
         calculations = _calculations(period.list_id, s.ids[local], previous[local], r)
         if fixes is not None:  # the commission's rating replaces the computed one
             s.rating[fixes.who] = fixes.ratings
@@ -65,7 +92,16 @@ class Fide(RuleSet):
         joins = (r.pool_games > 0) | (r.ignored_games > 0)
         s.pool.add(pd.Timestamp(period.start), local[r.pool_games > 0],
                    *(a[r.pool_games > 0] for a in (r.pool_games, r.pool_opponents, r.pool_score)))
+        s.began = (pd.Timestamp(period.start) - EPOCH).days if s.began is None else s.began
+        published = list_date(pd.Timestamp(period.end), rules)
         keep = ~np.isnan(s.rating) | (s.games_total > 0)
+        k_next, _ = k_factor(s.rating, s.games_total, s.peak, is_junior(s.birth_year, published.year, rules),
+                             np.zeros(len(s.ids), dtype=np.int64), rules)
+        # B02 7.2.2: no rated game in the 12 months before the list (activity before the history is unknown)
+        active_since = (published - pd.DateOffset(months=rules.inactive_months) - EPOCH).days
+        inactive = np.where(s.last_rated >= 0, s.last_rated, s.began) < active_since
+        last_rated = np.where(s.last_rated >= 0, s.last_rated, np.iinfo(np.int64).min).astype("datetime64[D]")
+        self.keep_start_lists(s, g, period)
         rated = int((~np.isnan(s.rating)).sum())
         played = len(games.white)
         return Outcome(
@@ -74,7 +110,10 @@ class Fide(RuleSet):
                                    "games": r.pool_games[joins], "opponents_sum": r.pool_opponents[joins],
                                    "score": r.pool_score[joins], "ignored_games": r.ignored_games[joins]},
                   "player_state": {"list_id": period.list_id, "player_id": s.ids[keep], "rating": s.rating[keep],
-                                   "games_total": s.games_total[keep], "peak_rating": s.peak[keep]},
+                                   "games_total": s.games_total[keep], "peak_rating": s.peak[keep],
+                                   "last_rated": last_rated[keep],
+                                   "k": np.where(np.isnan(s.rating), np.nan, k_next)[keep],
+                                   "inactive": np.where(np.isnan(s.rating), None, inactive)[keep]},
                   "calculations": calculations},
             figures={"games_rated": played, "forfeits": int(games.forfeits[0]), "players_rated": rated,
                      "new_players": int((~np.isnan(s.rating) & np.isnan(previous)).sum()),
@@ -83,6 +122,16 @@ class Fide(RuleSet):
             summary=RatedList(period.list_id, played, rated, 0, 0),
             detail=r)
 
+    def keep_start_lists(self, s: FideState, g: FideGames, period: Period) -> None:
+        """Keep this list's state while a later list of the pass has an event that
+        started from it (X2); forget those no later list reads."""
+        index = period.index + 1  # WindowGames count lists from 1
+        if period.list_id in g.last_use and g.last_use[period.list_id] > index:
+            s.snapshots[period.list_id] = (s.rating, s.games_total, s.peak)
+        for key in [k for k in s.snapshots if g.last_use.get(k, 0) <= index]:
+            del s.snapshots[key]
+        s.list_id = period.list_id
+
     def card(self, con, series, player_id, list_id):
         from pipeline.systems.fide.card import fide_card
         return fide_card(con, series, self, player_id, list_id)
@@ -90,6 +139,11 @@ class Fide(RuleSet):
     def whatif(self, con, series, player_id, opponent, list_id):
         from pipeline.systems.fide.card import fide_whatif
         return fide_whatif(con, series, self, player_id, opponent, list_id)
+
+
+def list_date(window_end: pd.Timestamp, rules: FideRules) -> pd.Timestamp:
+    """The day a list is published: its closing date (its window's end) plus the closing days (X1)."""
+    return pd.Timestamp(window_end) + pd.Timedelta(days=rules.closing_days + 1)
 
 
 def _calculations(list_id: str, ids: np.ndarray, previous: np.ndarray, r: PeriodResult) -> dict:

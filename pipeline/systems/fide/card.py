@@ -13,32 +13,42 @@ import numpy as np
 import pandas as pd
 
 from pipeline.rate.replay import replayed
-from pipeline.systems.fide.pool import pool_cutoff
-from pipeline.systems.fide.rules import FideRules, PeriodResult, Rule, expected_score, rating_difference
+from pipeline.systems.fide.pool import EPOCH, pool_cutoff
+from pipeline.systems.fide.rules import (FideRules, PeriodResult, Rule, SideUse, expected_score, is_junior,
+                                        k_factor, rating_difference)
 
 
 @dataclass(frozen=True)
 class FideReplay:
-    """One period recomputed, and the player's place in it."""
+    """One list recomputed, and the player's place in it."""
 
     window: tuple
     year: int
     result: PeriodResult
-    me: int  # the player's index among the period's players
+    me: int  # the player's index among the list's players
     previous: float  # NaN: unrated
     games_total: int
     peak: float
     birth_year: float
-    pool: tuple[int, float, float]  # pooled before the period: games, opponents' sum, score
-    opponent_ids: np.ndarray
-    opponent_ratings: np.ndarray  # at the start of the period (NaN: unrated)
-    scores: np.ndarray
+    pool: tuple[int, float, float]  # pooled before the list: games, opponents' sum, score
+    mine: np.ndarray  # the player's sides (indices into result.sides)
+    opponent_ids: np.ndarray  # the opponent's id of every side of the list
+    events: dict  # event key → (name, first day, last day, start list)
+
+    @property
+    def opponent_ratings(self) -> np.ndarray:
+        return self.result.sides.opponent_rating[self.mine]
+
+    @property
+    def scores(self) -> np.ndarray:
+        return self.result.sides.score[self.mine]
 
 
 def fide_replay(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int, list_id: str,
                 extra_game: tuple[float, float] | None = None) -> FideReplay:
     """Recompute `list_id`; `extra_game` = (opponent rating, score) adds a game
-    against a rated opponent who is not in the registry (what-if)."""
+    against a rated opponent who is not in the registry (what-if), played at the
+    end of the list's window in an event that starts from the list before."""
     rules = rule_set.parameters
     r = replayed(con, series, player_id, list_id)
     s, g, me = r.state, r.games, r.me
@@ -50,44 +60,59 @@ def fide_replay(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int
         s.ids, s.rating = np.append(s.ids, -1), np.append(s.rating, opponent)
         s.games_total, s.peak = np.append(s.games_total, rules.established_games), np.append(s.peak, opponent)
         s.birth_year, s.started = np.append(s.birth_year, np.nan), np.append(s.started, True)
-        g = replace(g, white=np.append(g.white, me), black=np.append(g.black, len(s.ids) - 1),
-                    white_score=np.append(g.white_score, extra_score),
-                    day=np.append(g.day, (end - pd.Timestamp("1970-01-01")).days), event=np.append(g.event, -1))
+        day = (end - EPOCH).days
+        one = {"day": day, "event_key": -1, "start_list": s.list_id, "first_day": day, "match": False,
+               "after_decided": False}
+        games = g.games
+        games = replace(games, white=np.append(games.white, me), black=np.append(games.black, len(s.ids) - 1),
+                        white_score=np.append(games.white_score, extra_score),
+                        list_index=np.append(games.list_index, 1),
+                        extra={k: np.append(v, one[k]).astype(v.dtype) for k, v in games.extra.items()})
+        g = replace(g, games=games)
     previous, games_total, peak, birth_year = s.rating[me], s.games_total[me], s.peak[me], s.birth_year[me]
-    local, w, b, result = rule_set.rate_arrays(s, g, end, also=me)
-    mine = int(np.searchsorted(local, me))
-    sides = np.concatenate([w, b])
-    opponents = np.concatenate([b, w])[sides == mine]
-    return FideReplay((r.period.start, r.period.end), end.year, result, mine,
+    local, _, _, result = rule_set.rate_arrays(s, g, end, also=me)
+    mine_local = int(np.searchsorted(local, me))
+    sides = np.flatnonzero(result.sides.player == mine_local)
+    events = {int(k): row for k, *row in con.execute("""
+        select distinct (hash(event_key) >> 1)::bigint, event_name, first_day, last_day, start_list
+        from fide_placed where rated_on = ?""", [list_id]).fetchall()}
+    events[-1] = ("the game asked about", end.date(), end.date(), s.list_id)
+    return FideReplay((r.period.start, r.period.end), end.year, result, mine_local,
                       float(previous), int(games_total), float(peak), float(birth_year),
                       (int(pool[0][me]), float(pool[1][me]), float(pool[2][me])),
-                      s.ids[local][opponents], s.rating[local][opponents],
-                      np.concatenate([g.white_score, 1.0 - g.white_score])[sides == mine])
+                      sides, s.ids[local][result.sides.opponent], events)
 
 
-def _k_text(r: FideReplay, rules: FideRules) -> str:
-    res, me = r.result, r.me
-    k, n, rule = int(res.k[me]), int(res.games[me]), str(res.rule[me])
-    why = {Rule.K_NEW: f"{r.games_total} rated games to date, fewer than {rules.established_games}",
-           Rule.K_JUNIOR: f"born {r.birth_year:.0f}, under 18 in {r.year}, rated under {rules.junior_below:.0f}",
-           Rule.K_MASTER: f"highest published rating {r.peak:.0f} ≥ {rules.master_from:.0f}",
-           Rule.K_STANDARD: f"{r.games_total} games, highest rating {r.peak:.0f}, not a junior"}.get(rule, "")
-    text = f"K = {k}: {rule.partition(': ')[2]} ({why})" if why else f"K = {k}"
+def _k_text(r: FideReplay, rules: FideRules, side: int) -> str:
+    """The K of one event (from the player's state on the list it started from) and why."""
+    res, sd = r.result, r.result.sides
+    n = int(res.games[r.me])
+    games_total, peak, year = int(sd.games_total[side]), float(sd.peak[side]), int(sd.year[side])
+    junior = is_junior(np.array([r.birth_year]), year, rules)
+    k, rule = (v[0] for v in k_factor(np.array([sd.own[side]]), np.array([games_total]), np.array([peak]),
+                                      junior, np.array([n]), rules))
+    why = {Rule.K_NEW: f"{games_total} rated games to date, fewer than {rules.established_games}",
+           Rule.K_JUNIOR: f"born {r.birth_year:.0f}, under 18 in {year}, never rated {rules.junior_below:.0f}",
+           Rule.K_MASTER: f"highest published rating {peak:.0f} ≥ {rules.master_from:.0f}",
+           Rule.K_STANDARD: f"{games_total} games, highest rating {peak:.0f}, not a junior"}[rule]
+    text = f"K = {k}: {str(rule).partition(': ')[2]} ({why})"
     full = {Rule.K_NEW: rules.k_new, Rule.K_JUNIOR: rules.k_junior, Rule.K_MASTER: rules.k_master,
-            Rule.K_STANDARD: rules.k_standard}.get(rule)
-    if full is not None and full * n > rules.max_k_times_games:
-        text += (f"; {full} × {n} games = {full * n} > {rules.max_k_times_games}: "
+            Rule.K_STANDARD: rules.k_standard}[rule]
+    if full * n > rules.max_k_times_games:
+        text += (f"; {full} × {n} games rated on the list = {full * n} > {rules.max_k_times_games}: "
                  f"K = ⌊{rules.max_k_times_games} / {n}⌋ = {k}")
     return text
 
 
-def _difference_text(own: float, opponent: float, rules: FideRules) -> str:
+def _difference_text(own: float, opponent: float, rules: FideRules, exempt: bool = True) -> str:
     d = own - opponent
-    used = float(rating_difference(np.array([own]), np.array([opponent]), rules)[0])
+    used = float(rating_difference(np.array([own]), np.array([opponent]), rules, exempt)[0])
     if used != d:
-        return f"{d:+.0f} → {used:+.0f} (400-point rule)"
+        why = "400-point rule" if exempt or rules.cap_exempt_from is None or own < rules.cap_exempt_from else \
+            f"400-point rule: the event started before {rules.cap_exempt_since}, X4"
+        return f"{d:+.0f} → {used:+.0f} ({why})"
     if abs(d) > rules.difference_cap:
-        return f"{d:+.0f} (rated {rules.cap_exempt_from:.0f} or more: the real difference)"
+        return f"{d:+.0f} (rated {rules.cap_exempt_from:.0f} or more: the real difference, X4)"
     return f"{d:+.0f}"
 
 
@@ -108,41 +133,74 @@ def _performance_text(r: FideReplay) -> str:
     return text
 
 
+def _event_lines(r: FideReplay, rules: FideRules, key: int, sides: np.ndarray) -> tuple[list[str], float]:
+    """One event's part of the card: where its ratings come from, its games, its
+    K × Σ(S − E); returns the lines and that sum (0 for an unrated player)."""
+    res, sd = r.result, r.result.sides
+    name, first, last, start = r.events.get(key, ("an event", None, None, None))
+    days = f" ({first:%Y-%m-%d} … {last:%Y-%m-%d})" if first is not None else ""
+    source = f"the ratings of list {start}" if start else "the initial ratings"
+    lines = [f"Event: {name}{days}, from {source} (in force when it started, X2)"]
+    counted = sides[res.side_use[sides] == SideUse.RATED]
+    if len(counted):
+        own = float(sd.own[counted[0]])
+        if sd.newcomer is not None and sd.newcomer[counted[0]]:
+            lines.append(f"  own rating counted: {own:.0f} (unrated when the event started, rated since: "
+                         "counted as rated, X3)")
+        elif own != r.previous:
+            lines.append(f"  own rating counted: {own:.0f} (from {source})")
+        lines.append("  " + _k_text(r, rules, counted[0]))
+    lines.append(f"  {'opponent':>10} {'rating':>7} {'result':>6}  counts")
+    for i in sorted(sides, key=lambda i: (-np.nan_to_num(sd.opponent_rating[i]), int(r.opponent_ids[i]))):
+        opp = int(r.opponent_ids[i])
+        rating, score, use = sd.opponent_rating[i], float(sd.score[i]), res.side_use[i]
+        word = {1.0: "win", 0.5: "draw", 0.0: "loss"}[score]
+        shown = "-" if np.isnan(rating) else f"{rating:.0f}"
+        if use == SideUse.RATED:
+            e = float(res.side_expected[i])
+            how = (f"D = {_difference_text(float(sd.own[i]), float(rating), rules, bool(sd.exempt[i]))}, "
+                   f"E = {e:.2f}, S − E = {score - e:+.2f}")
+        else:
+            how = str(use)
+        lines.append(f"  {opp:>10} {shown:>7} {word:>6}  {how}")
+    if not len(counted):
+        return lines, 0.0
+    k = int(res.side_k[counted[0]])
+    sc, ex = float(sd.score[counted].sum()), float(res.side_expected[counted].sum())
+    gain = k * (sc - ex)
+    lines.append(f"  {len(counted)} rated games, score {sc:g}, Σ E = {ex:.2f}: "
+                 f"K × Σ(S − E) = {k} × {sc - ex:+.2f} = {gain:+.2f}")
+    return lines, gain
+
+
 def fide_card(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int, list_id: str) -> str:
-    """The FIDE calculation card of a player for a list, as text."""
+    """The FIDE calculation card of a player for a list, as text: each event the list
+    rates with the list it took ratings from (X1-X3)."""
     rules = rule_set.parameters
     r = fide_replay(con, series, rule_set, player_id, list_id)
-    res, me = r.result, r.me
+    res, me, sd = r.result, r.me, r.result.sides
     name = con.execute("select name from players where player_id = ?", [player_id]).fetchall()[0][0]
     rated = not np.isnan(r.previous)
-    lines = [f"{name} ({player_id}), list {list_id} (games of {r.window[0]:%Y-%m-%d} … {r.window[1]:%Y-%m-%d}), "
-             "FIDE rules",
+    lines = [f"{name} ({player_id}), list {list_id} (events ending {r.window[0]:%Y-%m-%d} … "
+             f"{r.window[1]:%Y-%m-%d}, its closing date), FIDE rules",
              "Before: " + (f"rated {r.previous:.0f}, {r.games_total} rated games to date, "
                            f"highest published rating {r.peak:.0f}" if rated else
                            f"unrated; pooled from earlier lists (26 months): {r.pool[0]} games, score {r.pool[2]:g}")]
-    if rated and res.games[me]:
-        lines.append(_k_text(r, rules))
-    lines += ["", f"{'opponent':>10} {'rating':>7} {'result':>6}  counts"]
-    for opp, rating, score in sorted(zip(r.opponent_ids, r.opponent_ratings, r.scores),
-                                     key=lambda g: (-np.nan_to_num(g[1]), g[0])):
-        word = {1.0: "win", 0.5: "draw", 0.0: "loss"}[float(score)]
-        if np.isnan(rating):
-            lines.append(f"{opp:>10} {'-':>7} {word:>6}  no: the opponent is unrated")
-            continue
-        if rated:
-            d = float(rating_difference(np.array([r.previous]), np.array([rating]), rules)[0])
-            e = float(expected_score(np.array([d]), rules)[0])
-            how = f"D = {_difference_text(r.previous, rating, rules)}, E = {e:.2f}, S − E = {score - e:+.2f}"
-        else:
-            how = "joins the pool"
-        lines.append(f"{opp:>10} {rating:>7.0f} {word:>6}  {how}")
+    gains = []
+    for key in dict.fromkeys(sd.event[r.mine].tolist()):  # the player's events, in the order of their games
+        part, gain = _event_lines(r, rules, int(key), r.mine[sd.event[r.mine] == key])
+        lines += ["", *part]
+        gains.append(gain)
     lines.append("")
     rule = str(res.rule[me])
     if rated and res.games[me]:
-        n, sc, ex, k = int(res.games[me]), float(res.score[me]), float(res.expected[me]), int(res.k[me])
-        lines += [f"n = {n} rated games, score {sc:g}, Σ E = {ex:.2f}, Σ(S − E) = {sc:g} − {ex:.2f} = {sc - ex:+.2f}",
-                  f"Change = K × Σ(S − E) = {k} × {sc - ex:+.2f} = {k * (sc - ex):+.2f} → {res.change[me]:+.0f} "
-                  "(a whole number, 0.5 away from zero; one K for the period, from the ratings at its start)",
+        total = sum(gains)
+        k, sc, ex = int(res.k[me]), float(res.score[me]), float(res.expected[me])
+        sums = (f"{gains[0]:.2f} " + " ".join(f"{'+' if g >= 0 else '−'} {abs(g):.2f}" for g in gains[1:])
+                + " (each event's K × Σ(S − E))" if len(gains) > 1 else
+                f"K × Σ(S − E) = {k} × {sc - ex:+.2f}")
+        lines += [f"Change = {sums} = {total:+.2f} → {res.change[me]:+.0f} (a whole number, 0.5 away from zero, "
+                  "once for the list: X3)",
                   f"New rating = {r.previous:.0f} {res.change[me]:+.0f} = {r.previous + res.change[me]:.0f}"]
         if rule == Rule.BELOW_FLOOR:
             lines.append(f"Below {rules.floor:.0f}: unrated on this list (B02 7.2.1)")

@@ -1,7 +1,8 @@
 """What FIDE's rules carry from list to list besides the rating: rated games to
-date and the highest published rating (K factor), whether the player has met a
-rated opponent (the first-event rule), and the pooled games of unrated players,
-kept per list so that those older than 26 months drop out."""
+date and the highest published rating (K factor), the day of the last rated game
+(inactive players), whether the player has met a rated opponent (the first-event
+rule), the pooled games of unrated players, kept per list so that those older than
+26 months drop out, and the states of the lists later events take ratings from (X2)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -9,9 +10,12 @@ from dataclasses import dataclass, field
 import duckdb
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from pipeline.rate.periods import column
 from pipeline.systems.fide.rules import RULES, FideRules
+
+EPOCH = pd.Timestamp("1970-01-01")
 
 
 @dataclass
@@ -55,6 +59,13 @@ class FideState:
     peak: np.ndarray
     started: np.ndarray
     pool: Pool
+    last_rated: np.ndarray  # days since 1970-01-01 of the last rated game (−1: none in the history)
+    list_id: str | None = None  # the list this is the state after (None: the initial ratings)
+    began: int | None = None  # the day the series' first window starts (activity before it is unknown)
+    snapshots: dict = field(default_factory=dict)  # list id → (rating, games_total, peak) after it (X2)
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return self.rating, self.games_total, self.peak
 
 
 def pool_cutoff(window_end: pd.Timestamp, rules: FideRules = RULES) -> pd.Timestamp:
@@ -63,12 +74,38 @@ def pool_cutoff(window_end: pd.Timestamp, rules: FideRules = RULES) -> pd.Timest
     return pd.Timestamp(window_end) + pd.Timedelta(days=1) - pd.DateOffset(months=rules.pool_months)
 
 
+def list_state(con: duckdb.DuckDBPyConnection, series: str, list_id: str | None) -> pa.Table:
+    """Every registered player (ids ascending) with their rating, games to date, highest
+    rating and last rated game after the list `list_id` of the series (None: the
+    initial ratings, where a rated player without games_total counts as established,
+    30 games, and one without peak_rating has their rating as peak)."""
+    return con.sql("""
+        select p.player_id, p.birth_year, s.rating, coalesce(s.games_total, 0) as games_total, s.peak_rating,
+               coalesce(datediff('day', date '1970-01-01', s.last_rated), -1) as last_rated
+        from players p left join (
+            select player_id, rating, coalesce(games_total, case when rating is not null then 30 end) as games_total,
+                   coalesce(peak_rating, rating) as peak_rating, null::date as last_rated
+            from initial_ratings where $list is null
+            union all
+            select player_id, rating, games_total, peak_rating, last_rated from player_state
+            where series = $series and list_id = $list
+        ) s using (player_id)
+        order by p.player_id""", params={"list": list_id, "series": series}).to_arrow_table()
+
+
+def state_arrays(con: duckdb.DuckDBPyConnection, series: str, list_id: str | None
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(rating, games_total, peak) of every player after a stored list (X2's start lists)."""
+    t = list_state(con, series, list_id)
+    return column(t, "rating"), column(t, "games_total", np.int64), column(t, "peak_rating")
+
+
 def fide_starting_state(con: duckdb.DuckDBPyConnection, series: str, before: str | None) -> FideState:
-    """Every registered player (ids ascending) after the list `before` of the series
-    (None: the initial ratings, where a rated player without games_total counts as
-    established, 30 games, and one without peak_rating has their rating as peak)."""
+    """Every registered player's state after the list `before` of the series (None:
+    the initial ratings)."""
     params = {"before": before, "series": series}
-    players = con.sql("""
+    players = list_state(con, series, before)
+    started = con.sql("""
         with upto as (
             select list_id from lists
             where series = $series
@@ -81,17 +118,8 @@ def fide_starting_state(con: duckdb.DuckDBPyConnection, series: str, before: str
             union select player_id from player_state
                   where series = $series and rating is not null and list_id in (select list_id from upto)
         )
-        select p.player_id, p.birth_year, s.rating, coalesce(s.games_total, 0) as games_total, s.peak_rating,
-               p.player_id in (select player_id from started) as started
-        from players p left join (
-            select player_id, rating, coalesce(games_total, case when rating is not null then 30 end) as games_total,
-                   coalesce(peak_rating, rating) as peak_rating
-            from initial_ratings where $before is null
-            union all
-            select player_id, rating, games_total, peak_rating from player_state
-            where series = $series and list_id = $before
-        ) s using (player_id)
-        order by p.player_id""", params=params).to_arrow_table()
+        select p.player_id in (select player_id from started) as started from players p order by p.player_id""",
+                      params=params).to_arrow_table()
     ids = column(players, "player_id", np.int64)
     pooled = con.sql("""
         with upto as (
@@ -111,6 +139,8 @@ def fide_starting_state(con: duckdb.DuckDBPyConnection, series: str, before: str
     for start, rows in pooled.groupby("window_start", sort=True):  # one group per list: at most 26 are kept
         pool.add(start, np.searchsorted(ids, rows["player_id"].to_numpy()), rows["games"].to_numpy(),
                  rows["opponents_sum"].to_numpy(float), rows["score"].to_numpy(float))
+    began = con.execute("select min(window_start) from lists where series = ?", [series]).fetchall()[0][0]
     return FideState(ids, column(players, "birth_year"), column(players, "rating"),
                      column(players, "games_total", np.int64), column(players, "peak_rating"),
-                     column(players, "started", bool), pool)
+                     column(started, "started", bool), pool, column(players, "last_rated", np.int64), before,
+                     None if before is None or began is None else (pd.Timestamp(began) - EPOCH).days)

@@ -3,14 +3,17 @@
 | rule                                                    | where                  |
 |---------------------------------------------------------|------------------------|
 | expected score, table 8.1.2 (or the logistic option)    | `expected_score`       |
-| 400-point rule, 2650+ exception                         | `rating_difference`    |
-| K = 40/20/10, 30 games, under 18, ever 2400, K×n ≤ 700  | `k_factor`             |
-| one K per period from the start ratings, 0.5 away       | `rate_period`          |
-| the 1400 floor (B02 7.2.1)                              | `rate_period`          |
+| 400-point rule, 2650+ exception from its date (X4)      | `rating_difference`    |
+| K: ever 2400, 30 games, junior never 2300 (X5), K×n ≤ 700 | `k_factor`           |
+| each event from its start list, newcomers, matches (X2, | `event_sides`          |
+|   X3, X6)                                               |                        |
+| one change per list, K per event, 0.5 away (X3)         | `rate_sides`           |
+| the 1400 floor (B02 7.2.1)                              | `rate_sides`           |
 | unrated: 5 games pooled over 26 months, two 1800 draws, | `initial_ratings`,     |
-|   dp at p to the hundredth, at most 2200, from 1400     |   `rate_period`        |
+|   dp at p to the hundredth, at most 2200, from 1400     |   `rate_sides`         |
 | a first event with a zero score is ignored              | `first_event_ignored`  |
-| monthly lists, the window is the month before           | `pipeline.calendar`    |
+| monthly lists closing 3 days before their date (X1)     | `calendar.py`          |
+| which list rates an event, which it starts from (X1-X2) | `events.sql`           |
 
 Every function is array code: one call handles every player of a period.
 """
@@ -22,8 +25,10 @@ from enum import StrEnum
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 HERE = Path(__file__).parent  # the rule set's tables are data files beside its code
+EPOCH = pd.Timestamp("1970-01-01")  # days in the games arrays count from it
 
 
 def _expected_table() -> tuple[tuple[float, float, float], ...]:
@@ -46,6 +51,7 @@ class FideRules:
 
     difference_cap: float = 400.0  # seed: "plus de 400 points compte pour 400"
     cap_exempt_from: float | None = 2650.0  # B02 since October 2025; None: the seed's rule, no exception
+    cap_exempt_since: str = "2025-10-01"  # ruling X4: events that started before it cap everyone
     logistic: bool = False  # True: 1 / (1 + 10^(−D/400)) instead of table 8.1.2 (an option, never the default)
     k_new: int = 40  # until 30 rated games are completed
     established_games: int = 30
@@ -62,6 +68,8 @@ class FideRules:
     fictitious_rating: float = 1800.0  # two fictitious draws against 1800
     fictitious_draws: int = 2
     initial_cap: float = 2200.0  # Ru at most 2200
+    closing_days: int = 3  # ruling X1: a list closes three days before its date (B02 7.1.3)
+    inactive_months: int = 12  # B02 7.2.2: no rated game in the last 12 months: flagged inactive
     expected_table: tuple[tuple[float, float, float], ...] = field(default_factory=_expected_table, repr=False)
     dp_table: tuple[tuple[float, float], ...] = field(default_factory=_dp_table, repr=False)
 
@@ -74,7 +82,7 @@ class Rule(StrEnum):
 
     NO_GAMES = "no rated game"
     K_NEW = "K 40: fewer than 30 rated games"
-    K_JUNIOR = "K 40: under 18 and rated under 2300"
+    K_JUNIOR = "K 40: under 18 and never rated 2300"
     K_STANDARD = "K 20: rated under 2400"
     K_MASTER = "K 10: published rating has reached 2400"
     BELOW_FLOOR = "below 1400: unrated on this list (B02 7.2.1)"
@@ -83,6 +91,19 @@ class Rule(StrEnum):
     POOLED = "unrated: games pooled, fewer than 5 against rated opponents"
     FIRST_EVENT_IGNORED = "unrated: first event with a zero score ignored"
     UNRATED_OPPONENTS_ONLY = "unrated: no rated opponent"
+    MATCH_NOT_RATED = "not rated: a match with an unrated player, or games after it was decided (X6)"
+
+
+class SideUse(StrEnum):
+    """What one game counted for, from one player's side."""
+
+    RATED = "rated"
+    POOLED = "joins the pool"
+    FIRST_EVENT = "not counted: first event with a zero score (B02 8.2)"
+    UNRATED_MATCH = "not rated: a match with a player unrated at its start (X6)"
+    DECIDED = "not rated: played after the match was decided (X6)"
+    UNRATED_OPPONENT = "not counted: the opponent is unrated"
+    UNRATED_PLAYER = "not counted: unrated, against an unrated opponent"
 
 
 def half_away(x: np.ndarray) -> np.ndarray:
@@ -92,14 +113,16 @@ def half_away(x: np.ndarray) -> np.ndarray:
     return np.sign(x) * np.floor(np.abs(x) + 0.5)
 
 
-def rating_difference(own: np.ndarray, opponent: np.ndarray, rules: FideRules = RULES) -> np.ndarray:
+def rating_difference(own: np.ndarray, opponent: np.ndarray, rules: FideRules = RULES,
+                      exempt: np.ndarray | bool = True) -> np.ndarray:
     """D = own − opponent, a difference of more than 400 counting as 400, except for
-    a player rated 2650 or more (the real difference) when the exception is on."""
+    a player rated 2650 or more (the real difference) when the exception is on and
+    `exempt` (X4: the event started on or after the exception's date)."""
     d = np.asarray(own, dtype=float) - np.asarray(opponent, dtype=float)
     capped = np.clip(d, -rules.difference_cap, rules.difference_cap)
     if rules.cap_exempt_from is None:
         return capped
-    return np.where(np.asarray(own) >= rules.cap_exempt_from, d, capped)
+    return np.where(np.asarray(exempt) & (np.asarray(own) >= rules.cap_exempt_from), d, capped)
 
 
 def expected_score(d: np.ndarray, rules: FideRules = RULES) -> np.ndarray:
@@ -124,14 +147,15 @@ def k_factor(rating: np.ndarray, games_total: np.ndarray, peak: np.ndarray, juni
              games: np.ndarray, rules: FideRules = RULES) -> tuple[np.ndarray, np.ndarray]:
     """K of each player for the period, and the rule that gave it (B02 8.3.3).
 
-    The first that applies: 40 before 30 completed games; 40 for a junior rated
-    under 2300; 10 once the highest published rating reached 2400 (a master who
-    falls back keeps 10); else 20. Then K × n ≤ 700: K is at most ⌊700 / n⌋.
+    Ruling X5, the first that applies: 10 once the highest published rating reached
+    2400 (a master who falls back keeps 10, whatever their age or games); 40 before
+    30 completed games; 40 for a junior whose published rating never reached 2300;
+    else 20. Then K × n ≤ 700: K is at most ⌊700 / n⌋.
     """
-    cases = [games_total < rules.established_games, junior & (rating < rules.junior_below),
-             peak >= rules.master_from]
-    k = np.select(cases, [rules.k_new, rules.k_junior, rules.k_master], rules.k_standard)
-    rule = np.select(cases, [Rule.K_NEW, Rule.K_JUNIOR, Rule.K_MASTER], Rule.K_STANDARD)
+    cases = [peak >= rules.master_from, games_total < rules.established_games,
+             junior & ~(np.fmax(peak, rating) >= rules.junior_below)]
+    k = np.select(cases, [rules.k_master, rules.k_new, rules.k_junior], rules.k_standard)
+    rule = np.select(cases, [Rule.K_MASTER, Rule.K_NEW, Rule.K_JUNIOR], Rule.K_STANDARD)
     limit = np.floor_divide(rules.max_k_times_games, np.maximum(games, 1))
     return np.minimum(k, limit).astype(np.int64), rule
 
@@ -199,42 +223,128 @@ class PeriodResult:
     performance: np.ndarray  # Ra + dp
     unrounded: np.ndarray  # rated: R0 + K Σ(S − E); unrated: Ra + dp
     rule: np.ndarray
+    last_rated: np.ndarray  # the day of the latest game rated this period (−1: none)
+    sides: Sides | None = None  # each game from each player's side, as counted
+    side_expected: np.ndarray | None = None  # E of each side rated (NaN: not rated for that player)
+    side_k: np.ndarray | None = None  # K of each side rated (its event's)
+    side_use: np.ndarray | None = None  # what each side counted for (SideUse)
+
+
+@dataclass(frozen=True)
+class Sides:
+    """Each game twice, once from each player's side, with what the side counts from:
+    the ratings (and K) of the list in force when the game's event started (ruling X2)."""
+
+    player: np.ndarray  # the player's index
+    opponent: np.ndarray
+    score: np.ndarray
+    day: np.ndarray  # days since 1970-01-01
+    event: np.ndarray  # the event's key
+    own: np.ndarray  # the player's rating counted from (NaN: unrated for this game)
+    opponent_rating: np.ndarray  # the opponent's rating at the event's start (NaN: unrated)
+    games_total: np.ndarray  # the player's rated games to date, at the event's start (K)
+    peak: np.ndarray  # the player's highest published rating, at the event's start (K)
+    year: np.ndarray  # the year the junior rule reads: the event's start
+    exempt: np.ndarray  # the 2650 exception applies: the event started on or after its date (X4)
+    excluded: np.ndarray  # not rated: a match with an unrated player, or after it was decided (X6)
+    newcomer: np.ndarray | None = None  # unrated when the event started, rated since: counted as rated (X3)
+    decided: np.ndarray | None = None  # excluded because played after the match was decided (X6)
+
+
+def sides_from_state(white: np.ndarray, black: np.ndarray, white_score: np.ndarray, day: np.ndarray,
+                     event: np.ndarray, rating: np.ndarray, games_total: np.ndarray, peak: np.ndarray,
+                     year: int) -> Sides:
+    """The sides of games whose events all started from one list (`rating`): the common case."""
+    player, opponent = np.concatenate([white, black]), np.concatenate([black, white])
+    k = len(player)
+    return Sides(player, opponent, np.concatenate([white_score, 1.0 - white_score]), np.concatenate([day, day]),
+                 np.concatenate([event, event]), rating[player], rating[opponent], games_total[player],
+                 peak[player], np.full(k, year), np.ones(k, dtype=bool), np.zeros(k, dtype=bool))
+
+
+def event_sides(white: np.ndarray, black: np.ndarray, white_score: np.ndarray, day: np.ndarray,
+                event: np.ndarray, first_day: np.ndarray, match: np.ndarray, after_decided: np.ndarray,
+                start_white: tuple[np.ndarray, ...], start_black: tuple[np.ndarray, ...],
+                rating: np.ndarray, games_total: np.ndarray, peak: np.ndarray, rules: FideRules = RULES) -> Sides:
+    """The sides of a list's games, each from the list in force when its event started.
+
+    `start_white` and `start_black` are, per game, the (rating, games to date,
+    highest rating) of white and of black on that start list (X2); `rating`,
+    `games_total`, `peak` are the players' state on the list before (the current
+    one). X3: a newcomer rated since the start list plays as a rated player, from
+    their current rating and K, while their opponents still count them unrated.
+    X4: the 2650 exception applies to events that started on or after its date.
+    X6: a match with a player unrated at its start is not rated, nor are the games
+    of a match played after it was decided.
+    """
+    player, opponent = np.concatenate([white, black]), np.concatenate([black, white])
+    start_own = [np.concatenate([w, b]) for w, b in zip(start_white, start_black)]
+    start_opponent = np.concatenate([start_black[0], start_white[0]])
+    newcomer = np.isnan(start_own[0]) & ~np.isnan(rating[player])
+    own = np.where(newcomer, rating[player], start_own[0])
+    own_games = np.where(newcomer, games_total[player], start_own[1])
+    own_peak = np.where(newcomer, peak[player], start_own[2])
+    both_days = np.concatenate([first_day, first_day])
+    since = (pd.Timestamp(rules.cap_exempt_since) - EPOCH).days
+    unrated_match = match & (np.isnan(start_white[0]) | np.isnan(start_black[0]))
+    excluded = np.concatenate([unrated_match | after_decided] * 2)
+    years = (EPOCH + pd.to_timedelta(both_days, unit="D")).year.to_numpy()
+    return Sides(player, opponent, np.concatenate([white_score, 1.0 - white_score]), np.concatenate([day, day]),
+                 np.concatenate([event, event]), own, start_opponent, own_games, own_peak, years,
+                 both_days >= since, excluded, newcomer, np.concatenate([after_decided & ~unrated_match] * 2))
 
 
 def rate_period(white: np.ndarray, black: np.ndarray, white_score: np.ndarray, day: np.ndarray,
                 event: np.ndarray, rating: np.ndarray, games_total: np.ndarray, peak: np.ndarray,
                 birth_year: np.ndarray, year: int, pool_games: np.ndarray, pool_opponents: np.ndarray,
                 pool_score: np.ndarray, started: np.ndarray, rules: FideRules = RULES) -> PeriodResult:
-    """Rate one period from the list in force at its start. Players are dense
-    indices 0..n-1; `rating` is NaN for unrated players; `pool_*` are the unrated
-    players' pooled games of the earlier periods still within 26 months."""
+    """Rate one period whose events all started from the list before (`rating`)."""
+    return rate_sides(sides_from_state(white, black, white_score, day, event, rating, games_total, peak, year),
+                      rating, games_total, peak, birth_year, year, pool_games, pool_opponents, pool_score,
+                      started, rules)
+
+
+def rate_sides(s: Sides, rating: np.ndarray, games_total: np.ndarray, peak: np.ndarray, birth_year: np.ndarray,
+               year: int, pool_games: np.ndarray, pool_opponents: np.ndarray, pool_score: np.ndarray,
+               started: np.ndarray, rules: FideRules = RULES) -> PeriodResult:
+    """Rate one list: the events it rates, each from the ratings of the list in force
+    at its start (X2), one change a player, K per event, rounded once (X3). Players
+    are dense indices 0..n-1; `rating` is the list before's (NaN: unrated);
+    `pool_*` are the unrated players' pooled games still within 26 months."""
     n = len(rating)
-    player = np.concatenate([white, black])
-    opponent = np.concatenate([black, white])
-    score = np.concatenate([white_score, 1.0 - white_score])
-    days, events = np.concatenate([day, day]), np.concatenate([event, event])
+    player, opponent, score = s.player, s.opponent, s.score
     rated = ~np.isnan(rating)
     played = np.bincount(player, minlength=n)
-    # Games of rated players against unrated ones change nothing for the rated player.
-    both = rated[player] & rated[opponent]
-    # Changes: one K for the period, from the ratings at its start.
-    who, opp = player[both], opponent[both]
-    e = expected_score(rating_difference(rating[who], rating[opp], rules), rules)
+    counts = ~s.excluded
+    # Games against unrated opponents change nothing for the rated player.
+    both = counts & rated[player] & ~np.isnan(s.own) & ~np.isnan(s.opponent_rating)
+    who = player[both]
+    e = expected_score(rating_difference(s.own[both], s.opponent_rating[both], rules, s.exempt[both]), rules)
     games = np.bincount(who, minlength=n)
     scored = np.bincount(who, weights=score[both], minlength=n)
     expected = np.bincount(who, weights=e, minlength=n)
-    opp_sum = np.bincount(who, weights=rating[opp], minlength=n)
+    opp_sum = np.bincount(who, weights=s.opponent_rating[both], minlength=n)
     junior = is_junior(birth_year, year, rules)
-    k, k_rule = k_factor(rating, games_total, peak, junior, games, rules)
-    change = half_away(k * (scored - expected))
-    unrounded_rated = rating + k * (scored - expected)
+    # One K an event, from the start list's state; K × n ≤ 700 counts every game of the list.
+    side_k, side_rule = k_factor(s.own[both], s.games_total[both], s.peak[both],
+                                 is_junior(birth_year[who], s.year[both], rules), games[who], rules)
+    gain = np.bincount(who, weights=side_k * (score[both] - e), minlength=n)
+    # The K and rule shown: those of the player's event with the largest K (events may differ).
+    by_k = np.lexsort((side_k, who))
+    last = by_k[np.r_[who[by_k][1:] != who[by_k][:-1], True]] if len(by_k) else by_k
+    k = np.zeros(n, dtype=np.int64)
+    k[who[last]] = side_k[last]
+    k_rule = np.full(n, Rule.K_STANDARD.value, dtype=object)
+    k_rule[who[last]] = side_rule[last]
+    change = half_away(gain)
+    unrounded_rated = rating + gain
     after = rating + change
     # Unrated players: their games against rated opponents join the pool.
-    sides = ~rated[player] & rated[opponent]
-    ignored = first_event_ignored(player[sides], days[sides], events[sides], score[sides], started)
+    sides = counts & ~rated[player] & ~np.isnan(s.opponent_rating)
+    ignored = first_event_ignored(player[sides], s.day[sides], s.event[sides], score[sides], started)
     keep = np.flatnonzero(sides)[~ignored]
     new_games = np.bincount(player[keep], minlength=n)
-    new_opponents = np.bincount(player[keep], weights=rating[opponent[keep]], minlength=n)
+    new_opponents = np.bincount(player[keep], weights=s.opponent_rating[keep], minlength=n)
     new_score = np.bincount(player[keep], weights=score[keep], minlength=n)
     ignored_games = np.bincount(player[np.flatnonzero(sides)[ignored]], minlength=n)
     pooled = pool_games + new_games
@@ -244,17 +354,32 @@ def rate_period(white: np.ndarray, black: np.ndarray, white_score: np.ndarray, d
     stays_rated = rated & ~((games > 0) & (after < rules.floor))
 
     new_rating = np.select([stays_rated, enters], [after, ru], np.nan)
+    excluded_games = np.bincount(player[s.excluded], minlength=n)
     unrated_rule = np.select(
         [enters, (new_games > 0) & (pooled >= rules.initial_games),
-         (new_games > 0), ignored_games > 0, played > 0],
-        [Rule.INITIAL, Rule.INITIAL_BELOW_FLOOR, Rule.POOLED, Rule.FIRST_EVENT_IGNORED,
+         (new_games > 0), ignored_games > 0, excluded_games > 0, played > 0],
+        [Rule.INITIAL, Rule.INITIAL_BELOW_FLOOR, Rule.POOLED, Rule.FIRST_EVENT_IGNORED, Rule.MATCH_NOT_RATED,
          Rule.UNRATED_OPPONENTS_ONLY], Rule.NO_GAMES)
-    rated_rule = np.select([games == 0, ~stays_rated], [Rule.NO_GAMES, Rule.BELOW_FLOOR], k_rule)
+    rated_rule = np.select([(games == 0) & (excluded_games > 0), games == 0, ~stays_rated],
+                           [Rule.MATCH_NOT_RATED, Rule.NO_GAMES, Rule.BELOW_FLOOR], k_rule)
     counted = np.where(rated, games, new_games)
     counted_sum = np.where(rated, opp_sum, new_opponents)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean_opponent = np.where(counted > 0, counted_sum / counted, np.nan)
     unrated_attempt = ~rated & (new_games > 0) & (pooled >= rules.initial_games)
+    side_e = np.full(len(player), np.nan)
+    side_e[both] = e
+    side_k_all = np.zeros(len(player), dtype=np.int64)
+    side_k_all[both] = side_k
+    pooled_side = np.zeros(len(player), dtype=bool)
+    pooled_side[keep] = True
+    decided = s.decided if s.decided is not None else np.zeros(len(player), dtype=bool)
+    use = np.select([both, pooled_side, sides, decided, s.excluded, np.isnan(s.opponent_rating)],
+                    [SideUse.RATED, SideUse.POOLED, SideUse.FIRST_EVENT, SideUse.DECIDED, SideUse.UNRATED_MATCH,
+                     SideUse.UNRATED_OPPONENT], SideUse.UNRATED_PLAYER)
+    last_rated = np.full(n, -1, dtype=np.int64)  # the day of the latest game rated for the player
+    np.maximum.at(last_rated, who, s.day[both])
+    np.maximum.at(last_rated, player[keep], s.day[keep])
     return PeriodResult(
         rating=new_rating,
         games_total=games_total + np.where(rated, games, np.where(enters, pooled, 0)),
@@ -280,4 +405,9 @@ def rate_period(white: np.ndarray, black: np.ndarray, white_score: np.ndarray, d
         unrounded=np.where(rated, np.where(games > 0, unrounded_rated, rating),
                            np.where(unrated_attempt, np.minimum(raw, rules.initial_cap), np.nan)),
         rule=np.where(rated, rated_rule, unrated_rule),
+        last_rated=last_rated,
+        sides=s,
+        side_expected=side_e,
+        side_k=side_k_all,
+        side_use=use,
     )

@@ -1,6 +1,9 @@
 -- The FIDE Elo's own columns and tables (run before it rates; idempotent).
 alter table player_state add column if not exists games_total integer;  -- rated games to date
 alter table player_state add column if not exists peak_rating double;   -- highest published rating (K = 10 from 2400)
+alter table player_state add column if not exists last_rated date;      -- the day of the last rated game (none: no game yet)
+alter table player_state add column if not exists k integer;            -- K for the events that start from this list (X5)
+alter table player_state add column if not exists inactive boolean;     -- no rated game in the 12 months before the list (B02 7.2.2)
 alter table calculations add column if not exists junior boolean;
 alter table calculations add column if not exists mean_opponent double;
 alter table calculations add column if not exists percentage double;    -- an unrated player's p

@@ -83,8 +83,8 @@ class GoRuleSet(RuleSet):
     events_at_once: bool = True  # the card: an event's changes summed and applied at its end (G1), or game by game
     current_list = """
         with last as (select list_id from lists where series = getvariable('series')
-                      order by window_end desc, window_start desc, list_id desc limit 1),
-        played as (select c.player_id, arg_max(c.list_id, (k.window_end, k.window_start, k.list_id)) as last_event
+                      order by position desc limit 1),
+        played as (select c.player_id, arg_max(c.list_id, k.position) as last_event
                    from calculations c join lists k using (series, list_id)
                    where c.series = getvariable('series') and c.games > 0 group by c.player_id)
         select s.player_id, p.name, p.club, floor(s.rating + 0.5)::integer as rating, s.grade,
@@ -106,10 +106,6 @@ class GoRuleSet(RuleSet):
     def signature_sql(self) -> str:
         return (HERE / "signatures.sql").read_text()
 
-    def periods(self, con: duckdb.DuckDBPyConnection, series: str) -> pd.DataFrame:
-        return con.sql("""select event_id as list_id, start_date as window_start, end_date as window_end
-                          from go_events order by end_date, start_date, event_id""").df()
-
     def starting_state(self, con: duckdb.DuckDBPyConnection, series: str, before: str | None) -> GoState:
         if before is None:
             return starting_points(con)
@@ -123,13 +119,25 @@ class GoRuleSet(RuleSet):
                        np.nan_to_num(column(players, "games_total")).astype(np.int64),
                        np.nan_to_num(column(players, "events")).astype(np.int64))
 
-    def period_games(self, con: duckdb.DuckDBPyConnection, periods: pd.DataFrame) -> GoGames:
+    def place_games(self, con: duckdb.DuckDBPyConnection) -> None:
+        """An event holds its games: `placed_games` names each game's event (the
+        revision reasons read it; chess's `games` is empty in a warehouse of Go)."""
+        con.execute("""create or replace temp view placed_games as
+                       select game_key, event_id as list_id, 0::bigint as event_key, 0::ubigint as placement
+                       from go_games""")
+
+    def periods(self, con: duckdb.DuckDBPyConnection, series: str) -> pd.DataFrame:
+        self.place_games(con)
+        return con.sql("""select event_id as list_id, start_date as window_start, end_date as window_end
+                          from events order by end_date, start_date, event_id""").df()
+
+    def period_games(self, con: duckdb.DuckDBPyConnection, series: str, periods: pd.DataFrame) -> GoGames:
         con.register("ordered_events", periods.assign(event_index=np.arange(len(periods))))
         games = con.sql("""
-            select e.event_index, g.game_key, g.date, g.black_id, g.white_id, g.winner, g.black_result,
+            select e.event_index, g.game_key, g.event_id, g.date, g.black_id, g.white_id, g.winner, g.black_result,
                    g.handicap, g.weight, v.class, v.board_size
             from go_games g join ordered_events e on e.list_id = g.event_id
-            join go_events v using (event_id)
+            join events v using (event_id)
             order by e.event_index, g.date, g.game_key""").df()
         con.unregister("ordered_events")
         ids = column(con.sql("select player_id from players order by player_id").to_arrow_table(), "player_id",
@@ -145,19 +153,25 @@ class GoRuleSet(RuleSet):
         raise NotImplementedError
 
     def rate_period(self, s: GoState, games: EventGames, period: Period, fixes: Fixes | None) -> Outcome:
-        local, b, w = local_indices(games.black, games.white, len(s.ids))
+        who = fixes.who if fixes is not None else np.empty(0, dtype=np.int64)
+        # A corrected player is in the event's rows even without a game: the history shows why.
+        local, b, w = local_indices(games.black, games.white, len(s.ids), also=who)
         before_rating, before_level = s.rating[local].copy(), s.level[local].copy()
         r = self.rate_event(local, b, w, games.table, before_rating, before_level)
         s.rating[local], s.level[local] = r.after, r.level
         s.games[local] += r.games
         s.events[local] += r.games > 0
-        who = fixes.who if fixes is not None else np.empty(0, dtype=np.int64)
+        played = np.bincount(r.sides["player"], minlength=len(local))
+        weightless = np.bincount(r.sides["player"], weights=r.sides["rule"] == "not counted: weight 0 (G7)",
+                                 minlength=len(local))
+        rule = np.select([r.first, np.isnan(r.start), (played > 0) & (weightless == played),
+                          (played > 0) & (r.games == 0)],
+                         ["first rating (G2)", "no rating to count from", "no game counted: weight 0 (G7)",
+                          "no game counted: no opponent with a rating"], "rated").astype(object)
         if fixes is not None:  # the commission's rating, and the grade it reads as; every later event follows
             s.rating[who] = fixes.ratings
             s.level[who] = level_of_points(fixes.ratings)
-        rule = np.select([np.isin(local, who), r.first, np.isnan(r.start)],
-                         ["correction by the rating commission", "first rating (G2)", "no rating to count from"],
-                         "rated").astype(object)
+            rule[np.searchsorted(local, who)] = [f"correction by the rating commission: {why}" for why in fixes.reasons]
         has = ~np.isnan(s.rating)
         return Outcome(
             state=s,
@@ -169,7 +183,7 @@ class GoRuleSet(RuleSet):
                   "player_state": {"list_id": period.list_id, "player_id": s.ids[has], "rating": s.rating[has],
                                    "grade": grade_text(s.level[has]), "games_total": s.games[has],
                                    "events": s.events[has]},
-                  "go_game_sides": _sides_with_ids(period.list_id, s.ids[local], r.sides)},
+                  "go_game_sides": side_rows(period.list_id, s.ids[local], r.sides)},
             figures={"games_rated": len(games), "forfeits": 0, "players_rated": int(has.sum()),
                      "new_players": int(r.first.sum())},
             summary=RatedList(period.list_id, len(games), int(has.sum()), 0, 0),
@@ -180,7 +194,7 @@ class GoRuleSet(RuleSet):
         return go_card(con, series, self, player_id, list_id)
 
 
-def _sides_with_ids(event_id: str, ids: np.ndarray, sides: dict) -> dict:
+def side_rows(event_id: str, ids: np.ndarray, sides: dict) -> dict:
     """The game sides as rows: the event's local player indices as registry ids."""
     rows = {k: v for k, v in sides.items() if k not in ("player", "opponent")}
     return {"list_id": event_id, "game_key": rows.pop("game_key"), "player_id": ids[sides["player"]],

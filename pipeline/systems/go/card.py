@@ -13,7 +13,7 @@ def _points(x: float | None) -> str:
 
 
 def go_card(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int, event_id: str) -> str:
-    event = con.execute("select name, start_date, end_date, class, board_size from go_events where event_id = ?",
+    event = con.execute("select name, start_date, end_date, class, board_size from events where event_id = ?",
                         [event_id]).fetchall()
     if not event:
         raise NotFound(f"no event {event_id!r}")
@@ -23,8 +23,8 @@ def go_card(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int, ev
                             where r.series = ? and r.list_id = ? and r.player_id = ?""",
                          [series.name, event_id, player_id]).fetchall()
     if not result:
-        raise NotFound(f"player {player_id} has no game in event {event_id!r}")
-    name, rule, before, start, after, grade_before, grade_after, games, change = result[0]
+        raise NotFound(f"player {player_id} has no game and no correction in event {event_id!r}")
+    name, rule, before, start, after, grade_before, grade_after, games, _ = result[0]
     title, first, last, klass, board = event[0]
     lines = [f"{name} ({player_id}), event {event_id}: {title}, {first} … {last}, class {klass}, "
              f"{board}×{board}; {rule_set.title}",
@@ -48,10 +48,13 @@ def go_card(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int, ev
                                 f"change = {con_:.3f} × {weight:g} × {factor:.4f} × ({res:g} − {exp:.4f}) = {ch:+.3f}")
         else:
             lines.append(head + f"case {why}, fictitious gap {diff:+.1f}, change {ch:+.3f}")
-    lines += ["", f"Games counted: {games}; change over the event: {_points(change) if change is not None else '0'}"
-              + (" (summed and applied at the end of the event, ruling G1)" if rule_set.events_at_once else ""),
-              f"After: {_points(after)}" + (f" ({grade_after}" + (", grade kept by the hysteresis"
-                                                                  if grade_after == grade_before else "") + ")"
-                                            if grade_after else ""),
+    played = sum(side[12] for side in sides if side[12] is not None)
+    lines += ["", f"Games counted: {games}; change over the event: {played:+.3f}"
+              + (" (summed and applied at the end of the event, ruling G1)" if rule_set.events_at_once else "")]
+    if rule.startswith("correction"):
+        lines.append(f"Then the rating commission's correction sets the points to {after:.1f} "
+                     f"({rule.partition(': ')[2]}); every later event counts from them")
+    kept = ", grade kept by the hysteresis" if grade_after == grade_before and rule_set.events_at_once else ""
+    lines += [f"After: {_points(after)}" + (f" ({grade_after}{kept})" if grade_after else ""),
               f"Rule: {rule}"]
     return "\n".join(lines)

@@ -22,11 +22,13 @@ def level_of_points(points: np.ndarray) -> np.ndarray:
 
 
 def levels_of_grades(grades) -> np.ndarray:
-    """'5k' → −4, '2d' → 2, one array pass; NaN for NC, blank or unreadable."""
+    """'5k' → −4, '2d' → 2, one array pass; NaN for NC, blank, unreadable, or outside
+    30 kyu … 9 dan (ruling G6: validation refuses those; 0k is never read as 1 dan)."""
     found = pd.Series(grades, dtype="string").str.extract(f"^{GRADE.pattern}$")
     n = pd.to_numeric(found[0]).to_numpy(dtype=float)  # NaN where the grade does not read
     dan = found[1].str.lower().eq("d").fillna(False).to_numpy(dtype=bool)
-    return np.where(dan, n, 1 - n)
+    valid = np.where(dan, (n >= 1) & (n <= 9), (n >= 1) & (n <= 30))
+    return np.where(valid, np.where(dan, n, 1 - n), np.nan)
 
 
 def level_of_grade(grade: str | None) -> int | None:
@@ -43,9 +45,10 @@ def grade_text(level: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(level), None, text.astype(object))
 
 
-def middle_of(level: np.ndarray) -> np.ndarray:
-    """The middle of a grade, where a new member starts: 1 dan 50, 5 kyu −450."""
-    return 100.0 * np.asarray(level, dtype=float) - 50.0
+def middle_of(level: np.ndarray, floor: float = -2450.0) -> np.ndarray:
+    """The middle of a grade, where a new member starts: 1 dan 50, 5 kyu −450; a
+    grade weaker than 25 kyu starts at the floor (ruling G6)."""
+    return np.maximum(100.0 * np.asarray(level, dtype=float) - 50.0, floor)
 
 
 def next_level(level: np.ndarray, points: np.ndarray) -> np.ndarray:

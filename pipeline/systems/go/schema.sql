@@ -1,5 +1,6 @@
 -- The Go rule sets' own columns, table and view (run before they rate; idempotent).
--- A Go series' lists are its events, in the order rated (end date, start date, id).
+-- A Go series' lists are its events, in the order rated (Belgian: end date, start date, id;
+-- 1984: the order of their last game, ruling F2).
 alter table player_state add column if not exists grade varchar;        -- 5k, 2d (with hysteresis)
 alter table player_state add column if not exists games_total integer;  -- games counted to date
 alter table player_state add column if not exists events integer;       -- events played to date
@@ -35,14 +36,14 @@ select c.series, c.list_id as event_id, e.name as event, e.end_date, e.class, c.
        c.games, c.rating - c.start as change, c.rule
 from calculations c
 join series s on s.series = c.series and s.system like 'go-%'
-join go_events e on e.event_id = c.list_id
+join events e on e.event_id = c.list_id
 join players p using (player_id);
 
-comment on view go_history is 'Go rule sets: every player''s every event, in the order rated (end date, start date, id).';
+comment on view go_history is 'Go rule sets: every player''s every event (Belgian rules: in the order end date, start date, id; 1984 rules: in the order of each event''s last game, F2).';
 comment on column go_history.series is 'The series: the Go rule set''s official lists, or a scenario.';
 comment on column go_history.event_id is 'The event.';
 comment on column go_history.event is 'Its name.';
-comment on column go_history.end_date is 'Its last day (events are rated in this order).';
+comment on column go_history.end_date is 'Its last day.';
 comment on column go_history.class is 'Its class: A 1.2, B 1.0, C 0.8, D 0.';
 comment on column go_history.player_id is 'Membership number.';
 comment on column go_history.name is 'Name in the registry.';
@@ -51,7 +52,7 @@ comment on column go_history.rating_before is 'Points before the event; null for
 comment on column go_history.start is 'What the event counted from: the points before, or the first rating (G2).';
 comment on column go_history.rating_after is 'Points after the event (unrounded, floored at -2450).';
 comment on column go_history.grade_before is 'Grade before the event (5k, 2d).';
-comment on column go_history.grade_after is 'Grade after the event, with the hysteresis.';
+comment on column go_history.grade_after is 'Grade after the event (Belgian rules: with the hysteresis; 1984: read from the points, F3).';
 comment on column go_history.games is 'Games counted in the event.';
 comment on column go_history.change is 'rating_after - start.';
-comment on column go_history.rule is 'rated, first rating (G2), no rating to count from, or a correction.';
+comment on column go_history.rule is 'rated, first rating (G2), no rating to count from, no game counted (weight 0, G7; or no opponent with a rating), or a correction by the rating commission with its reason.';

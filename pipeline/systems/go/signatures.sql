@@ -1,17 +1,17 @@
 -- What each event of a Go series is computed from, as one number: its dates, class
 -- and board size, its games, the corrections in force at it; the first event also
 -- the registry's declared grades, the starting points and the rule set's parameters.
--- inputs: lists_to_rate (the events in order: list_id = event_id), go_events, go_games,
+-- inputs: lists_to_rate (the events: list_id = event_id, position), events, go_games,
 --         corrections, players, initial_ratings, getvariable('series'), getvariable('parameters')
 -- grain: list_id
-with events as (select row_number() over (order by window_end, window_start, list_id) as event_index, *
+with ordered as (select row_number() over (order by position) as event_index, *
                 from lists_to_rate),
 game_sums as (
     select event_id as list_id, count(*) as games,
            sum(hash(date, black_id, white_id, winner, handicap, weight, round)) as h
     from go_games group by event_id
 ),
-event_rows as (select event_id as list_id, hash(name, class, board_size) as h from go_events),
+event_rows as (select event_id as list_id, hash(name, class, board_size) as h from events),
 correction_sums as (
     select list_id, sum(hash(correction_id, player_id, rating)) as h from corrections
     where series = getvariable('series') and withdrawn_at is null group by list_id
@@ -25,7 +25,7 @@ final as (
     select e.list_id,
            (hash(e.window_start, e.window_end, coalesce(g.games, 0))::hugeint + coalesce(g.h, 0) + coalesce(v.h, 0)
             + coalesce(c.h, 0) + case when e.event_index = 1 then s.h else 0 end) as input_signature
-    from events e
+    from ordered e
     left join game_sums g using (list_id)
     left join event_rows v using (list_id)
     left join correction_sums c using (list_id)

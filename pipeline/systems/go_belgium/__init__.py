@@ -17,7 +17,8 @@ class GoBelgium(GoRuleSet):
 
     def rate_event(self, local, b, w, g: pd.DataFrame, before_rating, before_level) -> Rated:
         rules = self.parameters
-        weight = game_weight(g["class"].to_numpy(), g["board_size"].to_numpy(), g["weight"].to_numpy(float), rules)
+        weight = game_weight(g["class"].to_numpy(), g["board_size"].to_numpy(), g["weight"].to_numpy(float),
+                             g["date"].to_numpy(), rules)
         r = rate_event(b, w, g["black_result"].to_numpy(float), g["handicap"].to_numpy(float), weight,
                        before_rating, before_level, rules)
         return Rated(r.rating, r.level, r.games, r.start, r.first, _sides(g, r))
@@ -34,7 +35,8 @@ def _sides(g: pd.DataFrame, r: EventResult) -> dict:
         "own": t["own"], "opponent_rating": t["opponent_rating"], "difference": t["difference"], "con": t["con"],
         "a": t["a"], "expected": t["expected"], "weight": s.weight, "factor": s.factor,
         "change": np.where(r.counted, t["change"], 0.0),
-        "rule": np.where(r.counted, "counted", "not counted: a player has no rating to count from").astype(object),
+        "rule": np.select([r.counted, s.weight <= 0], ["counted", "not counted: weight 0 (G7)"],
+                          "not counted: a player has no rating to count from").astype(object),
     }
 
 

@@ -6,11 +6,14 @@
 | Con and A: table I, interpolated and extrapolated           | `con_and_a`           |
 | expected result, the 0.986 asymmetry                        | `expected_result`     |
 | handicap: (h − 0.5) × 100, factors, h = 1 included (G3)     | `handicap_terms`      |
-| event class and board size weights, per-game override       | `game_weight`         |
+| event class and board size weights (small boards from 2021) | `game_weight`         |
+| weight 0 counts for nobody (G7)                             | `rate_event`          |
+| Con and A flat above 650 (G5)                               | `con_and_a`           |
 | the −2450 floor                                             | `rate_event`          |
 | grades with hysteresis, first grade (G4)                    | `go.grades`           |
 | new members at the middle of their grade                    | `go.grades.middle_of` |
-| NC players: first rating by bisection (G2)                  | `first_ratings`       |
+| NC players: first rating by bisection, handicap-adjusted    | `first_ratings`       |
+|   all wins / losses, floored (G2)                           |                       |
 
 The seed's published table and examples use two simplifications; the rule set
 has a setting for each (`symmetric_expectation`, `giver_factor_squared`).
@@ -47,9 +50,10 @@ class GoBelgiumRules:
     factor_minimum: float = 0.1  # ... at least 0.1
     class_weights: tuple[tuple[str, float], ...] = (("A", 1.2), ("B", 1.0), ("C", 0.8), ("D", 0.0))
     board_weights: tuple[tuple[int, float], ...] = ((19, 1.0), (13, 0.5), (9, 0.3))
+    small_boards_since: str = "2021-01-01"  # 13×13 and 9×9 weigh less from then on ("since 2021")
     floor: float = -2450.0  # 25 kyu
-    first_rating_bounds: tuple[float, float] = (-2450.0, 2700.0)  # ruling G2: bisection interval
-    first_rating_margin: float = 100.0  # G2: all wins (losses): best (worst) opponent ± 100
+    first_rating_bounds: tuple[float, float] = (-2450.0, 1000.0)  # ruling G2: bisection interval
+    first_rating_margin: float = 100.0  # G2: all wins (losses): best (worst) adjusted opponent ± 100
     bisection_steps: int = 60  # the interval halves 60 times: far below a hundredth of a point
     table: tuple[tuple[float, float, float], ...] = field(default_factory=_table_one, repr=False)
 
@@ -58,17 +62,16 @@ RULES = GoBelgiumRules()
 
 
 def con_and_a(rating: np.ndarray, rules: GoBelgiumRules = RULES) -> tuple[np.ndarray, np.ndarray]:
-    """Con and A at a rating: table I, linear between rows, the end rows' slopes beyond them."""
+    """Con and A at a rating: table I, linear between rows, extrapolated below −1950
+    with the first rows' slope; above 650 the last row's values (ruling G5: going on
+    upward would make Con negative above 1650 and A above 2050)."""
     t = np.array(rules.table)
     r = np.asarray(rating, dtype=float)
 
     def line(column: int) -> np.ndarray:
-        inside = np.interp(r, t[:, 0], t[:, column])
+        inside = np.interp(r, t[:, 0], t[:, column])  # flat beyond the last row (G5)
         low_slope = (t[1, column] - t[0, column]) / (t[1, 0] - t[0, 0])
-        high_slope = (t[-1, column] - t[-2, column]) / (t[-1, 0] - t[-2, 0])
-        return np.select([r < t[0, 0], r > t[-1, 0]],
-                         [t[0, column] + (r - t[0, 0]) * low_slope, t[-1, column] + (r - t[-1, 0]) * high_slope],
-                         inside)
+        return np.where(r < t[0, 0], t[0, column] + (r - t[0, 0]) * low_slope, inside)
 
     return line(1), line(2)
 
@@ -98,13 +101,16 @@ def handicap_terms(handicap: np.ndarray, receives: np.ndarray,
     return adjustment, factor
 
 
-def game_weight(event_class: np.ndarray, board_size: np.ndarray, override: np.ndarray,
+def game_weight(event_class: np.ndarray, board_size: np.ndarray, override: np.ndarray, date: np.ndarray,
                 rules: GoBelgiumRules = RULES) -> np.ndarray:
-    """Class weight × board weight, unless the game carries its own weight."""
+    """Class weight × board weight (13×13 and 9×9 only for games played from 1 January
+    2021: earlier ones weigh by their class alone), unless the game carries its own weight."""
     by_class = pd.Series(dict(rules.class_weights))
     by_board = pd.Series(dict(rules.board_weights))
+    small_boards = pd.to_datetime(np.asarray(date)) >= pd.Timestamp(rules.small_boards_since)
+    board = by_board.reindex(np.asarray(board_size, dtype=np.int64)).to_numpy(dtype=float)
     computed = (by_class.reindex(np.asarray(event_class, dtype=object)).to_numpy(dtype=float)
-                * by_board.reindex(np.asarray(board_size, dtype=np.int64)).to_numpy(dtype=float))
+                * np.where(small_boards, board, 1.0))
     return np.where(np.isnan(override), computed, override)
 
 
@@ -145,11 +151,14 @@ def side_terms(s: Sides, rating: np.ndarray, rules: GoBelgiumRules = RULES) -> d
 def first_ratings(s: Sides, rating: np.ndarray, newcomer: np.ndarray, rules: GoBelgiumRules = RULES) -> np.ndarray:
     """Ruling G2: the first rating of each NC player (`newcomer`) of the event: the
     rating whose expected score against their rated opponents equals their score,
-    by bisection on [−2450, 2700], all players at once; with all wins (all losses)
-    the best (worst) opponent's rating + 100 (− 100). NaN: no rated opponent."""
+    by bisection on [−2450, 1000], all players at once; with all wins (all losses)
+    the best (worst) opponent's handicap-adjusted strength + 100 (− 100): their
+    rating less the adjustment the NC player received (a 9-stone win against a 5 dan,
+    450, is worth 450 − 850 + 100 = −300). Floored at −2450. Only games of weight > 0
+    count (G7). NaN: no rated opponent in such a game."""
     n = len(rating)
     rated_opponent = ~np.isnan(rating[s.opponent])
-    mine = newcomer[s.player] & rated_opponent
+    mine = newcomer[s.player] & rated_opponent & (s.weight > 0)
     who, opp, res, adj = s.player[mine], s.opponent[mine], s.result[mine], s.adjustment[mine]
     games = np.bincount(who, minlength=n)
     score = np.bincount(who, weights=res, minlength=n)
@@ -162,13 +171,14 @@ def first_ratings(s: Sides, rating: np.ndarray, newcomer: np.ndarray, rules: GoB
         too_high = expected > score
         high = np.where(too_high, middle, high)
         low = np.where(too_high, low, middle)
+    strength = rating[opp] - adj  # the opponent as the handicap made them, for the NC player
     best = np.full(n, -np.inf)
     worst = np.full(n, np.inf)
-    np.maximum.at(best, who, rating[opp])
-    np.minimum.at(worst, who, rating[opp])
+    np.maximum.at(best, who, strength)
+    np.minimum.at(worst, who, strength)
     solved = np.select([score == games, score == 0], [best + rules.first_rating_margin,
                                                      worst - rules.first_rating_margin], (low + high) / 2)
-    return np.where(newcomer & (games > 0), solved, np.nan)
+    return np.where(newcomer & (games > 0), np.maximum(solved, rules.floor), np.nan)
 
 
 @dataclass(frozen=True)
@@ -182,7 +192,7 @@ class EventResult:
     change: np.ndarray  # the event's summed change
     games: np.ndarray  # games counted
     sides: Sides
-    counted: np.ndarray  # per side: both players have a rating to count from
+    counted: np.ndarray  # per side: both players have a rating to count from, and the game weighs (G7)
     terms: dict[str, np.ndarray]  # per side: own, opponent_rating, difference, con, a, expected, change
 
 
@@ -197,7 +207,8 @@ def rate_event(black: np.ndarray, white: np.ndarray, black_result: np.ndarray, h
     newcomer = np.isnan(rating)
     first = first_ratings(s, rating, newcomer, rules)
     start = np.where(newcomer, first, rating)
-    counted = ~np.isnan(start[s.player]) & ~np.isnan(start[s.opponent])
+    # Ruling G7: a game of weight 0 is stored and shown, and counts for nobody.
+    counted = ~np.isnan(start[s.player]) & ~np.isnan(start[s.opponent]) & (s.weight > 0)
     terms = side_terms(s, start, rules)
     change = np.bincount(s.player[counted], weights=terms["change"][counted], minlength=n)
     games = np.bincount(s.player[counted], minlength=n)

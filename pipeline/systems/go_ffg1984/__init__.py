@@ -1,14 +1,40 @@
-"""The French Go Federation's rules of 1984 (rules.py; seed 004): game by game in
-date order, from the starting points; games rated in waves of distinct players."""
+"""The French Go Federation's rules of 1984 (rules.py; seed 004): game by game in the
+order of ruling F2 (the game's date, its event's start date, its round, its order in
+the file), across events; games rated in waves of distinct players.
+
+Games, not events, are the unit (F2), so events that overlap interleave: a state is
+stored at the end of each event (events in the order of their last game), and the
+games rated before an event ends are every game since the previous event ended,
+whatever their event. An event's calculations and game sides are its own games';
+those played before the end of an earlier event wait in the state until it ends.
+"""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
+import duckdb
 import numpy as np
 import pandas as pd
 
-from pipeline.systems.go import GoRuleSet, Rated
-from pipeline.systems.go.grades import next_level
+from pipeline.rate.periods import local_indices
+from pipeline.systems.base import Fixes, Outcome, Period, RatedList
+from pipeline.systems.go import EventGames, GoRuleSet, GoState, side_rows
+from pipeline.systems.go.grades import grade_text, level_of_points
 from pipeline.systems.go_ffg1984.rules import *  # noqa: F403 (the rules, for their users)
-from pipeline.systems.go_ffg1984.rules import Case, Ffg1984Rules, GamesResult, rate_games
+from pipeline.systems.go_ffg1984.rules import COUNTED_CASES, Ffg1984Rules, GamesResult, rate_games
+
+# Ruling F2: the order of the games, and each event's last game in it.
+GAME_ORDER = """
+    select g.game_key, g.event_id,
+           row_number() over (order by g.date, e.start_date, g.event_id, coalesce(g.round, 0), g.game_key) as position
+    from go_games g join events e using (event_id)"""
+
+
+@dataclass
+class Ffg1984State(GoState):
+    # Game sides of events not ended yet (F2 interleaves them), by event: rows of go_game_sides.
+    waiting: dict[str, pd.DataFrame] = field(default_factory=dict)
+    processed: int = 0  # games rated so far in this pass
 
 
 class GoFfg1984(GoRuleSet):
@@ -16,15 +42,108 @@ class GoFfg1984(GoRuleSet):
     title = "French rules of 1984"
     Parameters = Ffg1984Rules
     events_at_once = False  # game by game, in date order
+    recomputes_from_the_first = True  # an event's games reach across the others (F2)
 
-    def rate_event(self, local, b, w, g: pd.DataFrame, before_rating, before_level) -> Rated:
+    def periods(self, con: duckdb.DuckDBPyConnection, series: str) -> pd.DataFrame:
+        """Events in the order of their last game (F2); an event without a game has no state."""
+        self.place_games(con)
+        return con.sql(f"""
+            with ordered as ({GAME_ORDER})
+            select e.event_id as list_id, e.start_date as window_start, e.end_date as window_end
+            from ordered o join events e using (event_id)
+            group by e.event_id, e.start_date, e.end_date order by max(o.position)""").df()
+
+    def starting_state(self, con: duckdb.DuckDBPyConnection, series: str, before: str | None) -> Ffg1984State:
+        s = super().starting_state(con, series, before)
+        return Ffg1984State(s.ids, s.rating, s.level, s.games, s.events)
+
+    def period_games(self, con: duckdb.DuckDBPyConnection, series: str, periods: pd.DataFrame):
+        """The games rated up to each event's end (F2): since the previous event ended."""
+        games = super().period_games(con, series, periods)
+        order = con.sql(GAME_ORDER).df().set_index("game_key")["position"]
+        position = order.reindex(games.games["game_key"]).to_numpy()
+        own = games.games["event_index"].to_numpy()
+        ends = np.full(len(periods), -1)
+        np.maximum.at(ends, own, position)
+        slot = np.searchsorted(ends, position)  # the first event to end at or after the game
+        at = np.lexsort((position, slot))
+        table = games.games.iloc[at].reset_index(drop=True).assign(event_index=slot[at])
+        bounds = np.searchsorted(table["event_index"].to_numpy(), np.arange(len(periods) + 1))
+        return type(games)(table, games.black[at], games.white[at], bounds)
+
+    def rate_period(self, s: Ffg1984State, games: EventGames, period: Period, fixes: Fixes | None) -> Outcome:
         rules = self.parameters
-        r = rate_games(b, w, g["winner"].to_numpy(str), g["handicap"].to_numpy(float), before_rating, rules)
-        level = np.where(np.isnan(r.points), np.nan, next_level(before_level, r.points))
-        rated = r.case != Case.UNKNOWN
-        games = np.bincount(np.concatenate([b[rated], w[rated]]), minlength=len(local))
-        return Rated(r.points, level, games, before_rating, np.zeros(len(local), dtype=bool),
-                     _sides(g, b, w, r, rules))
+        g = games.table
+        who = fixes.who if fixes is not None else np.empty(0, dtype=np.int64)
+        local, b, w = local_indices(games.black, games.white, len(s.ids))
+        r = rate_games(b, w, g["winner"].to_numpy(str), g["handicap"].to_numpy(float), s.rating[local], rules)
+        sides = pd.DataFrame(side_rows(period.list_id, s.ids[local], _sides(g, b, w, r, rules)))
+        sides["event"] = np.tile(g["event_id"].to_numpy(object), 2)
+        sides["order"] = s.processed + np.tile(np.arange(len(g)), 2)  # the games' place in the F2 order
+        s.processed += len(g)
+        s.rating[local] = r.points
+        # Ruling F3: the grade is read from the points, no hysteresis.
+        s.level[local] = np.where(np.isnan(r.points), s.level[local], level_of_points(r.points))
+        counted = sides["rule"].isin(COUNTED_CASES).to_numpy()
+        np.add.at(s.games, np.searchsorted(s.ids, sides["player_id"].to_numpy()[counted]), 1)
+        for event, rows in sides[sides["event"] != period.list_id].groupby("event", sort=False):
+            s.waiting[event] = pd.concat([s.waiting.get(event), rows], ignore_index=True)
+        mine = pd.concat([s.waiting.pop(period.list_id, None), sides[sides["event"] == period.list_id]],
+                         ignore_index=True)
+        calculations = self.event_rows(s, period, mine)
+        played = np.searchsorted(s.ids, calculations["player_id"][calculations["games"] > 0])
+        s.events[played] += 1
+        if fixes is not None:  # the commission's points, and the grade they read as; every later game follows
+            s.rating[who] = fixes.ratings
+            s.level[who] = level_of_points(fixes.ratings)
+            calculations = _with_corrections(calculations, s, who, fixes)
+        has = ~np.isnan(s.rating)
+        return Outcome(
+            state=s,
+            rows={"calculations": calculations,
+                  "player_state": {"list_id": period.list_id, "player_id": s.ids[has], "rating": s.rating[has],
+                                   "grade": grade_text(s.level[has]), "games_total": s.games[has],
+                                   "events": s.events[has]},
+                  "go_game_sides": {"list_id": period.list_id,
+                                    **{k: mine[k].to_numpy() for k in mine.columns
+                                       if k not in ("list_id", "event", "order")}}},
+            figures={"games_rated": len(mine) // 2, "forfeits": 0, "players_rated": int(has.sum()),
+                     "new_players": 0},
+            summary=RatedList(period.list_id, len(mine) // 2, int(has.sum()), 0, 0),
+            detail=r)
+
+    def event_rows(self, s: Ffg1984State, period: Period, mine: pd.DataFrame) -> dict:
+        """Each player's row of the event from its own games: the points before their
+        first game of it, after their last, the games counted."""
+        mine = mine.sort_values(["player_id", "order"])
+        by = mine.groupby("player_id", sort=True)
+        first, last = by.head(1).set_index("player_id"), by.tail(1).set_index("player_id")
+        ids = first.index.to_numpy(np.int64)
+        before = first["own"].to_numpy(float)
+        after = (last["own"] + last["change"]).to_numpy(float)
+        counted = by["rule"].agg(lambda r: int(r.isin(COUNTED_CASES).sum())).reindex(ids).to_numpy(np.int64)
+        declared = s.level[np.searchsorted(s.ids, ids)]
+        return {"list_id": period.list_id, "player_id": ids,
+                "rule": np.where(np.isnan(before), "no points to count from", "rated").astype(object),
+                "previous_rating": before, "start": before, "unrounded": after, "rating": after,
+                "grade_before": grade_text(np.where(np.isnan(before), declared, level_of_points(before))),
+                "grade_after": grade_text(np.where(np.isnan(after), declared, level_of_points(after))),
+                "games": counted, "games_played": by.size().reindex(ids).to_numpy(np.int64)}
+
+
+def _with_corrections(calculations: dict, s: GoState, who: np.ndarray, fixes: Fixes) -> dict:
+    """The event's rows with each corrected player's (added when they did not play)."""
+    ids = s.ids[who]
+    rows = pd.DataFrame({k: v for k, v in calculations.items() if k != "list_id"}).set_index("player_id")
+    for player_id, rating, why in zip(ids, fixes.ratings, fixes.reasons):  # a handful
+        if player_id not in rows.index:
+            rows.loc[player_id] = {"previous_rating": np.nan, "start": np.nan, "games": 0, "games_played": 0,
+                                   "grade_before": None}
+        rows.loc[player_id, ["rating", "unrounded", "rule", "grade_after"]] = [
+            rating, rating, f"correction by the rating commission: {why}", grade_text(level_of_points([rating]))[0]]
+    rows = rows.sort_index()
+    return {"list_id": calculations["list_id"], "player_id": rows.index.to_numpy(np.int64),
+            **{k: rows[k].to_numpy() for k in rows.columns}}
 
 
 def _sides(g: pd.DataFrame, b: np.ndarray, w: np.ndarray, r: GamesResult, rules: Ffg1984Rules) -> dict:

@@ -50,6 +50,9 @@ class Case(StrEnum):
     UNKNOWN = "a player without points: ignored"
 
 
+COUNTED_CASES = (Case.UPSET_HIGHER.value, Case.UPSET_LOWER.value, Case.EXPECTED.value)  # the others count for nobody
+
+
 def game_changes(nc: np.ndarray, np_: np.ndarray, winner_stones: np.ndarray, loser_stones: np.ndarray,
                  rules: Ffg1984Rules = RULES) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Winner's and loser's changes and the case, for games with a winner."""

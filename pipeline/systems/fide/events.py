@@ -1,0 +1,91 @@
+"""FIDE's events (rulings X1-X3, X6): which list rates each game's event, which list
+it takes ratings from, and the games of the lists to compute with the states of
+those start lists that this pass does not compute itself."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import pandas as pd
+
+from pipeline.rate.periods import WindowGames, window_games
+from pipeline.systems.fide.calendar import monthly_calendar
+
+HERE = Path(__file__).parent
+INITIAL = None  # the start "list" of an event that began before the series' first list
+
+
+def fide_windows(con: duckdb.DuckDBPyConnection, closing_days: int) -> pd.DataFrame:
+    """The lists (list_id, window_start, window_end, list_date): a calendar file's,
+    whose window ends at its list's closing date and whose list is dated
+    `closing_days` later; else one a month covering every game and every list an
+    events file names (`rated_in`)."""
+    filed = con.sql("select list_id, window_start, window_end from calendar order by window_start").df()
+    first, last, named = _span(con)
+    if len(filed) or first is None:
+        ends = pd.to_datetime(filed["window_end"]) + pd.Timedelta(days=closing_days + 1)
+        return filed.assign(list_date=ends.dt.date)
+    if named is not None:  # a late report's list is a list too
+        last = max(last, named - pd.Timedelta(days=closing_days))
+    return monthly_calendar(first, last, closing_days)
+
+
+def _span(con: duckdb.DuckDBPyConnection) -> tuple:
+    """The first and last game dates, and the date of the latest list an events file names."""
+    return con.execute("""
+        select (select min(date) from games), (select max(date) from games),
+               (select max(strptime(rated_in || '-01', '%Y-%m-%d')::date) from events
+                where event_id in (select event from games))""").fetchall()[0]
+
+
+def place_fide_games(con: duckdb.DuckDBPyConnection, closing_days: int) -> None:
+    """`series_calendar`, the temp table `fide_placed` (pipeline/systems/fide/events.sql)
+    and the view `placed_games` the generic stages read."""
+    con.register("series_calendar", fide_windows(con, closing_days))
+    con.execute("create or replace temp table fide_placed as " + (HERE / "events.sql").read_text())
+    con.execute("""create or replace temp view placed_games as
+        select game_key, rated_on as list_id, (hash(event_key) >> 1)::bigint as event_key,
+               hash(event_key, start_list, first_day, match, after_decided) as placement,
+               start_list, datediff('day', date '1970-01-01', first_day)::integer as first_day,
+               match, after_decided
+        from fide_placed""")
+
+
+PLACED_COLUMNS = {"day": np.int64, "event_key": np.int64, "start_list": object, "first_day": np.int64,
+                  "match": bool, "after_decided": bool}
+
+
+@dataclass(frozen=True)
+class FideGames:
+    """The games of the lists to compute (`games.extra` holds each game's day, event,
+    start list, the event's first day, whether it is a match and, in a match, whether
+    it was played after the match was decided); the states (rating, games_total,
+    peak) of the start lists computed before this pass, by list id (INITIAL: the
+    initial ratings); and the last list (1-based index) that reads each start list
+    computed in this pass."""
+
+    games: WindowGames
+    start_states: dict
+    last_use: dict[str, int]
+
+    def of(self, i: int) -> FideGames:
+        return FideGames(self.games.of(i), self.start_states, self.last_use)
+
+
+def fide_period_games(con: duckdb.DuckDBPyConnection, series: str, periods: pd.DataFrame, states) -> FideGames:
+    """The games of `periods`; `states(list_id)` loads a stored list's state (INITIAL:
+    the initial ratings)."""
+    games = window_games(con, periods, PLACED_COLUMNS)
+    stored = {r[0] for r in con.execute("select list_id from lists where series = ?", [series]).fetchall()}
+    computing = set(periods["list_id"])
+    start = games.extra["start_list"]
+    # A start list that is not one of the series' lists came before its first: the initial ratings.
+    known = np.isin(start, list(stored | computing)) if len(start) else np.zeros(0, dtype=bool)
+    start = np.where(known, start, INITIAL)
+    games.extra["start_list"] = start
+    needed = set(start.tolist())
+    last_use = {key: int(games.list_index[start == key].max()) for key in needed & computing}
+    start_states = {key: states(key) for key in needed - computing}
+    return FideGames(games, start_states, last_use)

@@ -1,0 +1,15 @@
+-- Each game with the list that rates it: the list whose calendar window holds its
+-- date (R1), an event key (games without an event name: one event per date), and
+-- `placement`: a number that changes when what else decides how the game is rated
+-- changes (nothing else here; the list signatures read it).
+-- A rule set may place its games otherwise (FIDE rates an event as a whole on the
+-- list after it ends: pipeline/systems/fide/events.sql); the stages after this one
+-- read the view `placed_games` made from it, whichever rule set made it.
+-- inputs: games, series_calendar (the rule set's windows: pipeline/rate/periods.py)
+-- grain: game_key
+with final as (
+    select g.game_key, k.list_id, (hash(coalesce(g.event, g.date::varchar)) >> 1)::bigint as event_key,
+           0::ubigint as placement
+    from games g join series_calendar k on g.date between k.window_start and k.window_end
+)
+select * from final
