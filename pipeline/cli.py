@@ -34,6 +34,7 @@ def failure_message(err: BaseException) -> str:
 
 def _user_errors() -> tuple[type[Exception], ...]:
     """The refusals a user can meet, each one message (their modules load only when a command runs)."""
+    from pipeline.analysis.evaluate import NoCommonGames
     from pipeline.ingest.submissions import SubmissionError
     from pipeline.ingest.tables import InputFileError
     from pipeline.publish import PublishedFileConflict
@@ -44,7 +45,7 @@ def _user_errors() -> tuple[type[Exception], ...]:
     from pipeline.warehouse import WarehouseError
 
     return (InputFileError, SubmissionError, CorrectionRefused, PublishedFileConflict, SeriesError, NotFound,
-            UnknownList, WarehouseError, systems.UnknownRuleSet)
+            UnknownList, WarehouseError, systems.UnknownRuleSet, systems.ParameterError, NoCommonGames)
 
 
 class Commands(click.Group):
@@ -130,6 +131,10 @@ def _rules(ctx, param, value: Path | None) -> dict | None:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
         raise click.BadParameter(f"{value}: not a TOML file ({err})") from err
 
+
+series_option = click.option(
+    "--system", default=None, metavar="SERIES",
+    help="The lists to read: a rule set's official lists or a scenario's (default: the warehouse's first).")
 
 rules_option = click.option(
     "--rules", type=click.Path(exists=True, dir_okay=False, path_type=Path), callback=_rules, metavar="FILE.toml",
@@ -479,7 +484,7 @@ def list_rejects(submission: str | None, out_file: Path | None, warehouse: Path,
 
 @main.command()
 @click.option("--list", "list_id", metavar="LIST_ID", help="Only this list's revisions.")
-@system_option
+@series_option
 @warehouse_option
 def revisions(list_id: str | None, system: str | None, warehouse: Path, wait: float) -> None:
     """List the revisions of the lists: when, in which run, how many players changed, and why.
@@ -556,6 +561,154 @@ def list_corrections(player_id: int | None, list_id: str | None, warehouse: Path
 
     with _opened(warehouse, wait, read_only=True) as con:
         report_table(corrections.listing(con, player_id, list_id), "no correction")
+
+
+# --- scenarios and analysis ---------------------------------------------------------------
+
+@main.command("scenario")
+@click.argument("name")
+@click.option("--rules", type=click.Path(exists=True, dir_okay=False, path_type=Path), callback=_rules,
+              metavar="FILE.toml", help="The parameters that differ from the rule set's (e.g. senior_quota = 12).")
+@system_option
+@click.option("--from", "from_list", metavar="LIST_ID", help="Recompute from this list (default: what changed).")
+@click.option("--drop", is_flag=True, help="Remove the scenario and everything computed for it.")
+@warehouse_option
+def scenario_command(name: str, rules: dict | None, system: str | None, from_list: str | None, drop: bool,
+                     warehouse: Path, wait: float) -> None:
+    """Rate the warehouse's games under a rule set with other parameters, stored as
+    the scenario NAME beside the official lists: never published, recomputed like
+    any list when the games change (`ratings rate`), compared with `ratings compare`.
+
+    Given again with other --rules, the scenario takes them and every list is recomputed.
+
+    Example: ratings scenario quota12 --rules quota12.toml && ratings compare performance quota12
+    """
+    from pipeline import flow
+    from pipeline.console import ConsoleReporter
+    from pipeline.rate.series import drop_scenario
+    from pipeline.warehouse import transaction
+
+    if drop:
+        if rules is not None or system is not None or from_list is not None:
+            raise click.UsageError("--drop takes no other option")
+        with _opened(warehouse, wait) as con, _run(con, "scenario", {"drop": name}), transaction(con):
+            lists = drop_scenario(con, name)
+        click.echo(f"Scenario {name} dropped ({lists} lists).")
+        return
+    if rules is None:
+        raise click.UsageError("give --rules FILE.toml (the parameters the scenario changes), or --drop")
+    reporter = ConsoleReporter()
+    with _opened(warehouse, wait) as con, _run(con, "scenario", {"name": name, "rules": rules}) as run_id, \
+            flow.timed(reporter, "Rate"):
+        flow.run_scenario(con, run_id, reporter, name, system, rules, from_list)
+
+
+@main.command("scenarios")
+@warehouse_option
+def list_scenarios(warehouse: Path, wait: float) -> None:
+    """List the scenarios: rule set, the parameters each changes, lists computed.
+
+    Example: ratings scenarios
+    """
+    from pipeline.rate.series import scenario_listing
+
+    with _opened(warehouse, wait, read_only=True) as con:
+        found = scenario_listing(con)
+    if not found:
+        click.echo("no scenario (make one: ratings scenario NAME --rules FILE.toml)")
+        return
+    click.echo(_printed(list(found[0]), [tuple(f.values()) for f in found], "table"), nl=False)
+
+
+def _source(con, text: str):
+    from pipeline.analysis.sources import source_of
+
+    return source_of(con, text)
+
+
+@main.command()
+@click.argument("a")
+@click.argument("b")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder for the tables (CSV, Parquet) and the page (default: OUT/compare-A-B under reports/).")
+@warehouse_option
+def compare(a: str, b: str, out: Path | None, warehouse: Path, wait: float) -> None:
+    """Compare two sources of ratings list by list and over the whole history: A and B
+    are each a series of the warehouse (a rule set's official lists, a scenario) or a
+    CSV/Parquet file of published ratings (player_id, list_id as YYYY-MM, rating).
+
+    Writes lists, differences, drift, cohorts, accuracy and calibration (CSV and
+    Parquet) and index.html, a page with the charts, to --out.
+
+    Example: ratings compare performance quota12 --out reports/compare-quota12
+    """
+    from pipeline.analysis.compare import compare as compared
+    from pipeline.analysis.page import write_comparison
+    from pipeline.console import ConsoleReporter
+    from pipeline.flow import timed
+
+    with _opened(warehouse, wait, read_only=True) as con, timed(ConsoleReporter(), "Compare"):
+        c = compared(con, _source(con, a), _source(con, b))
+        folder = out or config.DEFAULT_OUT / f"compare-{c.a.name}-{c.b.name}"
+        page = write_comparison(c, folder)
+        click.echo(_comparison_summary(c))
+        click.echo(f"  tables and page written to {folder}: open {page}")
+
+
+def _comparison_summary(c) -> str:
+    lists = c.lists.to_pylist()
+    lines = [f"  {len(lists)} lists of {c.a.name} compared with {c.b.name}'s"]
+    if lists:
+        last = lists[-1]
+        lines.append(f"  latest list {last['list_id']} ({last['b_list_id']}): {last['players']} players on both; "
+                     f"mean {last['mean_a']:.0f} / {last['mean_b']:.0f}, median {last['median_a']:.0f} / "
+                     f"{last['median_b']:.0f}, Spearman {last['spearman'] or 0:.3f}, "
+                     f"{100 * last['share_50_or_more']:.1f} % differ by 50 or more")
+    lines.append(_accuracy_text(c.accuracy))
+    return "\n".join(lines)
+
+
+def _accuracy_text(accuracy) -> str:
+    rows = [r for r in accuracy.accuracy.to_pylist() if r["list_id"] is None]
+    return "\n".join(f"  {r['source']:<24} {r['games']:>9,} games  log-loss {r['log_loss']:.4f}  "
+                     f"Brier {r['brier']:.4f}" for r in rows)
+
+
+@main.command()
+@click.option("--system", "series", multiple=True, metavar="SERIES",
+              help="A series of the warehouse to score (a rule set's or a scenario's name); repeatable.")
+@click.option("--scenario", "scenarios", multiple=True, metavar="NAME", help="A scenario to score; repeatable.")
+@click.option("--ratings", "files", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="A file of published ratings (player_id, list_id, rating) to score; repeatable.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Also write accuracy and calibration (CSV, Parquet) to this folder.")
+@warehouse_option
+def evaluate(series: tuple[str, ...], scenarios: tuple[str, ...], files: tuple[Path, ...], out: Path | None,
+             warehouse: Path, wait: float) -> None:
+    """Score ratings on the games they were in force for: each game by the list in
+    force on its day, with the logistic expected score (scale 400); the mean
+    log-loss and Brier score per list and over the whole history, and a calibration
+    table, on the games every source rates both players of (default, with no source
+    named: every series of the warehouse).
+
+    Example: ratings evaluate --system performance --system fide --ratings federation.csv
+    """
+    from pipeline.analysis.evaluate import evaluate as scores
+    from pipeline.console import ConsoleReporter
+    from pipeline.flow import timed
+    from pipeline.rate.series import chosen, series_in
+
+    with _opened(warehouse, wait, read_only=True) as con, timed(ConsoleReporter(), "Evaluate"):
+        names = [chosen(con, s).name for s in (*series, *scenarios)] + [str(f) for f in files]
+        if not names:
+            names = [s.name for s in series_in(con) if s.rule_set.game == "chess"]
+        accuracy = scores(con, [_source(con, n) for n in dict.fromkeys(names)])
+        if out is not None:
+            from pipeline.analysis.files import write_tables
+            write_tables({"accuracy": accuracy.accuracy, "calibration": accuracy.calibration}, out)
+        click.echo(_accuracy_text(accuracy))
+        if out is not None:
+            click.echo(f"  accuracy and calibration written to {out}")
 
 
 # --- reading --------------------------------------------------------------------------------
@@ -676,7 +829,7 @@ def export() -> None:
 
 @export.command("history")
 @warehouse_option
-@system_option
+@series_option
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Folder for the dataset (one sub-folder per list).")
 def export_history(warehouse: Path, wait: float, system: str | None, out: Path) -> None:
@@ -705,7 +858,7 @@ def export_history(warehouse: Path, wait: float, system: str | None, out: Path) 
 @main.command()
 @click.argument("player_id", type=int)
 @click.option("--list", "list_id", required=True, help="The list (YYYY-MM; Go: the event id).")
-@system_option
+@series_option
 @warehouse_option
 def explain(player_id: int, list_id: str, system: str | None, warehouse: Path, wait: float) -> None:
     """Print a player's calculation card for a list: each game and whether it counts
@@ -734,7 +887,7 @@ def explain(player_id: int, list_id: str, system: str | None, warehouse: Path, w
 @click.argument("player_id", type=int)
 @click.option("--opponent", type=click.IntRange(1, 3000), required=True, help="The opponent's rating.")
 @click.option("--list", "list_id", help="The list the game would count for (default: the next one).")
-@system_option
+@series_option
 @warehouse_option
 def whatif(player_id: int, opponent: int, list_id: str | None, system: str | None, warehouse: Path,
            wait: float) -> None:

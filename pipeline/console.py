@@ -120,7 +120,8 @@ class ConsoleReporter(Reporter):
         return report_validation(con, checked, replacements)
 
     def rated(self, series, rated: list[RatedList]) -> None:
-        report_rating(rated, "" if series.position == 1 else series.name)
+        label = f"scenario {series.name}" if series.scenario else "" if series.position == 1 else series.name
+        report_rating(rated, label)
 
     def published(self, series, out: Path, list_ids: list[str], written: int, pages: list[Path]) -> None:
         click.echo(f"Publish {'' if series.position == 1 else series.name}".rstrip()

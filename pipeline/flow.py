@@ -102,16 +102,32 @@ def rate(con: duckdb.DuckDBPyConnection, run_id: int, reporter: Reporter, system
 
 def publish(con: duckdb.DuckDBPyConnection, out: Path, reporter: Reporter, formats: tuple[str, ...],
             reports: bool, system: str | None = None) -> None:
-    """Write the files of each series (the one asked for, else all), each in its folder."""
+    """Write the files of each official series (the one asked for, else all), each in
+    its folder; a scenario is never published."""
     from pipeline.publish import publish_series
+    from pipeline.rate.series import SeriesError
 
-    for series in ([chosen(con, system)] if system else series_in(con)):
+    if system is not None and chosen(con, system).scenario:
+        raise SeriesError(f"{system!r} is a scenario: scenarios are never published (compare them: ratings compare)")
+    for series in ([chosen(con, system)] if system else series_in(con, scenarios=False)):
         list_ids, written = publish_series(con, out, series, formats)
         pages = []
         if reports:
             from pipeline.publish.report import write_reports  # matplotlib: only when reports are asked for
             pages = write_reports(con, out, series)
         reporter.published(series, Path(series.folder(Path(out))), list_ids, written, pages)
+
+
+def run_scenario(con: duckdb.DuckDBPyConnection, run_id: int, reporter: Reporter, name: str, system: str | None,
+                 rules: dict, from_list: str | None = None) -> list:
+    """Make (or give new parameters to) the scenario `name` and compute its lists."""
+    from pipeline.rate import rate_series
+    from pipeline.rate.series import scenario
+
+    series = scenario(con, name, system, rules, run_id)
+    rated = rate_series(con, run_id, series, from_list=from_list)
+    reporter.rated(series, rated)
+    return rated
 
 
 def run(con: duckdb.DuckDBPyConnection, run_id: int, inputs: Inputs, by: str, out: Path, reporter: Reporter,

@@ -86,8 +86,17 @@ stats as (
            count(*) filter (where status <> 'did not play') as players_active,
            round(avg(rating), 1) as mean_rating, median(rating) as median_rating,
            max(change) as biggest_gain, arg_max(player_id, change) as biggest_gain_player,
-           min(change) as biggest_loss, arg_min(player_id, change) as biggest_loss_player
+           min(change) as biggest_loss, arg_min(player_id, change) as biggest_loss_player,
+           round(avg(change) filter (where status = 'played'), 1) as mean_change_played,
+           round(avg(change) filter (where status = 'did not play'), 1) as mean_change_not_played,
+           round(avg(change), 1) as mean_change
     from history group by series, list_id
+),
+drift as (
+    select l.series, l.list_id,
+           round(s.mean_rating - lag(s.mean_rating) over (partition by l.series order by l.position), 1)
+               as mean_rating_change
+    from lists l left join stats s using (series, list_id)
 ),
 rejected as (
     select l.series, l.list_id, count(*) as rejected_rows
@@ -100,9 +109,11 @@ rejected as (
 select l.series, l.list_id, l.revision, l.window_start, l.window_end, l.games_rated, l.forfeits,
        coalesce(s.players_rated, 0) as players_rated, coalesce(s.new_players, 0) as new_players,
        coalesce(s.players_active, 0) as players_active, s.mean_rating, s.median_rating, s.biggest_gain,
-       s.biggest_gain_player, s.biggest_loss, s.biggest_loss_player, l.rounds_used, l.players_still_moving,
+       s.biggest_gain_player, s.biggest_loss, s.biggest_loss_player, s.mean_change_played,
+       s.mean_change_not_played, s.mean_change, d.mean_rating_change, l.rounds_used, l.players_still_moving,
        l.unanchored_players, coalesce(j.rejected_rows, 0) as rejected_rows
-from lists l left join stats s using (series, list_id) left join rejected j using (series, list_id);
+from lists l left join stats s using (series, list_id) left join drift d using (series, list_id)
+left join rejected j using (series, list_id);
 
 comment on view list_summary is 'One row per list: counts, mean and median rating, biggest gain and loss, the estimation.';
 comment on column list_summary.series is 'The series (a rule set''s official lists, or a scenario).';
@@ -121,6 +132,10 @@ comment on column list_summary.biggest_gain is 'Largest rating gain.';
 comment on column list_summary.biggest_gain_player is 'Who made it.';
 comment on column list_summary.biggest_loss is 'Largest rating loss (most negative change).';
 comment on column list_summary.biggest_loss_player is 'Who made it.';
+comment on column list_summary.mean_change_played is 'Drift: mean change of the players who played in the window (null: none).';
+comment on column list_summary.mean_change_not_played is 'Drift: mean change of the rated players who did not play (corrections, rule set rules).';
+comment on column list_summary.mean_change is 'Drift: mean change of every player rated on this list and the one before.';
+comment on column list_summary.mean_rating_change is 'Drift: mean_rating minus the previous list''s (players coming and going included; null for the first list).';
 comment on column list_summary.rounds_used is 'Rounds of the estimation of unrated players (at most 25, R9).';
 comment on column list_summary.players_still_moving is 'Unrated players whose estimate still moved in the last round.';
 comment on column list_summary.unanchored_players is 'Unrated players in groups with no rated player (R11).';

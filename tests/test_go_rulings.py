@@ -97,11 +97,11 @@ def _state(out, event_id):
 
 def test_g6_grades_from_30_kyu_to_9_dan(cli, tmp_path):
     players = [[1, "Zero kyu", "0k"], [2, "Zero dan", "0d"], [3, "Ten dan", "10d"], [4, "Thirty-one", "31k"],
-               [5, "Thirty kyu", "30k"], [6, "Twenty-five kyu", "25k"], [7, "Nine dan", "9d"]]
+               [8, "Twelve dan", "12d"], [5, "Thirty kyu", "30k"], [6, "Twenty-five kyu", "25k"], [7, "Nine dan", "9d"]]
     w, out, result = _belgian(cli, tmp_path, players, [["e", "Club", "2026-01-10", "2026-01-10", "C"]],
                               [["e", "2026-01-10", 5, 6, "W", 0, 1]], rejected=True)
     text = result.output
-    for grade in ("0k", "0d", "10d", "31k"):
+    for grade in ("0k", "0d", "10d", "12d", "31k"):
         assert f"grade: not a Go grade (30k … 1k, 1d … 9d, or NC: ruling G6) (got '{grade}')" in text
     # 30k is weaker than 25k: it starts at the floor, −2450 (its middle would be −2950), like 25k (−2450).
     # An even club game between equals: E = 0.5, Con at −2450 = 116 + 5 × 6 = 146: ± 146 × 0.8 × 0.5 = 58.4.

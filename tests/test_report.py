@@ -30,6 +30,20 @@ def test_each_list_has_a_self_contained_page(reports):
     assert (reports / "2027-05" / "index.html").exists()
 
 
+def test_each_page_shows_the_drift_and_how_the_list_predicted(reports):
+    page = (reports / "2027-01" / "index.html").read_text()
+    drift = page.split('id="drift"')[1].split("</section>")[0]
+    # 2027-01: the five rated all played: changes -20, -40, +20, 0, +50, mean +2.0; nobody
+    # idle; the first list has no list before it (its previous ratings are the initial ones).
+    assert "<td>+2.0</td>\n    <td></td><td>+2.0</td>\n    <td></td>" in drift
+    # Played under 2027-01: 1 (1780) v 3 (1620) drawn, 2027-01-09. D = 160, E = 1 / (1 + 10^-0.4)
+    # = 0.715253; log-loss -(ln 0.715253 + ln 0.284747) / 2 = 0.795636; Brier (0.5 - 0.715253)^2 = 0.046334.
+    assert "On the 1 game played while this list was in force" in " ".join(drift.split())
+    assert "mean log-loss 0.7956, Brier score 0.0463" in " ".join(drift.split())
+    # No game yet under the latest list.
+    assert "No game played while this list was in force" in (reports / "2027-05" / "index.html").read_text()
+
+
 def test_pages_are_not_rewritten_when_nothing_changed(cli, reports, tmp_path):
     before = (reports / "2027-01" / "index.html").read_bytes()
     result = cli("publish", "--warehouse", tmp_path / "w.duckdb", "--out", reports)

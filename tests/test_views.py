@@ -33,6 +33,11 @@ def test_views_hold_the_hand_computed_lists(warehouse, tmp_path):
     assert con.execute("""select players_rated, new_players, biggest_gain, biggest_gain_player,
                                  biggest_loss, biggest_loss_player, forfeits
                           from list_summary where list_id = '2027-01'""").fetchall() == [(5, 0, 50, 5, -40, 2, 1)]
+    # Drift: on 2027-01 everyone played, mean change (-20 - 40 + 20 + 0 + 50) / 5 = +2.0; on 2027-05
+    # 1 (-10) and 3 (+10) played, 2, 4 and 5 did not (0): both means 0; the list's mean 1602 both times.
+    assert con.execute("""select list_id, mean_change_played, mean_change_not_played, mean_change, mean_rating_change
+                          from list_summary order by list_id""").fetchall() == [
+        ("2027-01", 2.0, None, 2.0, None), ("2027-05", 0.0, 0.0, 0.0, 0.0)]
     # The only junior (born 2012) is 5, ranked 5th of 5.
     assert con.execute("select player_id, rank from top_players where list_id = '2027-01' and junior").fetchall() \
         == [(5, 5)]

@@ -3,35 +3,14 @@ the estimation's convergence, the rejects. One self-contained page per list
 (the charts are inline SVG: it works offline), written with Jinja2 and matplotlib."""
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import duckdb
-import jinja2
-import matplotlib
 
-matplotlib.use("svg")
-import matplotlib.pyplot as plt  # noqa: E402
+from pipeline.publish import FILE_NAME, replace_atomically
+from pipeline.publish.charts import TEMPLATES, plt, svg_of
 
-from pipeline.publish import FILE_NAME, replace_atomically  # noqa: E402
-
-# text.parse_math off: chart text (player names in the legend) is never read as
-# mathtext, so "$\foo$" or "a_b^c" is drawn as written, not parsed (or refused).
-matplotlib.rcParams.update({"svg.hashsalt": "ratings", "svg.fonttype": "none", "font.size": 9,
-                            "axes.spines.top": False, "axes.spines.right": False, "text.parse_math": False})
 HISTORY_LISTS = 12  # the top players' chart covers this list and the 11 before it
-TEMPLATES = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
-                               autoescape=True, keep_trailing_newline=True)
-
-
-def _svg(figure) -> str:
-    """The figure as inline SVG, with no date in it (byte-identical reruns)."""
-    buffer = io.StringIO()
-    figure.tight_layout()
-    figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
-    plt.close(figure)
-    text = buffer.getvalue()
-    return text[text.index("<svg"):]
 
 
 def _histogram(ratings: list[int]) -> str:
@@ -39,7 +18,7 @@ def _histogram(ratings: list[int]) -> str:
     ax.hist(ratings, bins=range(800, 3000, 50), color="#4c72b0")
     ax.set_xlabel("published rating")
     ax.set_ylabel("players")
-    return _svg(fig)
+    return svg_of(fig)
 
 
 def _convergence(rounds: list[tuple[int, int]]) -> str:
@@ -49,7 +28,7 @@ def _convergence(rounds: list[tuple[int, int]]) -> str:
     ax.set_xlabel("round (1: without the compatibility range)")
     ax.set_ylabel("players still moving")
     ax.set_xlim(0.5, 25.5)
-    return _svg(fig)
+    return svg_of(fig)
 
 
 def _history(lines: dict[str, list[tuple[str, int]]]) -> str:
@@ -60,7 +39,7 @@ def _history(lines: dict[str, list[tuple[str, int]]]) -> str:
     ax.tick_params(axis="x", labelrotation=45)
     if lines:
         ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    return _svg(fig)
+    return svg_of(fig)
 
 
 def _rows(con: duckdb.DuckDBPyConnection, sql: str, params: list) -> list[dict]:
@@ -69,8 +48,23 @@ def _rows(con: duckdb.DuckDBPyConnection, sql: str, params: list) -> list[dict]:
     return [dict(zip(names, r)) for r in result.fetchall()]
 
 
-def list_report(con: duckdb.DuckDBPyConnection, series, list_id: str) -> str:
-    """The report page of one list of a series."""
+def list_accuracy(con: duckdb.DuckDBPyConnection, series) -> dict[str, dict]:
+    """How each list of a chess series predicted the games played while it was in
+    force (pipeline/analysis/evaluate.py): list_id -> games, log_loss, brier."""
+    from pipeline.analysis.evaluate import NoCommonGames, evaluate
+    from pipeline.analysis.sources import Source
+
+    if series.rule_set.game != "chess":
+        return {}
+    try:
+        scores = evaluate(con, [Source(series.name, series=series.name)]).accuracy
+    except NoCommonGames:
+        return {}
+    return {r["list_id"]: r for r in scores.to_pylist() if r["list_id"] is not None}
+
+
+def list_report(con: duckdb.DuckDBPyConnection, series, list_id: str, accuracy: dict | None = None) -> str:
+    """The report page of one list of a series (with its predictive figures, if any)."""
     s = series.name
     summary = _rows(con, "select * from list_summary where series = ? and list_id = ?", [s, list_id])[0]
     history = "select * from rating_history where series = ? and list_id = ?"
@@ -87,6 +81,7 @@ def list_report(con: duckdb.DuckDBPyConnection, series, list_id: str) -> str:
         lines.setdefault(name, []).append((list_, rating))
     page = TEMPLATES.get_template("list_report.html.j2").render(
         s=summary,
+        accuracy=accuracy,
         estimation=series.rule_set.estimates_players,
         histogram=_histogram([r[0] for r in con.execute("select rating from rating_history where series = ? "
                                                         "and list_id = ?", [s, list_id]).fetchall()]),
@@ -117,16 +112,20 @@ def write_reports(con: duckdb.DuckDBPyConnection, out: Path, series) -> list[Pat
     if not series.rule_set.list_files:  # rule sets without list files have no list pages
         return written
     folder = Path(series.folder(Path(out)))
+    accuracy = list_accuracy(con, series)
     for list_id, revision in con.execute("select list_id, revision from lists where series = ? "
                                          "order by position", [series.name]).fetchall():
         if not FILE_NAME.fullmatch(list_id):
             continue
         path = folder / list_id / "index.html"
-        marker = f"<!-- revision {revision} -->"
+        # The predictive figures grow with the games played under the list: a page is
+        # rewritten when they change, as when its revision does.
+        scored = accuracy.get(list_id, {}).get("games", 0)
+        marker = f"<!-- revision {revision}, {scored} games scored -->"
         if path.exists() and path.read_text().endswith(marker + "\n"):
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
-        page = list_report(con, series, list_id) + marker + "\n"
+        page = list_report(con, series, list_id, accuracy.get(list_id)) + marker + "\n"
         replace_atomically(path, lambda tmp: tmp.write_text(page))
         written.append(path)
     return written

@@ -1,5 +1,6 @@
-"""The series of a warehouse: each rule set's official lists (and, later, scenarios),
-side by side on the same games, registry and submissions.
+"""The series of a warehouse: each rule set's official lists, and scenarios (a rule
+set with other parameters, stored under a name of its own, never published), side
+by side on the same games, registry and submissions.
 
 A warehouse rates one game, chess or Go (its games, its registry's grades): its
 rule sets must share it. The first series is the warehouse's own: its files are
@@ -8,6 +9,7 @@ published in OUT/, the others' in OUT/<series>/.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 
 import duckdb
@@ -23,9 +25,10 @@ class SeriesError(ValueError):
 
 @dataclass(frozen=True)
 class Series:
-    name: str  # the rule set's name for its official lists
+    name: str  # the rule set's name for its official lists, a scenario's own name
     rule_set: RuleSet
     position: int  # 1: the warehouse's first
+    scenario: bool = False  # a scenario: computed like the official lists, never published
 
     def folder(self, out):
         """Where its files are published."""
@@ -51,11 +54,13 @@ def record_game(con: duckdb.DuckDBPyConnection, system: str) -> str:
     return game
 
 
-def series_in(con: duckdb.DuckDBPyConnection) -> list[Series]:
-    """The warehouse's series, first first, each with the parameters its lists use."""
-    return [Series(name, systems.rule_set(system, json.loads(parameters)), position)
-            for name, system, parameters, position in con.execute(
-                "select series, system, parameters, position from series order by position").fetchall()]
+def series_in(con: duckdb.DuckDBPyConnection, scenarios: bool = True) -> list[Series]:
+    """The warehouse's series, first first, each with the parameters its lists use
+    (without the scenarios if asked)."""
+    return [Series(name, systems.rule_set(system, json.loads(parameters)), position, scenario)
+            for name, system, parameters, position, scenario in con.execute(
+                "select series, system, parameters, position, scenario from series order by position").fetchall()
+            if scenarios or not scenario]
 
 
 def chosen(con: duckdb.DuckDBPyConnection, name: str | None) -> Series:
@@ -68,8 +73,10 @@ def chosen(con: duckdb.DuckDBPyConnection, name: str | None) -> Series:
     for s in held:
         if s.name == name:
             return s
-    raise SeriesError(f"this warehouse has no {name} lists (it holds {', '.join(s.name for s in held)}): "
-                      f"compute them with `ratings run --system {name}`")
+    if name in systems.names():
+        raise SeriesError(f"this warehouse has no {name} lists (it holds {', '.join(s.name for s in held)}): "
+                          f"compute them with `ratings run --system {name}`")
+    raise SeriesError(f"this warehouse has no {name!r} lists (it holds {', '.join(s.name for s in held)})")
 
 
 def official(con: duckdb.DuckDBPyConnection, system: str, run_id: int, parameters: dict | None = None) -> Series:
@@ -90,3 +97,69 @@ def official(con: duckdb.DuckDBPyConnection, system: str, run_id: int, parameter
     if held[1] != values:
         con.execute("update series set parameters = ? where series = ?", [values, system])
     return Series(system, rule_set, held[0])
+
+
+SCENARIO_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
+
+
+def scenario(con: duckdb.DuckDBPyConnection, name: str, system: str | None, parameters: dict, run_id: int) -> Series:
+    """A scenario: the rule set `system` (default: the warehouse's first series') with
+    `parameters` replacing its defaults, stored as the series `name`; made when new,
+    given the new parameters when it exists (every list is then recomputed)."""
+    if not SCENARIO_NAME.fullmatch(name):
+        raise SeriesError(f"scenario name {name!r}: lower-case letters, digits, _ and -, at most 40 "
+                          "(it names the scenario's series and folders)")
+    held = {s.name: s for s in series_in(con)}
+    if name in systems.names() or (name in held and not held[name].scenario):
+        raise SeriesError(f"{name!r} names a rule set's official lists: choose another name for the scenario")
+    officials = [s for s in held.values() if not s.scenario]
+    if not officials:
+        raise SeriesError("no list has been computed in this warehouse yet: run the official lists first")
+    if name in held and system is not None and held[name].rule_set.name != system:
+        raise SeriesError(f"scenario {name!r} is under the {held[name].rule_set.name} rules, not {system}: "
+                          "drop it first (ratings scenario NAME --drop)")
+    system = system or (held[name].rule_set.name if name in held else officials[0].rule_set.name)
+    record_game(con, system)
+    rule_set = systems.rule_set(system, parameters)
+    values = json.dumps(rule_set.parameter_values(), sort_keys=True)
+    if name in held:
+        con.execute("update series set parameters = ? where series = ?", [values, name])
+        return Series(name, rule_set, held[name].position, True)
+    position = scalar(con, "select coalesce(max(position), 0) + 1 from series")
+    con.execute("insert into series values (?, ?, true, ?, ?, ?, ?)",
+                [name, system, values, rule_set.rating_step(), position, run_id])
+    return Series(name, rule_set, position, True)
+
+
+def drop_scenario(con: duckdb.DuckDBPyConnection, name: str) -> int:
+    """Remove a scenario and everything computed for it (its rows in every table keyed
+    by series); returns the lists it had. Official lists cannot be dropped."""
+    found = row(con, "select scenario from series where series = ?", [name])
+    if found is None:
+        raise SeriesError(f"no scenario {name!r} (`ratings scenarios` lists them)")
+    if not found[0]:
+        raise SeriesError(f"{name!r} is a rule set's official lists, not a scenario: they cannot be dropped")
+    lists = scalar(con, "select count(*) from lists where series = ?", [name])
+    tables = [t for (t,) in con.execute("""select distinct table_name from duckdb_columns()
+                                           where schema_name = 'main' and column_name = 'series'
+                                             and table_name in (select table_name from duckdb_tables())""").fetchall()]
+    for table in sorted(tables):
+        con.execute(f'delete from "{table}" where series = ?', [name])
+    return lists
+
+
+def scenario_listing(con: duckdb.DuckDBPyConnection) -> list[dict]:
+    """Each scenario: its rule set, the parameters it changes (from the rule set's
+    defaults), its lists and the run that made it."""
+    found = []
+    for name, system, parameters, made, lists, latest in con.execute("""
+            select s.series, s.system, s.parameters, s.created_run,
+                   (select count(*) from lists l where l.series = s.series),
+                   (select max(r.computed_at)::timestamp(0) from list_revisions r where r.series = s.series)
+            from series s where s.scenario order by s.position""").fetchall():
+        defaults = systems.rule_set(system, {}).parameter_values()
+        changed = {k: v for k, v in json.loads(parameters).items() if defaults.get(k) != v}
+        found.append({"scenario": name, "rule_set": system,
+                      "changes": ", ".join(f"{k} = {v}" for k, v in sorted(changed.items())) or "(none)",
+                      "lists": lists, "made_in_run": made, "computed_at": latest})
+    return found

@@ -27,6 +27,10 @@ REGISTRY: dict[str, str] = {
 DEFAULT = "performance"  # a new warehouse's rule set when none is given
 
 
+class ParameterError(ValueError):
+    """A --rules file with a key that is not a parameter of the rule set, or a value of the wrong kind."""
+
+
 class UnknownRuleSet(LookupError):
     """A rule set name the registry does not know."""
 
@@ -59,8 +63,8 @@ def rule_set(name: str, parameters: dict | None = None) -> RuleSet:
     fields = {f.name: f for f in dataclasses.fields(defaults) if f.init}
     unknown = sorted(set(parameters) - set(fields))
     if unknown:
-        raise ValueError(f"{', '.join(unknown)}: not a parameter of the {name} rules "
-                         f"(they are {', '.join(sorted(fields))})")
+        raise ParameterError(f"{', '.join(unknown)}: not a parameter of the {name} rules "
+                         f"(they are {', '.join(sorted(k for k in fields if not isinstance(getattr(defaults, k), tuple | list | dict)))})")
     values = {key: _checked(name, fields[key], value, getattr(defaults, key)) for key, value in parameters.items()}
     return cls(dataclasses.replace(defaults, **values))
 
@@ -71,7 +75,7 @@ def _checked(system: str, field: dataclasses.Field, value, default):
     switch, "none" where the field may be none; tables are data, not parameters."""
     key = field.name
     if isinstance(default, tuple | list | dict):
-        raise ValueError(f"{key}: a table of the {system} rules, read from its data file, not a parameter")
+        raise ParameterError(f"{key}: a table of the {system} rules, read from its data file, not a parameter")
     if value == "none" and "None" in str(field.type):
         return None
     number = isinstance(value, int | float) and not isinstance(value, bool)
@@ -83,7 +87,7 @@ def _checked(system: str, field: dataclasses.Field, value, default):
         return float(value)
     if isinstance(default, str) and isinstance(value, str):
         return value
-    raise ValueError(f"{key} = {value!r}: the {system} rules take {_kind(default, field)} (default {default!r})")
+    raise ParameterError(f"{key} = {value!r}: the {system} rules take {_kind(default, field)} (default {default!r})")
 
 
 def _kind(default, field: dataclasses.Field) -> str:

@@ -1,0 +1,40 @@
+"""Predictive accuracy (`ratings evaluate`): each source's ratings in force before the
+games, scored on the games every source rates both players of (sql/analysis/)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import duckdb
+import pyarrow as pa
+
+from pipeline.analysis.sources import Source, load_sources
+from pipeline.warehouse import stage_sql
+
+
+@dataclass(frozen=True)
+class Accuracy:
+    """Per source: by list tested and over the whole history (list_id null); the calibration bins."""
+
+    accuracy: pa.Table  # source, list_id, games, log_loss, brier, white_score, expected
+    calibration: pa.Table  # source, bin, bin_end, games, expected, actual
+
+
+class NoCommonGames(ValueError):
+    """No game is rated by every source: nothing to compare."""
+
+
+def scored_games(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> None:
+    """The temp table `scored`: every game every source rates, as each scores it."""
+    load_sources(con, sources)
+    con.execute("set variable first_source = ?", [sources[0].name])
+    con.execute(f"create or replace temp table scored as {stage_sql('analysis/scored_games')}")
+
+
+def evaluate(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> Accuracy:
+    """Log-loss, Brier score and calibration of each source, on the same games."""
+    scored_games(con, sources)
+    if not con.execute("select count(*) from scored").fetchall()[0][0]:
+        raise NoCommonGames("no played game has both players rated by every source "
+                            f"({', '.join(s.name for s in sources)}) on its day")
+    return Accuracy(con.sql(stage_sql("analysis/accuracy")).to_arrow_table(),
+                    con.sql(stage_sql("analysis/calibration")).to_arrow_table())

@@ -1,0 +1,118 @@
+"""Ratings from a series or a file, in one shape: `source_lists (source, list_id,
+list_date)` and `source_ratings (source, list_id, list_date, player_id, rating)`,
+temp tables of the connection that every comparison reads.
+
+A list is in force from its date until the next list's: a list named YYYY-MM from
+the first of that month (the month of publication, R1; FIDE's lists are dated so),
+another (a Go event) from the day after its window. A series' initial ratings are
+its list `(initial)`, in force from the first window's start.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+
+from pipeline.ingest.tables import InputFileError, readable
+from pipeline.rate.series import SeriesError, series_in
+
+INITIAL = "(initial)"
+FILE_COLUMNS = ("player_id", "list_id", "rating")
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where ratings come from: a series of the warehouse or a file; `name` heads the tables."""
+
+    name: str
+    series: str | None = None
+    path: Path | None = None
+
+
+def source_of(con: duckdb.DuckDBPyConnection, text: str) -> Source:
+    """A series named `text`, else a file at that path."""
+    held = {s.name: s for s in series_in(con)}
+    if text in held:
+        if held[text].rule_set.game != "chess":
+            raise SeriesError(f"{text!r}: comparisons and evaluations read chess lists (the games table); "
+                              "the Go rule sets' are not supported yet")
+        return Source(text, series=text)
+    path = Path(text)
+    if path.is_file():
+        return Source(path.stem, path=path)
+    raise SeriesError(f"{text!r} is neither a series of the warehouse ({', '.join(held) or 'none'}) nor a file of ratings "
+                      f"({', '.join(FILE_COLUMNS)})")
+
+
+def _list_date(list_id: str, day_after: str) -> str:
+    return (f"case when regexp_full_match({list_id}, '\\d{{4}}-\\d{{2}}') then strptime({list_id} || '-01', '%Y-%m-%d')::date "
+            f"else {day_after} end")
+
+
+def load_sources(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> None:
+    """(Re)make source_lists and source_ratings from `sources` (their names distinct)."""
+    con.execute("create or replace temp table source_ratings (source varchar, list_id varchar, list_date date, "
+                "player_id bigint, rating double)")
+    for source in sources:
+        if source.series is not None:
+            con.execute(f"""insert into source_ratings
+                select ?, s.list_id, {_list_date('s.list_id', 's.window_end + 1')}, p.player_id, p.rating
+                from lists s join player_state p using (series, list_id)
+                where s.series = ? and p.rating is not null""", [source.name, source.series])
+            con.execute("""insert into source_ratings
+                select ?, ?, (select min(window_start) from lists where series = ?), player_id, rating
+                from initial_ratings where rating is not null
+                  and exists (select 1 from lists where series = ?)""",
+                        [source.name, INITIAL, source.series, source.series])
+        else:
+            _insert_file(con, source)
+    con.execute("""create or replace temp table source_lists as
+        select source, list_id, list_date, count(*) as players from source_ratings group by all""")
+
+
+def _insert_file(con: duckdb.DuckDBPyConnection, source: Source) -> None:
+    """A file of ratings: player_id, list_id (YYYY-MM or YYYYMM), rating; a row that
+    does not read is an error naming the file and the row, never skipped. Read by a
+    connection of its own (the warehouse may be open read-only, with no file access)."""
+    with duckdb.connect() as reader:
+        table = _rating_file(reader, source.path)
+    con.register("file_ratings", table)
+    con.execute("""insert into source_ratings
+        select ?, l, strptime(l || '-01', '%Y-%m-%d')::date, p, r from file_ratings""", [source.name])
+    con.unregister("file_ratings")
+
+
+def _rating_file(reader: duckdb.DuckDBPyConnection, path: Path):
+    """The file's rows checked, as an Arrow table (__row, p, l, r)."""
+    with readable(reader, path) as file:
+        try:
+            rel = reader.sql(file.source)
+            names = {c.strip().lower(): c for c in rel.columns}
+        except duckdb.Error as err:
+            raise InputFileError(f"{path}: not a readable CSV or Parquet file ({str(err).splitlines()[0]})") from err
+        missing = [c for c in FILE_COLUMNS if c not in names]
+        if missing:
+            raise InputFileError(f"{path}: a file of ratings needs the columns {', '.join(FILE_COLUMNS)}; "
+                                 f"missing: {', '.join(missing)}")
+        player, list_id, rating = (f'"{names[c]}"' for c in FILE_COLUMNS)
+        reader.execute(f"""create temp table file_ratings as
+            select __row, try_cast({player} as bigint) as p, try_cast({rating} as double) as r,
+                   regexp_replace(cast({list_id} as varchar), '^(\\d{{4}})-?(\\d{{2}})$', '\\1-\\2') as l,
+                   {player} as given_player, {list_id} as given_list, {rating} as given_rating
+            from ({file.source})""")
+    bad = reader.execute("""select __row, given_player, given_list, given_rating from file_ratings
+                            where p is null or r is null or not regexp_full_match(l, '\\d{4}-\\d{2}')
+                               or try_strptime(l || '-01', '%Y-%m-%d') is null
+                            order by __row limit 1""").fetchall()
+    if bad:
+        row, *values = bad[0]
+        raise InputFileError(f"{path}, row {row}: {dict(zip(FILE_COLUMNS, values))} is not a "
+                             "player id, a list id (YYYY-MM) and a rating")
+    twice = reader.execute("""select p, l, list(__row order by __row) from file_ratings group by p, l
+                              having count(*) > 1 order by min(__row) limit 1""").fetchall()
+    if twice:
+        player_id, list_name, rows = twice[0]
+        raise InputFileError(f"{path}, rows {', '.join(map(str, rows))}: player {player_id} has two ratings "
+                             f"on list {list_name}")
+    return reader.sql("select __row, p, l, r from file_ratings").to_arrow_table()
