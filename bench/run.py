@@ -3,6 +3,8 @@ implementation, on synthetic federations and on the whole Belgian history.
 
     python bench/run.py                      # 100k and 1M games, Belgium
     python bench/run.py --sizes 100k,1m,10m  # add 10 M games (Parquet input, ~10 minutes)
+    python bench/run.py --floor              # also `ratings run` with its defaults (reports) beside the
+                                             # floor (bench/floor/performance_floor.py, the same work bare)
 
 Prints one table: per-stage wall time (as `ratings run --no-reports` reports it: the
 HTML pages are not part of the comparison), peak memory of
@@ -17,6 +19,7 @@ import json
 import os
 import platform
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -58,17 +61,26 @@ def bare_pass(games: Path) -> float:
     return time.perf_counter() - start
 
 
-def pipeline_run(files: dict[str, Path], work: Path) -> dict:
+def pipeline_run(files: dict[str, Path], work: Path, reports: bool = False) -> dict:
     cmd = [str(Path(sys.executable).parent / "ratings"), "run", "--players", str(files["players"]),
            "--ratings", str(files["ratings"]), "--games", str(files["games"]),
-           "--warehouse", str(work / "bench.duckdb"), "--out", str(work / "out"), "--no-reports"]
+           "--warehouse", str(work / "bench.duckdb"), "--out", str(work / "out"),
+           *([] if reports else ["--no-reports"])]
     (work / "bench.duckdb").unlink(missing_ok=True)
+    shutil.rmtree(work / "out", ignore_errors=True)
     seconds, rss, out = measured(cmd)
     stages = {m[0].lower(): float(m[1]) for m in re.findall(r"^\s+(\w+) took ([\d.]+) s$", out, flags=re.M)}
     con = duckdb.connect(str(work / "bench.duckdb"), read_only=True)
     games, rounds, lists = con.execute(
         "select sum(games_rated), max(rounds_used), count(*) from lists").fetchall()[0]
     return {"total": seconds, "rss": rss, "games": games, "rounds": rounds, "lists": lists, **stages}
+
+
+def floor_run(files: dict[str, Path], work: Path) -> float:
+    """The standalone floor of the same run, reports included (bench/floor/)."""
+    _, _, out = measured([sys.executable, str(HERE / "floor" / "performance_floor.py"), str(files["players"]),
+                          str(files["ratings"]), str(files["games"]), str(work / "floor")])
+    return json.loads(out)["total"]
 
 
 def reference_run(files: dict[str, Path]) -> float:
@@ -95,6 +107,8 @@ def main() -> None:
     parser.add_argument("--sizes", default="100k,1m", help="comma-separated: 100k, 1m, 10m")
     parser.add_argument("--belgium", type=Path, default=ROOT.parent / "shared" / "data" / "belgium")
     parser.add_argument("--reference-up-to", default="1m", help="largest size the plain implementation runs on")
+    parser.add_argument("--floor", action="store_true",
+                        help="also time `ratings run` with its defaults (reports) and the standalone floor")
     args = parser.parse_args()
     sizes = [s for s in args.sizes.split(",") if s]
     ref_limit = list(SIZES).index(args.reference_up_to)
@@ -109,7 +123,8 @@ def main() -> None:
             bare = bare_pass(files["games"])
             run = pipeline_run(files, work)
             ref = reference_run(files) if with_reference else None
-            rows.append((name, files["games"].suffix[1:], run, bare, ref))
+            floor = (pipeline_run(files, work, reports=True), floor_run(files, work)) if args.floor else None
+            rows.append((name, files["games"].suffix[1:], run, bare, ref, floor))
     print_table(rows)
 
 
@@ -119,15 +134,18 @@ def print_table(rows) -> None:
           f"duckdb {duckdb.__version__}")
     print()
     head = ("| case | input | games | lists | ingest s | validate s | rate s | publish s | run s | peak MiB "
-            "| games/s | max rounds | bare pass s | run / bare | rate / bare | reference s | reference / run |")
+            "| games/s | max rounds | bare pass s | run / bare | rate / bare | reference s | reference / run "
+            "| run with reports s | floor s | run with reports / floor |")
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
-    for name, fmt, r, bare, ref in rows:
+    for name, fmt, r, bare, ref, floor in rows:
         ref_cells = f"{ref:.1f} | {ref / r['total']:.1f}×" if ref else "– | –"
+        floor_cells = f"{floor[0]['total']:.2f} | {floor[1]:.2f} | {floor[0]['total'] / floor[1]:.1f}×" if floor \
+            else "– | – | –"
         print(f"| {name} | {fmt} | {r['games']:,} | {r['lists']} | {r.get('ingest', 0):.2f} | {r.get('validate', 0):.2f} "
               f"| {r.get('rate', 0):.2f} | {r.get('publish', 0):.2f} | {r['total']:.2f} | {r['rss']:.0f} "
               f"| {r['games'] / r['total']:,.0f} | {r['rounds']} | {bare:.2f} | {r['total'] / bare:.1f}× "
-              f"| {r.get('rate', 0) / bare:.1f}× | {ref_cells} |")
+              f"| {r.get('rate', 0) / bare:.1f}× | {ref_cells} | {floor_cells} |")
 
 
 if __name__ == "__main__":

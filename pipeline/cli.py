@@ -66,6 +66,7 @@ class Commands(click.Group):
 
 
 @click.group(cls=Commands)
+@click.version_option(package_name="ratings-pipeline", prog_name="ratings")
 @click.option("--debug", is_flag=True, help="Show the traceback of an unexpected failure.")
 def main(debug: bool) -> None:
     """Compute and publish rating lists: the national performance Elo (the default),
@@ -77,17 +78,35 @@ def main(debug: bool) -> None:
 
 # --- options ------------------------------------------------------------------------
 
+def _setting(name: str):
+    """The default of an option, read when the command runs (pipeline.config.setting)."""
+    def default():
+        try:
+            return config.setting(name)
+        except config.SettingsError as err:
+            raise click.ClickException(str(err)) from err
+    return default
+
+
 def warehouse_option(f):
     f = click.option("--wait", type=click.FloatRange(min=0), default=0, show_default=True,
                      help="Seconds to wait for another run that holds the warehouse.")(f)
     return click.option(
-        "--warehouse", type=click.Path(dir_okay=False, path_type=Path), default=config.DEFAULT_WAREHOUSE,
-        show_default=True, help="DuckDB warehouse file (created if absent).")(f)
+        "--warehouse", type=click.Path(dir_okay=False, path_type=Path), default=_setting("warehouse"),
+        show_default=f"$RATINGS_WAREHOUSE, else ratings.toml's warehouse, else {config.DEFAULT_WAREHOUSE}",
+        help="DuckDB warehouse file (created if absent).")(f)
 
 
 out_option = click.option(
-    "--out", type=click.Path(file_okay=False, path_type=Path), default=config.DEFAULT_OUT,
-    show_default=True, help="Folder for the published lists and states (a second rule set's: OUT/<system>/).")
+    "--out", type=click.Path(file_okay=False, path_type=Path), default=_setting("out"),
+    show_default=f"$RATINGS_OUT, else ratings.toml's out, else {config.DEFAULT_OUT}",
+    help="Folder for the published lists and states (a second rule set's: OUT/<system>/).")
+
+
+csv_dialect_option = click.option(
+    "--csv-dialect", type=click.Choice(["standard", "excel"]), default="standard", show_default=True,
+    help="excel: also write each CSV list as <name>-excel.csv, as a spreadsheet in Belgium opens it "
+         "(semicolons, decimal comma, UTF-8 with a BOM); the standard CSV stays for other programs.")
 
 
 def input_options(f):
@@ -162,6 +181,11 @@ format_option = click.option(
     "--format", "formats", default=",".join(DEFAULT_FORMATS), show_default=True, callback=_formats,
     help="Comma-separated list files to write: csv, parquet, txt (FIDE's fixed-width list layout), "
          "swiss-manager (Swiss-Manager's player import CSV). The states are Parquet in any case.")
+
+
+def _with_dialect(formats: tuple[str, ...], dialect: str) -> tuple[str, ...]:
+    """The formats to write, with the spreadsheet twin of the CSV files (pipeline.publish: "excel")."""
+    return formats + ("excel",) if dialect == "excel" and "csv" in formats else formats
 
 
 def date_option(f):
@@ -240,6 +264,7 @@ def _nothing_to_run(warehouse: Path) -> str:
 @out_option
 @reports_option
 @format_option
+@csv_dialect_option
 @system_option
 @rules_option
 @register_option
@@ -248,8 +273,8 @@ def _nothing_to_run(warehouse: Path) -> str:
 @by_option
 @click.option("--sample", is_flag=True, help="Run the embedded sample season (data/sample/) into the warehouse.")
 def run(players, ratings, calendar, games, events, warehouse: Path, wait: float, out: Path, reports: bool,
-        formats: tuple[str, ...], system: str | None, rules: dict | None, register_new: bool, date: dt.date | None,
-        replaces: str | None, again: bool, by: str | None, sample: bool) -> None:
+        formats: tuple[str, ...], csv_dialect: str, system: str | None, rules: dict | None, register_new: bool,
+        date: dt.date | None, replaces: str | None, again: bool, by: str | None, sample: bool) -> None:
     """Ingest, validate, rate and publish in one go.
 
     With no input files, takes in what `ratings ingest` staged, then rates and
@@ -273,7 +298,7 @@ def run(players, ratings, calendar, games, events, warehouse: Path, wait: float,
         raise click.UsageError("--sample runs the embedded sample alone: give no input file with it")
     # The embedded sample runs only when asked: --sample, or the README's first command
     # (no file, the default warehouse and output folder); never into a mistyped warehouse.
-    defaults = Path(warehouse) == config.DEFAULT_WAREHOUSE and Path(out) == config.DEFAULT_OUT
+    defaults = Path(warehouse) == config.setting("warehouse") and Path(out) == config.setting("out")
     if not files and not sample and not defaults and not Path(warehouse).exists():
         raise click.UsageError(_nothing_to_run(warehouse))
     with _opened(warehouse, wait) as con, _run(con, "run", {"files": files, "out": out}, by) as run_id:
@@ -283,7 +308,8 @@ def run(players, ratings, calendar, games, events, warehouse: Path, wait: float,
             files = list(config.SAMPLE_FILES.items())
             click.echo(f"No input files and an empty warehouse: using the embedded sample in {config.SAMPLE_DIR}")
         inputs = flow.Inputs(files, register_new, replaces, again, date)
-        rejected = flow.run(con, run_id, inputs, by, out, ConsoleReporter(), system, rules, formats, reports)
+        rejected = flow.run(con, run_id, inputs, by, out, ConsoleReporter(), system, rules,
+                            _with_dialect(formats, csv_dialect), reports)
     _exit_rejected(rejected)
 
 
@@ -385,8 +411,9 @@ def rate(warehouse: Path, wait: float, from_list: str | None, system: str | None
 @out_option
 @reports_option
 @format_option
+@csv_dialect_option
 @system_option
-def publish(warehouse: Path, wait: float, out: Path, reports: bool, formats: tuple[str, ...],
+def publish(warehouse: Path, wait: float, out: Path, reports: bool, formats: tuple[str, ...], csv_dialect: str,
             system: str | None) -> None:
     """Write the computed lists (CSV, Parquet; FIDE TXT and Swiss-Manager CSV on request)
     and states (Parquet) of every rule set of the warehouse (or --system's) to OUT.
@@ -402,7 +429,7 @@ def publish(warehouse: Path, wait: float, out: Path, reports: bool, formats: tup
 
     reporter = ConsoleReporter()
     with _opened(warehouse, wait) as con, _run(con, "publish", {"out": out}), flow.timed(reporter, "Publish"):
-        flow.publish(con, out, reporter, formats, reports, system)
+        flow.publish(con, out, reporter, _with_dialect(formats, csv_dialect), reports, system)
 
 
 # --- the record ----------------------------------------------------------------------------
@@ -563,6 +590,50 @@ def list_corrections(player_id: int | None, list_id: str | None, warehouse: Path
         report_table(corrections.listing(con, player_id, list_id), "no correction")
 
 
+def _languages(ctx, param, value: str) -> list[str]:
+    from pipeline.site.i18n import LANGUAGES
+
+    chosen = list(dict.fromkeys(v.strip() for v in value.split(",") if v.strip()))
+    unknown = [v for v in chosen if v not in LANGUAGES]
+    if unknown or not chosen:
+        raise click.BadParameter(f"{', '.join(unknown) or 'nothing'}: choose among {', '.join(LANGUAGES)}")
+    return chosen
+
+
+@main.command()
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Folder for the site (its index.html opens the first language's).")
+@click.option("--lang", "languages", default="en,fr,nl,de", show_default=True, callback=_languages,
+              help="Comma-separated languages of the pages: en, fr, nl, de (the first is the default).")
+@click.option("--cards", "card_lists", type=click.IntRange(min=0), default=1, show_default=True,
+              help="The calculation cards of the latest N lists on the player pages (0: none).")
+@series_option
+@warehouse_option
+def site(out: Path, languages: list[str], card_lists: int, system: str | None, warehouse: Path, wait: float) -> None:
+    """Write the published lists of a rule set as a static site players use: an index
+    of lists, each list's ranking with filters (category by age, women, region,
+    club, active players only), a page per player (rating history chart, every list,
+    the calculation cards), club pages, a search by name or id on every page; in
+    English, French, Dutch and German. Plain files: open OUT/index.html from the disk
+    or serve the folder with any web server. No birth date or address is written.
+
+    Example: ratings site --out site/ --lang fr,nl,de,en
+    """
+    from pipeline.console import ConsoleReporter
+    from pipeline.flow import timed
+    from pipeline.rate.series import chosen
+    from pipeline.site.build import build_site
+
+    with _opened(warehouse, wait, read_only=True) as con, timed(ConsoleReporter(), "Site"):
+        series = chosen(con, system)
+        if not series.rule_set.list_files:
+            raise click.ClickException(f"the site publishes lists: the {series.name} rules publish events "
+                                       "(their states are in OUT/)")
+        built = build_site(con, series, out, languages, card_lists)
+        click.echo(f"  {built.players:,} players, {built.lists} lists, {built.pages:,} pages in "
+                   f"{len(languages)} languages, {built.bytes / 1e6:.1f} MB: open {out / 'index.html'}")
+
+
 # --- scenarios and analysis ---------------------------------------------------------------
 
 @main.command("scenario")
@@ -649,7 +720,7 @@ def compare(a: str, b: str, out: Path | None, warehouse: Path, wait: float) -> N
 
     with _opened(warehouse, wait, read_only=True) as con, timed(ConsoleReporter(), "Compare"):
         c = compared(con, _source(con, a), _source(con, b))
-        folder = out or config.DEFAULT_OUT / f"compare-{c.a.name}-{c.b.name}"
+        folder = out or config.setting("out") / f"compare-{c.a.name}-{c.b.name}"
         page = write_comparison(c, folder)
         click.echo(_comparison_summary(c))
         click.echo(f"  tables and page written to {folder}: open {page}")
@@ -856,15 +927,21 @@ def export_history(warehouse: Path, wait: float, system: str | None, out: Path) 
 
 
 @main.command()
-@click.argument("player_id", type=int)
+@click.argument("player_id", type=int, required=False)
 @click.option("--list", "list_id", required=True, help="The list (YYYY-MM; Go: the event id).")
+@click.option("--all", "every", is_flag=True, help="The cards of every player of the list (with --out).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              help="With --all: the folder for the cards, one text file a player (<player_id>.txt).")
 @series_option
 @warehouse_option
-def explain(player_id: int, list_id: str, system: str | None, warehouse: Path, wait: float) -> None:
+def explain(player_id: int | None, list_id: str, every: bool, out: Path | None, system: str | None,
+            warehouse: Path, wait: float) -> None:
     """Print a player's calculation card for a list: each game and whether it counts
-    (the 350 rule with the numbers), Ea, Sc, Nj, P, D(P), Pj, the rule applied with
-    the numbers substituted, the unrounded and the published rating; for an unrated
-    player, the estimate at each round.
+    (the 350 rule with the numbers), with the opponent's name, the date and the
+    event; Ea, Sc, Nj, P, D(P), Pj, the rule applied with the numbers substituted,
+    the unrounded and the published rating; for an unrated player, the estimate at
+    each round. With --all --out DIR: every player's card of the list, from one
+    replay of it.
 
     Under FIDE rules: K and why, each game's D (with the 400-point rule), E and S − E,
     the change K × Σ(S − E) and its rounding; for an unrated player, the pool, Ra with
@@ -878,9 +955,23 @@ def explain(player_id: int, list_id: str, system: str | None, warehouse: Path, w
     """
     from pipeline.rate.series import chosen
 
+    if every == (player_id is not None) or (every and out is None):
+        raise click.UsageError("give PLAYER_ID, or --all with --out DIR")
     with _opened(warehouse, wait, read_only=True) as con:
         series = chosen(con, system)
-        click.echo(series.rule_set.card(con, series, player_id, list_id))
+        if not every:
+            click.echo(series.rule_set.card(con, series, player_id, list_id))
+            return
+        if list_id not in {r[0] for r in con.execute("select list_id from lists where series = ?",
+                                                     [series.name]).fetchall()}:
+            raise click.ClickException(f"no list {list_id!r}")
+        cards = series.rule_set.cards(con, series, list_id)
+    from pipeline.publish import write_bytes
+
+    Path(out).mkdir(parents=True, exist_ok=True)
+    for pid, text in cards.items():
+        write_bytes((text + "\n").encode("utf-8"), Path(out) / f"{pid}.txt")
+    click.echo(f"{len(cards)} cards of list {list_id} written to {out}")
 
 
 @main.command()

@@ -27,6 +27,38 @@ SAMPLE_DIR = _package_data("pipeline.sample", PACKAGE_DIR.parent / "data" / "sam
 # Defaults are in the working folder, never in the installed package's.
 DEFAULT_WAREHOUSE = Path("data") / "warehouse.duckdb"
 DEFAULT_OUT = Path("reports")
+SETTINGS_FILE = "ratings.toml"  # in the working folder: warehouse = "...", out = "..."
+SETTINGS = {"warehouse": ("RATINGS_WAREHOUSE", DEFAULT_WAREHOUSE), "out": ("RATINGS_OUT", DEFAULT_OUT)}
+
+
+class SettingsError(ValueError):
+    """A ratings.toml that does not read, or holds a key it should not."""
+
+
+def setting(name: str) -> Path:
+    """The default of --warehouse or --out: the environment variable (RATINGS_WAREHOUSE,
+    RATINGS_OUT), else ratings.toml in the working folder, else the built-in default;
+    relative paths are taken from the working folder."""
+    variable, default = SETTINGS[name]
+    if os.environ.get(variable):
+        return Path(os.environ[variable])
+    path = Path(SETTINGS_FILE)
+    if not path.is_file():
+        return default
+    import tomllib
+
+    try:
+        values = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+        raise SettingsError(f"{path.resolve()}: not a TOML file ({err})") from err
+    unknown = sorted(set(values) - set(SETTINGS))
+    if unknown:
+        raise SettingsError(f"{path.resolve()}: {', '.join(unknown)}: not a setting (they are "
+                            f"{', '.join(SETTINGS)})")
+    value = values.get(name, default)
+    if not isinstance(value, str | Path) or not str(value).strip():
+        raise SettingsError(f"{path.resolve()}: {name} must be a path in quotes")
+    return Path(value)
 
 SAMPLE_FILES = {
     "players": SAMPLE_DIR / "players.csv",

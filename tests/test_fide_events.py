@@ -249,3 +249,28 @@ def test_a_tournament_file_is_one_event(cli, tmp_path):
     # (D 200, E 0.76: −0.26) and 2 (D 100, E 0.64: −0.14): 20 × −0.25 = −5 → 2002. Player 2 draws 3
     # (E 0.64: −0.14), beats 4 (E 0.76: +0.24), draws 1 (E 0.36: +0.14): 20 × 0.24 = 4.8 → +5 → 1898.
     assert (lists.loc[1, "2026-03"], lists.loc[2, "2026-03"]) == (2002, 1898)
+
+
+def test_games_alike_but_for_their_event_come_in_one_order():
+    """Two games of the same players, list and score may come from events that started
+    from different lists (other ratings, other K): whatever order the query gives them
+    in, they are summed in one order, so that a recomputation with nothing changed
+    gives the same bits (and no new revision)."""
+    import itertools
+
+    import numpy as np
+
+    from pipeline.rate.periods import _canonical_order
+
+    rows = [(1, 5, 7, 1.0, "event b", "2026-01"), (1, 5, 7, 1.0, "event a", None),
+            (1, 5, 7, 1.0, "event a", "2025-12"), (1, 3, 7, 0.5, "event c", "2026-01")]
+    orders = set()
+    for permutation in itertools.permutations(rows):
+        columns = [np.array(c, dtype=object if k >= 4 else (float if k == 3 else np.int64))
+                   for k, c in enumerate(zip(*permutation))]
+        out = _canonical_order(*columns)
+        orders.add(tuple(zip(*(c.tolist() for c in out))))
+    assert len(orders) == 1
+    # By list, white, black, score, then event and start list (none last).
+    assert [r[4:] for r in orders.pop()] == [("event c", "2026-01"), ("event a", "2025-12"), ("event a", None),
+                                            ("event b", "2026-01")]

@@ -64,12 +64,17 @@ def test_the_page_renders_in_a_headless_browser(reports, tmp_path):
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
 
 
-def test_chart_text_is_never_mathtext():
-    from pipeline.publish.report import _history
+def test_chart_text_is_written_as_given_and_escaped():
+    from pipeline.publish.svg import histogram, line_chart, nice_ticks
 
-    # With mathtext on, "$\foo$" stops the chart ("Unknown symbol: \foo") and "a_b^c$x$" would
-    # lose its dollars to an italic x; drawn literally, each legend entry is the name as written.
-    names = ["$\\foo$ (1)", "a_b^c$x$ (2)"]
-    svg = _history({name: [("2027-01", 1500 + k), ("2027-02", 1510 + k)] for k, name in enumerate(names)})
-    for name in names:
-        assert "<text" in svg and name in svg  # svg.fonttype none: the text itself, not glyph paths
+    # A name is text in the chart: "$\\foo$" stays as written (no mathtext), markup is escaped.
+    names = ["$\\foo$ (1)", "a_b^c$x$ (2)", "<b>Bold</b> (3)"]
+    svg = line_chart({name: [(0, 1500 + k), (1, 1510 + k)] for k, name in enumerate(names)}, {0: "2027-01"})
+    assert "$\\foo$ (1)" in svg and "a_b^c$x$ (2)" in svg
+    assert "&lt;b&gt;Bold&lt;/b&gt; (3)" in svg and "<b>" not in svg
+    # Ticks on round values covering 1500 ... 1512: the raw step 12 / 4 = 3, and the first of
+    # 1, 2, 5 × 10^k at least 3 is 5: 1500, 1505, 1510, 1515.
+    assert nice_ticks(1500, 1512) == [1500, 1505, 1510, 1515]
+    # Bins of 50 from 800: 1499 falls in 1450-1500, 1500 and 1549 in 1500-1550; 3000 is past the last bin.
+    bars = histogram([1499, 1500, 1549, 3000], 800, 3000, 50)
+    assert bars.count("<rect") == 2 and "1450–1500: 1" in bars and "1500–1550: 2" in bars

@@ -42,14 +42,21 @@ def replace_atomically(path: Path, write) -> None:
     os.replace(tmp, path)
 
 
-def csv_bytes(table: pa.Table) -> bytes:
-    """CSV with text cells made spreadsheet-safe; nulls are empty cells."""
+def csv_bytes(table: pa.Table, dialect: str = "standard") -> bytes:
+    """CSV with text cells made spreadsheet-safe; nulls are empty cells. The excel
+    dialect is what a spreadsheet in Belgium (French, Dutch or German locale) opens
+    as columns: ";" between cells, a decimal comma, UTF-8 announced by a BOM."""
     for i, field in enumerate(table.schema):
         if pa.types.is_string(field.type) or pa.types.is_large_string(field.type):
             table = table.set_column(i, field, spreadsheet_safe(table.column(i)))
+        elif dialect == "excel" and pa.types.is_floating(field.type):
+            text = pc.replace_substring(pc.cast(table.column(i), pa.string()), ".", ",")
+            table = table.set_column(i, pa.field(field.name, pa.string()), text)
     sink = pa.BufferOutputStream()
-    pacsv.write_csv(table, sink, write_options=pacsv.WriteOptions(quoting_style="needed"))
-    return sink.getvalue().to_pybytes()
+    delimiter = ";" if dialect == "excel" else ","
+    pacsv.write_csv(table, sink, write_options=pacsv.WriteOptions(quoting_style="needed", delimiter=delimiter))
+    data = sink.getvalue().to_pybytes()
+    return b"\xef\xbb\xbf" + data if dialect == "excel" else data
 
 
 def parquet_bytes(table: pa.Table) -> bytes:
@@ -114,6 +121,8 @@ def _list_files(one: pa.Table, pairing: pa.Table | None, list_id: str, formats: 
     files = {}
     if "csv" in formats:
         files[".csv"] = csv_bytes(one)
+    if "excel" in formats:  # beside the CSV other programs load (a published revision never changes)
+        files["-excel.csv"] = csv_bytes(one, "excel")
     if "parquet" in formats:
         files[".parquet"] = parquet_bytes(one)
     if pairing is not None and "txt" in formats:
@@ -166,6 +175,8 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
             written += write_bytes(parquet_bytes(current), out / "lists" / "current.parquet")
         if "csv" in formats:
             written += write_bytes(csv_bytes(current), out / "lists" / "current.csv")
+        if "excel" in formats:
+            written += write_bytes(csv_bytes(current, "excel"), out / "lists" / "current-excel.csv")
     if rs.list_files:
         changes = stage(con, "52_published_changes").to_arrow_table()
         if changes.num_rows:

@@ -1,51 +1,31 @@
-"""The HTML report of each list: summary, charts, gains and losses, new players,
-the estimation's convergence, the rejects. One self-contained page per list
-(the charts are inline SVG: it works offline), written with Jinja2 and matplotlib."""
+"""The HTML report of each list: summary, drift and predictive figures, charts,
+gains and losses, new players, the estimation's convergence, the rejects. One
+self-contained page per list (inline SVG charts: it works offline), written with
+Jinja2; the tables every page reads are fetched once per publication, not once a page."""
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import duckdb
 
 from pipeline.publish import FILE_NAME, replace_atomically
-from pipeline.publish.charts import TEMPLATES, plt, svg_of
+from pipeline.publish.charts import TEMPLATES
+from pipeline.publish.svg import bars, line_chart
 
 HISTORY_LISTS = 12  # the top players' chart covers this list and the 11 before it
+TOP = 8
+BIN_START, BIN_STOP, BIN = 800, 3000, 50  # the histogram's bins of published ratings
 
 
-def _histogram(ratings: list[int]) -> str:
-    fig, ax = plt.subplots(figsize=(6, 2.6))
-    ax.hist(ratings, bins=range(800, 3000, 50), color="#4c72b0")
-    ax.set_xlabel("published rating")
-    ax.set_ylabel("players")
-    return svg_of(fig)
-
-
-def _convergence(rounds: list[tuple[int, int]]) -> str:
-    fig, ax = plt.subplots(figsize=(6, 2.6))
-    if rounds:
-        ax.plot([r for r, _ in rounds], [m for _, m in rounds], marker="o", color="#dd8452")
-    ax.set_xlabel("round (1: without the compatibility range)")
-    ax.set_ylabel("players still moving")
-    ax.set_xlim(0.5, 25.5)
-    return svg_of(fig)
-
-
-def _history(lines: dict[str, list[tuple[str, int]]]) -> str:
-    fig, ax = plt.subplots(figsize=(6, 2.8))
-    for name, points in lines.items():
-        ax.plot([p[0] for p in points], [p[1] for p in points], marker=".", label=name)
-    ax.set_ylabel("rating")
-    ax.tick_params(axis="x", labelrotation=45)
-    if lines:
-        ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    return svg_of(fig)
-
-
-def _rows(con: duckdb.DuckDBPyConnection, sql: str, params: list) -> list[dict]:
+def _records(con: duckdb.DuckDBPyConnection, sql: str, params: list) -> list[dict]:
     result = con.execute(sql, params)
     names = [d[0] for d in result.description]
     return [dict(zip(names, r)) for r in result.fetchall()]
+
+
+def _by(rows: list[dict], key: str) -> dict:
+    return {k: list(g) for k, g in itertools.groupby(rows, key=lambda r: r[key])}
 
 
 def list_accuracy(con: duckdb.DuckDBPyConnection, series) -> dict[str, dict]:
@@ -63,46 +43,80 @@ def list_accuracy(con: duckdb.DuckDBPyConnection, series) -> dict[str, dict]:
     return {r["list_id"]: r for r in scores.to_pylist() if r["list_id"] is not None}
 
 
-def list_report(con: duckdb.DuckDBPyConnection, series, list_id: str, accuracy: dict | None = None) -> str:
-    """The report page of one list of a series (with its predictive figures, if any)."""
-    s = series.name
-    summary = _rows(con, "select * from list_summary where series = ? and list_id = ?", [s, list_id])[0]
-    history = "select * from rating_history where series = ? and list_id = ?"
-    top = [r[0] for r in con.execute("select player_id from rating_history where series = ? and list_id = ? "
-                                     "order by rating desc, player_id limit 8", [s, list_id]).fetchall()]
-    lines: dict[str, list[tuple[str, int]]] = {}
-    for name, list_, rating in con.execute(
-            """select h.name || ' (' || h.player_id || ')', h.list_id, h.rating from rating_history h
-               where h.series = ? and h.player_id in (select unnest(?::bigint[])) and h.list_id in (
-                   select list_id from lists where series = ? and position <=
-                       (select position from lists where series = ? and list_id = ?)
-                   order by position desc limit ?)
-               order by h.player_id, h.list_id""", [s, top, s, s, list_id, HISTORY_LISTS]).fetchall():
-        lines.setdefault(name, []).append((list_, rating))
-    page = TEMPLATES.get_template("list_report.html.j2").render(
-        s=summary,
-        accuracy=accuracy,
-        estimation=series.rule_set.estimates_players,
-        histogram=_histogram([r[0] for r in con.execute("select rating from rating_history where series = ? "
-                                                        "and list_id = ?", [s, list_id]).fetchall()]),
-        convergence=_convergence(con.execute("select round, players_moving from estimation_rounds "
-                                             "where series = ? and list_id = ? order by round", [s, list_id]).fetchall()
-                                 if series.rule_set.estimates_players else []),
-        history=_history(lines),
-        gains=_rows(con, f"{history} and change > 0 order by change desc, player_id limit 10", [s, list_id]),
-        losses=_rows(con, f"{history} and change < 0 order by change, player_id limit 10", [s, list_id]),
-        new_players=_rows(con, f"{history} and status = 'new' order by rating desc, player_id limit 20",
-                          [s, list_id]),
-        rejects=_rows(con, """
-            select regexp_extract(f.path, '[^/]+$') as file, f.rows_read, f.rows_accepted,
+class ReportTables:
+    """Everything the pages of a series read, fetched once: the series' rows of
+    rating_history made a temporary table, and from it in a few set-based queries
+    each list's histogram, gains, losses, new players and top players; the
+    summaries, the estimation rounds, the input files and their open rejects, the
+    predictive figures."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, series, accuracy: dict | None = None):
+        s = [series.name]
+        self.series = series
+        self.lists = _records(con, "select list_id, position, run_id from lists where series = ? order by position", s)
+        self.summary = {r["list_id"]: r for r in _records(con, "select * from list_summary where series = ?", s)}
+        con.execute("create or replace temp table report_history as "
+                    "select * exclude (series) from rating_history where series = ?", s)
+        columns = "list_id, player_id, name, rating, previous_rating, change, games, status"
+
+        def ranked(where: str, order: str, n: int) -> dict[str, list[dict]]:
+            return _by(_records(con, f"""
+                select {columns} from report_history where {where}
+                qualify row_number() over (partition by list_id order by {order}, player_id) <= {n}
+                order by list_id, {order}, player_id""", []), "list_id")
+
+        self.gains = ranked("change > 0", "change desc", 10)
+        self.losses = ranked("change < 0", "change", 10)
+        self.new = ranked("status = 'new'", "rating desc", 20)
+        self.top = ranked("true", "rating desc", TOP)
+        self.bins = {k: {r["low"]: r["players"] for r in rows} for k, rows in _by(_records(con, f"""
+            select list_id, {BIN_START} + floor((rating - {BIN_START}) / {BIN}) * {BIN} as low, count(*) as players
+            from report_history group by all order by list_id, low""", []), "list_id").items()}
+        self.ratings = {(r["list_id"], r["player_id"]): r["rating"] for r in _records(con, """
+            select list_id, player_id, rating from report_history
+            where player_id in (select player_id from report_history
+                                qualify row_number() over (partition by list_id order by rating desc, player_id) <= ?)
+            """, [TOP])}
+        con.execute("drop table report_history")
+        self.rounds = _by(_records(con, """select list_id, round, players_moving from estimation_rounds
+                                           where series = ? order by list_id, round""", s), "list_id") \
+            if series.rule_set.estimates_players else {}
+        self.files = _records(con, """
+            select regexp_extract(f.path, '[^/]+$') as file, f.rows_read, f.rows_accepted, f.taken_in_run,
                    (select count(*) from rejects r where r.file_id = f.file_id and r.status = 'open') as rows_rejected,
                    (select mode(regexp_replace(split_part(r.reason, ';', 1), ' \\(got .*\\)$', ''))
                     from rejects r where r.file_id = f.file_id and r.status = 'open') as top_reason
-            from source_files f
-            where f.taken_in_run <= coalesce((select run_id from lists where series = ? and list_id = ?), 0)
-            order by f.file_id""", [s, list_id]),
-    )
-    return page
+            from source_files f order by f.file_id""", [])
+        self.accuracy = list_accuracy(con, series) if accuracy is None else accuracy
+
+    def page(self, list_id: str) -> str:
+        """The report page of one list."""
+        at = next(k for k, l in enumerate(self.lists) if l["list_id"] == list_id)
+        shown = [l["list_id"] for l in self.lists[max(0, at - HISTORY_LISTS + 1):at + 1]]
+        lines = {f"{r['name']} ({r['player_id']})": [(k, self.ratings[(l, r["player_id"])])
+                                                     for k, l in enumerate(shown)
+                                                     if (l, r["player_id"]) in self.ratings]
+                 for r in self.top.get(list_id, [])}
+        step = max(1, len(shown) // 6)
+        labels = {k: l for k, l in enumerate(shown) if k % step == 0 or k == len(shown) - 1}
+        rounds = self.rounds.get(list_id, [])
+        run = self.lists[at]["run_id"]
+        return TEMPLATES.get_template("list_report.html.j2").render(
+            s=self.summary[list_id], accuracy=self.accuracy.get(list_id),
+            estimation=self.series.rule_set.estimates_players,
+            histogram=bars(self.bins.get(list_id, {}), BIN_START, BIN_STOP, BIN, "published rating", "players"),
+            convergence=line_chart({"players still moving": [(r["round"], r["players_moving"]) for r in rounds]},
+                                   {k: str(k) for k in (1, 5, 10, 15, 20, 25)}, "players still moving",
+                                   "round (1: without the compatibility range)", legend=False),
+            history=line_chart(lines, labels, "rating"),
+            gains=self.gains.get(list_id, []), losses=self.losses.get(list_id, []), new_players=self.new.get(list_id, []),
+            rejects=[f for f in self.files if f["taken_in_run"] is not None and f["taken_in_run"] <= run],
+        )
+
+
+def list_report(con: duckdb.DuckDBPyConnection, series, list_id: str) -> str:
+    """The report page of one list of a series (its tables fetched for it alone)."""
+    return ReportTables(con, series).page(list_id)
 
 
 def write_reports(con: duckdb.DuckDBPyConnection, out: Path, series) -> list[Path]:
@@ -113,19 +127,22 @@ def write_reports(con: duckdb.DuckDBPyConnection, out: Path, series) -> list[Pat
         return written
     folder = Path(series.folder(Path(out)))
     accuracy = list_accuracy(con, series)
+    tables = None
     for list_id, revision in con.execute("select list_id, revision from lists where series = ? "
                                          "order by position", [series.name]).fetchall():
         if not FILE_NAME.fullmatch(list_id):
             continue
-        path = folder / list_id / "index.html"
         # The predictive figures grow with the games played under the list: a page is
         # rewritten when they change, as when its revision does.
         scored = accuracy.get(list_id, {}).get("games", 0)
         marker = f"<!-- revision {revision}, {scored} games scored -->"
+        path = folder / list_id / "index.html"
         if path.exists() and path.read_text().endswith(marker + "\n"):
             continue
+        if tables is None:  # fetched once, when a page is to be written
+            tables = ReportTables(con, series, accuracy)
         path.parent.mkdir(parents=True, exist_ok=True)
-        page = list_report(con, series, list_id, accuracy.get(list_id)) + marker + "\n"
+        page = tables.page(list_id) + marker + "\n"
         replace_atomically(path, lambda tmp: tmp.write_text(page))
         written.append(path)
     return written

@@ -74,17 +74,22 @@ def window_games(con: duckdb.DuckDBPyConnection, lists: pd.DataFrame,
 
 
 def _canonical_order(list_index, white, black, score, *carried: np.ndarray) -> tuple[np.ndarray, ...]:
-    """The games sorted by list, white, black, score: an order that does not depend
-    on the input files, so that the floating-point sums are reproducible (identical
-    rows may come in any order: they add the same numbers)."""
+    """The games sorted by list, white, black, score, then the carried columns: an
+    order that does not depend on the input files or the query's, so that the
+    floating-point sums are reproducible (two games of the same players and score
+    may differ in what is carried: FIDE's event and start list, hence the ratings
+    and K they add)."""
     code = np.where(np.isnan(score), 3, score * 2).astype(np.uint64)
     bits = max(int(max(white.max(initial=0), black.max(initial=0))).bit_length(), 1)
     if int(list_index.max(initial=0)).bit_length() + 2 * bits + 2 <= 64:  # one packed key: one fast sort
         key = ((list_index.astype(np.uint64) << np.uint64(2 * bits + 2)) | (white.astype(np.uint64) << np.uint64(bits + 2))
                | (black.astype(np.uint64) << np.uint64(2)) | code)
         order = np.argsort(key, kind="stable")
-    else:
-        order = np.lexsort((code, black, white, list_index))
+        if not carried or not (key[order][1:] == key[order][:-1]).any():
+            return tuple(k[order] for k in (list_index, white, black, score, *carried))
+    # Codes of the sorted values: the same whatever order the rows came in.
+    ranks = [pd.factorize(c, sort=True, use_na_sentinel=False)[0] for c in carried]
+    order = np.lexsort((*reversed(ranks), code, black, white, list_index))
     return tuple(k[order] for k in (list_index, white, black, score, *carried))
 
 

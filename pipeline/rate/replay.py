@@ -57,14 +57,24 @@ def next_list(con: duckdb.DuckDBPyConnection, series: Series) -> str:
     return _next_window(con, series)["list_id"].iloc[0]
 
 
-def replayed(con: duckdb.DuckDBPyConnection, series: Series, player_id: int, list_id: str) -> Replayed:
-    """The inputs of `list_id` as the rating stage had them, and where the player is."""
+def replayed(con: duckdb.DuckDBPyConnection, series: Series, player_id: int | None, list_id: str,
+             extra: dict | None = None) -> Replayed:
+    """The inputs of `list_id` as the rating stage had them, and where the player is
+    (None: every player of the list, me = -1); `extra`: other game columns wanted
+    (the rule set's own games are fetched without)."""
     before, one = list_to_replay(con, series, list_id)
     series.rule_set.place_games(con)
     state = series.rule_set.starting_state(con, series.name, before)
-    me = int(np.searchsorted(state.ids, player_id))
-    if me >= len(state.ids) or state.ids[me] != player_id:
-        raise NotFound(f"player {player_id} is not in the registry")
+    me = -1
+    if player_id is not None:
+        me = int(np.searchsorted(state.ids, player_id))
+        if me >= len(state.ids) or state.ids[me] != player_id:
+            raise NotFound(f"player {player_id} is not in the registry")
     period = Period(0, one["list_id"].iloc[0], pd.Timestamp(one["window_start"].iloc[0]).date(),
                     pd.Timestamp(one["window_end"].iloc[0]).date())
-    return Replayed(before, state, series.rule_set.period_games(con, series.name, one).of(0), period, me)
+    if extra:
+        from pipeline.rate.periods import window_games
+        games = window_games(con, one, extra).of(0)
+    else:
+        games = series.rule_set.period_games(con, series.name, one).of(0)
+    return Replayed(before, state, games, period, me)

@@ -182,6 +182,16 @@ class RuleSet(ABC):
     def card(self, con: duckdb.DuckDBPyConnection, series: str, player_id: int, list_id: str) -> str:
         raise NotFound(f"the {self.name} rules have no calculation card")
 
+    bulk_cards: ClassVar[bool] = False  # `cards` gives a whole list's cards from one replay (the site shows them)
+
+    def cards(self, con: duckdb.DuckDBPyConnection, series, list_id: str, player_ids=None) -> dict[int, str]:
+        """The cards of a list (of `player_ids`, or of every player with a calculation on
+        it): by default one `card` each; a rule set may give them from one replay."""
+        if player_ids is None:
+            player_ids = [p for (p,) in con.execute("select player_id from calculations where series = ? and "
+                                                     "list_id = ? order by player_id", [series.name, list_id]).fetchall()]
+        return {int(p): self.card(con, series, int(p), list_id) for p in player_ids}
+
     def whatif(self, con: duckdb.DuckDBPyConnection, series: str, player_id: int, opponent: float,
                list_id: str) -> str:
         raise NotFound(f"whatif is not available under the {self.name} rules")

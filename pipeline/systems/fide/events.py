@@ -80,12 +80,18 @@ def fide_period_games(con: duckdb.DuckDBPyConnection, series: str, periods: pd.D
     games = window_games(con, periods, PLACED_COLUMNS)
     stored = {r[0] for r in con.execute("select list_id from lists where series = ?", [series]).fetchall()}
     computing = set(periods["list_id"])
-    start = games.extra["start_list"]
+    # Factorised once: a million start-list strings compared per list cost a minute.
+    codes, keys = pd.factorize(games.extra["start_list"], use_na_sentinel=False)
+    known = stored | computing
     # A start list that is not one of the series' lists came before its first: the initial ratings.
-    known = np.isin(start, list(stored | computing)) if len(start) else np.zeros(0, dtype=bool)
-    start = np.where(known, start, INITIAL)
-    games.extra["start_list"] = start
-    needed = set(start.tolist())
-    last_use = {key: int(games.list_index[start == key].max()) for key in needed & computing}
+    keys = np.array([k if k in known else INITIAL for k in keys.tolist()], dtype=object)  # a few hundred lists
+    games.extra["start_list"] = keys[codes] if len(codes) else np.zeros(0, dtype=object)
+    latest = np.full(len(keys), -1, dtype=np.int64)
+    np.maximum.at(latest, codes, games.list_index)
+    last_use: dict = {}
+    for key, index in zip(keys.tolist(), latest.tolist()):
+        last_use[key] = max(last_use.get(key, -1), index)
+    needed = set(last_use)
+    last_use = {key: index for key, index in last_use.items() if key in computing}
     start_states = {key: states(key) for key in needed - computing}
     return FideGames(games, start_states, last_use)

@@ -1,0 +1,165 @@
+"""The site written out (`ratings site`): shared files (style, script, the search
+index and each list's rows as data the browser reads), then the pages of each
+language: the index of lists, a page per list, per player and per club."""
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+
+from pipeline.publish import write_bytes
+from pipeline.publish.svg import line_chart
+from pipeline.site.data import UNDER, site_data
+from pipeline.site.i18n import LANGUAGES, environment, translations
+
+STATIC = Path(__file__).parent / "static"
+LIST_COLUMNS = ("id", "name", "club", "slug", "rating", "change", "games", "sex", "region", "under", "s50", "s65",
+                "active")
+
+
+@dataclass(frozen=True)
+class Built:
+    players: int
+    lists: int
+    pages: int
+    bytes: int
+
+
+def _value(v):
+    if v is None or (isinstance(v, float) and math.isnan(v)) or v is pd.NA:
+        return None
+    return v.item() if hasattr(v, "item") else v
+
+
+def _script(name: str, value) -> bytes:
+    """A data file the pages load with <script src> (a file system page may not fetch)."""
+    return f"window.{name} = {json.dumps(value, ensure_ascii=False, separators=(',', ':'))};\n".encode("utf-8")
+
+
+@dataclass
+class _Job:
+    """What every language's pages are made from (prepared once, read by the workers)."""
+
+    out: Path
+    languages: list[str]
+    lists: list[dict]
+    latest: str | None
+    by_player: dict[int, list[dict]]
+    carded: set[int]  # players with cards (data/cards/<id>.js)
+    clubs: dict[str, list[dict]]
+    choices: dict[str, tuple[list, list]]
+
+
+_JOB: _Job | None = None  # set before the worker processes fork: they inherit it, nothing is pickled
+
+
+class _Writer:
+    """Files written once each (unchanged ones left alone), their folders made once."""
+
+    def __init__(self):
+        self.folders: set[Path] = set()
+        self.bytes = 0
+        self.files = 0
+
+    def __call__(self, path: Path, content: bytes) -> None:
+        if path.parent not in self.folders:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.folders.add(path.parent)
+        write_bytes(content, path)
+        self.bytes += len(content)
+        self.files += 1
+
+
+def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: list[str], card_lists: int = 1) -> Built:
+    """Write the site of `series` to `out` in `languages` (the first: the default)."""
+    global _JOB
+    data = site_data(con, series, card_lists)
+    write = _Writer()
+    for name in ("site.css", "site.js"):
+        write(out / name, (STATIC / name).read_bytes())
+    rows = data.rows
+    latest_rows = rows.sort_values("position").groupby("player_id", sort=True).tail(1)
+    write(out / "data" / "search.js", _script("SEARCH", [
+        [int(r.player_id), r.name, _value(r.club)] for r in latest_rows.sort_values("player_id").itertuples()]))
+    by_list = {k: g for k, g in rows.groupby("list_id", sort=False)}
+    for list_id, group in by_list.items():
+        table = [[_value(v) for v in t] for t in group[["player_id", "name", "club", "club_slug", "rating", "change",
+                                                         "games", "sex", "region", "under", "senior_50", "senior_65",
+                                                         "active"]].itertuples(index=False)]
+        # Columns named once, rows as arrays: half the size of an object a row.
+        write(out / "data" / "lists" / f"{list_id}.js", _script("LIST_ROWS", {"columns": LIST_COLUMNS, "rows": table}))
+    # The cards are the same in every language: one data file a player, shown by the page.
+    cards: dict[int, list] = {}
+    position = dict(zip(data.lists["list_id"], data.lists["position"]))
+    for (player_id, list_id), text in sorted(data.cards.items(), key=lambda c: (c[0][0], -position[c[0][1]])):
+        cards.setdefault(player_id, []).append([list_id, text])
+    for player_id, player_cards in cards.items():
+        write(out / "data" / "cards" / f"{player_id}.js", _script("CARDS", player_cards))
+    records = rows.sort_values(["player_id", "position"]).to_dict("records")  # once: a frame per player is slow
+    latest = data.lists["list_id"].iloc[-1] if len(data.lists) else None
+    clubs = {}
+    if latest is not None:
+        for slug, group in by_list[latest].dropna(subset=["club_slug"]).groupby("club_slug"):
+            clubs[slug] = group.sort_values(["rating", "player_id"], ascending=[False, True]).to_dict("records")
+    _JOB = _Job(out, languages, data.lists.to_dict("records"), latest,
+                {k: list(g) for k, g in itertools.groupby(records, key=lambda r: r["player_id"])}, set(cards), clubs,
+                {list_id: (sorted(g["region"].dropna().unique()), sorted(g["club"].dropna().unique()))
+                 for list_id, g in by_list.items()})
+    try:
+        workers = min(len(languages), os.cpu_count() or 1)
+        if workers > 1:
+            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+                done = list(pool.map(_language_pages, languages))
+        else:
+            done = [_language_pages(lang) for lang in languages]
+        players = len(_JOB.by_player)
+    finally:
+        _JOB = None
+    first = languages[0]
+    write(out / "index.html", (f'<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" '
+                               f'content="0; url={first}/index.html"><a href="{first}/index.html">{first}</a>\n'
+                               ).encode("utf-8"))
+    return Built(players, len(data.lists), sum(d[0] for d in done), write.bytes + sum(d[1] for d in done))
+
+
+def _language_pages(lang: str) -> tuple[int, int]:
+    """The pages of one language (a worker process); returns (pages, bytes)."""
+    job = _JOB
+    env = environment(lang)
+    _ = translations(lang).gettext
+    common = {"lang": lang, "languages": [(c, LANGUAGES[c]) for c in job.languages],
+              "labels": {"none": _("No player found"), "shown": _("%(shown)s of %(total)s players")}}
+    base = job.out / lang
+    write = _Writer()
+    templates = {name: env.get_template(f"{name}.html.j2") for name in ("index", "list", "player", "club")}
+
+    def page(template: str, path: str, depth: int, **values) -> None:
+        html = templates[template].render(root="../" * depth, page=path, **common, **values)
+        write(base / path, html.encode("utf-8"))
+
+    page("index", "index.html", 1, lists=job.lists, latest=job.latest)
+    for l in job.lists:
+        regions, club_names = job.choices.get(l["list_id"], ([], []))
+        page("list", f"lists/{l['list_id']}.html", 2, l=l, under=UNDER, regions=regions, clubs=club_names)
+    for player_id, history in job.by_player.items():
+        peak = max(history, key=lambda h: (h["rating"], -h["position"]))
+        last = history[-1]
+        summary = {"player_id": player_id, "name": last["name"], "club": _value(last["club"]),
+                   "club_slug": _value(last["club_slug"]), "rating": last["rating"], "last_list": last["list_id"],
+                   "peak": peak["rating"], "peak_list": peak["list_id"]}
+        chart = line_chart({last["name"]: [(h["position"], h["rating"]) for h in history]},
+                           {history[0]["position"]: history[0]["list_id"], last["position"]: last["list_id"]},
+                           legend=False)
+        page("player", f"players/{player_id}.html", 2, p=summary, history=history, chart=chart,
+             cards=player_id in job.carded)
+    for slug, players in job.clubs.items():
+        page("club", f"clubs/{slug}.html", 2, club=players[0]["club"], list_id=job.latest, players=players)
+    return write.files, write.bytes

@@ -1,0 +1,46 @@
+-- Every player of every list of a series as the site shows them: the published
+-- rating, change and games; the categories of the list's season (age on 1 January
+-- of the season's end year, R2's season of 1 September - 31 August: U8 ... U20
+-- cumulative, 50+, 65+); sex, region and club; whether the player is active (a
+-- rated game in the 12 months up to the list's window end, or the rule set's own
+-- flag: player_state.inactive, read by the caller when the rule set has it), and
+-- the rank among the active players and among all. Birth years are read here and
+-- never leave this stage: the site gets the categories, not the dates.
+-- inputs: rating_history, lists, players, calculations, getvariable('series')
+-- grain: list_id, player_id
+with series_lists as (
+    select list_id, position, window_start, window_end,
+           year(window_end) + case when month(window_end) >= 9 then 1 else 0 end as season_end
+    from lists where series = getvariable('series')
+),
+played as (
+    select c.player_id, l.window_end as played_until
+    from calculations c join series_lists l using (list_id)
+    where c.series = getvariable('series') and c.games_played > 0
+),
+history as (
+    select h.list_id, h.player_id, h.name, h.club, h.rating, h.previous_rating, h.change, h.games, h.status,
+           l.position, l.window_end, l.season_end, p.birth_year,
+           upper(nullif(trim(p.extra->>'sex'), '')) as sex,
+           nullif(trim(coalesce(p.extra->>'federation_region', p.extra->>'region')), '') as region
+    from rating_history h
+    join series_lists l using (list_id)
+    left join players p using (player_id)
+    where h.series = getvariable('series')
+),
+last_played as (
+    select h.*, x.played_until
+    from history h asof left join played x on x.player_id = h.player_id and x.played_until <= h.window_end
+),
+final as (
+    select list_id, position, player_id, name, club, rating, previous_rating, change, games, status, sex, region,
+           -- the youngest U-category (U8 ... U20) and the senior ones; null: unknown birth year
+           case when birth_year is null then null
+                else (select min(u) from unnest([8, 10, 12, 14, 16, 18, 20]) t(u) where birth_year >= season_end - u)
+           end as under,
+           birth_year is not null and birth_year <= season_end - 51 as senior_50,
+           birth_year is not null and birth_year <= season_end - 66 as senior_65,
+           coalesce(played_until > window_end - interval 12 month, false) as active
+    from last_played
+)
+select * from final
