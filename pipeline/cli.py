@@ -607,9 +607,11 @@ def _languages(ctx, param, value: str) -> list[str]:
               help="Comma-separated languages of the pages: en, fr, nl, de (the first is the default).")
 @click.option("--cards", "card_lists", type=click.IntRange(min=0), default=1, show_default=True,
               help="The calculation cards of the latest N lists on the player pages (0: none).")
+@click.option("--since", metavar="LIST_ID", help="Only this list and the later ones (default: every list).")
 @series_option
 @warehouse_option
-def site(out: Path, languages: list[str], card_lists: int, system: str | None, warehouse: Path, wait: float) -> None:
+def site(out: Path, languages: list[str], card_lists: int, since: str | None, system: str | None, warehouse: Path,
+         wait: float) -> None:
     """Write the published lists of a rule set as a static site players use: an index
     of lists, each list's ranking with filters (category by age, women, region,
     club, active players only), a page per player (rating history chart, every list,
@@ -623,15 +625,19 @@ def site(out: Path, languages: list[str], card_lists: int, system: str | None, w
     from pipeline.flow import timed
     from pipeline.rate.series import chosen
     from pipeline.site.build import build_site
+    from pipeline.site.data import UnknownSince
 
-    with _opened(warehouse, wait, read_only=True) as con, timed(ConsoleReporter(), "Site"):
+    with _opened(warehouse, wait, read_only=True) as con, timed(ConsoleReporter(), "Site"), \
+            _refused(UnknownSince):
         series = chosen(con, system)
         if not series.rule_set.list_files:
             raise click.ClickException(f"the site publishes lists: the {series.name} rules publish events "
                                        "(their states are in OUT/)")
-        built = build_site(con, series, out, languages, card_lists)
-        click.echo(f"  {built.players:,} players, {built.lists} lists, {built.pages:,} pages in "
-                   f"{len(languages)} languages, {built.bytes / 1e6:.1f} MB: open {out / 'index.html'}")
+        built = build_site(con, series, out, languages, card_lists, since)
+        tongues = f"{len(languages)} languages" if len(languages) > 1 else "1 language"
+        click.echo(f"  {built.players:,} players, {built.lists} list{'s' if built.lists != 1 else ''}, "
+                   f"{built.pages:,} pages in {tongues}, "
+                   f"{built.bytes / 1e6:.1f} MB: open {out / 'index.html'}")
 
 
 # --- scenarios and analysis ---------------------------------------------------------------
@@ -689,6 +695,15 @@ def list_scenarios(warehouse: Path, wait: float) -> None:
         click.echo("no scenario (make one: ratings scenario NAME --rules FILE.toml)")
         return
     click.echo(_printed(list(found[0]), [tuple(f.values()) for f in found], "table"), nl=False)
+
+
+@contextlib.contextmanager
+def _refused(*errors: type[Exception]) -> Iterator[None]:
+    """These errors of the command are one message (click's), exit status 1."""
+    try:
+        yield
+    except errors as err:
+        raise click.ClickException(str(err)) from err
 
 
 def _source(con, text: str):

@@ -202,3 +202,15 @@ def test_the_site_in_a_real_browser(federation, tmp_path):
         assert all((tmp_path / f"{n}.png").stat().st_size > 10_000 for n in ("search", "player", "list"))
     finally:
         driver.quit()
+
+
+def test_a_site_of_the_later_lists_only(cli, federation, tmp_path):
+    w, _ = federation
+    site = tmp_path / "since"
+    printed = cli("site", "--out", site, "--lang", "nl", "--since", "2027-05", "--warehouse", w).output
+    assert "1 list," in printed and "1 language," in printed
+    assert sorted(p.name for p in (site / "nl" / "lists").iterdir()) == ["2027-05.html"]
+    page = (site / "nl" / "players" / "1.html").read_text()
+    assert [h[0] for h in _page_history(page)] == ["2027-05"]
+    refused = cli("site", "--out", site, "--since", "2031-01", "--warehouse", w, ok=False)
+    assert refused.exit_code == 1 and "no list '2031-01'" in refused.output

@@ -78,10 +78,12 @@ class _Writer:
         self.files += 1
 
 
-def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: list[str], card_lists: int = 1) -> Built:
-    """Write the site of `series` to `out` in `languages` (the first: the default)."""
+def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: list[str], card_lists: int = 1,
+               since: str | None = None) -> Built:
+    """Write the site of `series` to `out` in `languages` (the first: the default),
+    its lists from `since` on (default: all)."""
     global _JOB
-    data = site_data(con, series, card_lists)
+    data = site_data(con, series, card_lists, since)
     write = _Writer()
     for name in ("site.css", "site.js"):
         write(out / name, (STATIC / name).read_bytes())

@@ -30,8 +30,13 @@ def club_slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text).strip("-") or "club"
 
 
-def site_data(con: duckdb.DuckDBPyConnection, series, card_lists: int) -> SiteData:
-    """The site's tables for a series; the cards of its latest `card_lists` lists."""
+class UnknownSince(ValueError):
+    """--since names no list of the series."""
+
+
+def site_data(con: duckdb.DuckDBPyConnection, series, card_lists: int, since: str | None = None) -> SiteData:
+    """The site's tables for a series (its lists from `since` on, if given); the cards
+    of its latest `card_lists` lists."""
     con.execute("set variable series = ?", [series.name])
     con.execute(f"create or replace temp table site_rows as {stage_sql('site/ranked')}")
     has_flag = con.execute("""select count(*) from duckdb_columns() where table_name = 'player_state'
@@ -57,6 +62,12 @@ def site_data(con: duckdb.DuckDBPyConnection, series, card_lists: int) -> SiteDa
                     params={"s": series.name}).df()
     order = con.sql("select list_id, position from lists where series = $s", params={"s": series.name}).df()
     lists = lists.merge(order, on="list_id").sort_values("position").reset_index(drop=True)
+    if since is not None:
+        if since not in set(lists["list_id"]):
+            raise UnknownSince(f"--since {since}: no list {since!r} in the {series.name} lists")
+        first = int(lists.loc[lists["list_id"] == since, "position"].iloc[0])
+        lists = lists[lists["position"] >= first].reset_index(drop=True)
+        rows = rows[rows["position"] >= first].reset_index(drop=True)
     cards: dict[tuple[int, str], str] = {}
     if series.rule_set.bulk_cards:
         for list_id in lists["list_id"].tail(card_lists):
