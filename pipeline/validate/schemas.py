@@ -10,6 +10,8 @@ from typing import Optional
 
 import pandas as pd
 import pandera.pandas as pa
+import pyarrow
+import pyarrow.compute as pc
 from pandera.typing import Series
 
 from pipeline.config import MAX_RATING, MIN_BIRTH_YEAR, MIN_RATING, today
@@ -19,6 +21,20 @@ from pipeline.config import MAX_RATING, MIN_BIRTH_YEAR, MIN_RATING, today
 RESULT_CODES = ("1-0", "0-1", "1/2-1/2", "½-½", "+/-", "-/+", "-/-")
 
 NOT_AN_ID = "not a whole-number id of at most 15 digits"
+
+
+def _numbers(s: pd.Series) -> pd.Series:
+    """The text as numbers (NaN where it is not one), as pd.to_numeric reads it; the
+    plain digit strings that most cells are (ids, ratings) cast at once by Arrow,
+    only the others through pandas (pd.to_numeric on a million strings takes 0.5 s)."""
+    text = pyarrow.array(s.astype(object), type=pyarrow.string(), from_pandas=True)
+    plain = pc.fill_null(pc.match_substring_regex(text, r"^[0-9]{1,15}$"), False)
+    values = pc.cast(pc.if_else(plain, text, pyarrow.scalar("0")), "float64").to_numpy(zero_copy_only=False)
+    out = pd.Series(values, index=s.index)
+    others = ~plain.to_numpy(zero_copy_only=False)
+    if others.any():
+        out[others] = pd.to_numeric(s[others], errors="coerce")
+    return out
 
 
 def _is_id(s: pd.Series) -> pd.Series:
@@ -32,7 +48,7 @@ def _is_date(s: pd.Series) -> pd.Series:
 def _different_ids(a: pd.Series, b: pd.Series) -> pd.Series:
     """Compared as numbers: `1` and `01` are one player. Rows whose ids are not ids
     are rejected by the id check, not this one."""
-    a, b = pd.to_numeric(a, errors="coerce"), pd.to_numeric(b, errors="coerce")
+    a, b = _numbers(a), _numbers(b)
     return (a != b) | a.isna() | b.isna()
 
 
@@ -47,7 +63,7 @@ def _no_control(s: pd.Series) -> pd.Series:
 
 
 def _in_range(s: pd.Series, low: float, high: float) -> pd.Series:
-    return pd.to_numeric(s, errors="coerce").between(low, high)
+    return _numbers(s).between(low, high)
 
 
 class PlayerRows(pa.DataFrameModel):
@@ -123,7 +139,7 @@ class RatingsInput(PlayerRows):
 
     @pa.dataframe_check(name="peak_rating is below the rating (the peak is the highest published rating)")
     def _peak_at_least_rating(cls, df: pd.DataFrame) -> Series[bool]:
-        peak, rating = pd.to_numeric(df["peak_rating"], errors="coerce"), pd.to_numeric(df["rating"], errors="coerce")
+        peak, rating = _numbers(df["peak_rating"]), _numbers(df["rating"])
         return peak.isna() | rating.isna() | (peak >= rating)
 
     @pa.dataframe_check(name="archive_performance and archive_games go together")
