@@ -14,6 +14,8 @@ three days before: X1). Players, with their initial ratings and games to date:
 """
 from __future__ import annotations
 
+import re
+
 import duckdb
 import pandas as pd
 import pytest
@@ -187,6 +189,8 @@ def test_the_card_shows_each_event_with_the_list_it_took_ratings_from(cli, fide_
     assert "Event: Winter open (2026-01-28 … 2026-02-03), from the ratings of list 2026-01" in card
     assert "D = -100, E = 0.36, S − E = +0.14" in card
     assert "not counted: the opponent is unrated" in card  # N, unrated when the event started
+    # Each game names the opponent and its day: 1 drew 3 (C) on 28 January, lost to 5 (N) on the 29th.
+    assert re.search(r"\n +3  C +2026-01-28 +\d+ +draw", card) and re.search(r"\n +5  N +2026-01-29 +- +loss", card)
     card = cli("explain", 5, "--list", "2026-03", "--warehouse", fide_events[0]).output
     assert "own rating counted: 1921 (unrated when the event started, rated since: counted as rated, X3)" in card
     assert "Change = K × Σ(S − E) = 40 × +0.58 = +23.20 → +23" in card

@@ -133,7 +133,8 @@ def _performance_text(r: FideReplay) -> str:
     return text
 
 
-def _event_lines(r: FideReplay, rules: FideRules, key: int, sides: np.ndarray) -> tuple[list[str], float]:
+def _event_lines(r: FideReplay, rules: FideRules, key: int, sides: np.ndarray, names: dict
+                 ) -> tuple[list[str], float]:
     """One event's part of the card: where its ratings come from, its games, its
     K × Σ(S − E); returns the lines and that sum (0 for an unrated player)."""
     res, sd = r.result, r.result.sides
@@ -150,7 +151,7 @@ def _event_lines(r: FideReplay, rules: FideRules, key: int, sides: np.ndarray) -
         elif own != r.previous:
             lines.append(f"  own rating counted: {own:.0f} (from {source})")
         lines.append("  " + _k_text(r, rules, counted[0]))
-    lines.append(f"  {'opponent':>10} {'rating':>7} {'result':>6}  counts")
+    lines.append(f"  {'opponent':>10}  {'name':<24} {'date':<10} {'rating':>7} {'result':>6}  counts")
     for i in sorted(sides, key=lambda i: (-np.nan_to_num(sd.opponent_rating[i]), int(r.opponent_ids[i]))):
         opp = int(r.opponent_ids[i])
         rating, score, use = sd.opponent_rating[i], float(sd.score[i]), res.side_use[i]
@@ -162,7 +163,8 @@ def _event_lines(r: FideReplay, rules: FideRules, key: int, sides: np.ndarray) -
                    f"E = {e:.2f}, S − E = {score - e:+.2f}")
         else:
             how = str(use)
-        lines.append(f"  {opp:>10} {shown:>7} {word:>6}  {how}")
+        day = (EPOCH + pd.Timedelta(days=int(sd.day[i]))).date().isoformat()
+        lines.append(f"  {opp:>10}  {names.get(opp, '')[:24]:<24} {day:<10} {shown:>7} {word:>6}  {how}")
     if not len(counted):
         return lines, 0.0
     k = int(res.side_k[counted[0]])
@@ -187,8 +189,10 @@ def fide_card(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int, 
                            f"highest published rating {r.peak:.0f}" if rated else
                            f"unrated; pooled from earlier lists (26 months): {r.pool[0]} games, score {r.pool[2]:g}")]
     gains = []
+    names = dict(con.execute("select player_id, name from players where player_id in (select unnest(?::bigint[]))",
+                             [sorted({int(i) for i in r.opponent_ids[r.mine]})]).fetchall())
     for key in dict.fromkeys(sd.event[r.mine].tolist()):  # the player's events, in the order of their games
-        part, gain = _event_lines(r, rules, int(key), r.mine[sd.event[r.mine] == key])
+        part, gain = _event_lines(r, rules, int(key), r.mine[sd.event[r.mine] == key], names)
         lines += ["", *part]
         gains.append(gain)
     lines.append("")
