@@ -1,7 +1,7 @@
 """The `ratings` command: one subcommand per task of a rating officer. It parses the
 options, calls the pipeline (pipeline/flow.py and the stages) and prints
 (pipeline/console.py); each command imports only what it needs, so that
-`ratings --help` and `ratings query` start without pandas, Pandera or matplotlib."""
+`ratings --help` and `ratings query` start without pandas or Pandera."""
 from __future__ import annotations
 
 import contextlib
@@ -41,11 +41,12 @@ def _user_errors() -> tuple[type[Exception], ...]:
     from pipeline.rate import UnknownList
     from pipeline.rate.corrections import CorrectionRefused
     from pipeline.rate.series import SeriesError
+    from pipeline.site.data import UnknownSince
     from pipeline.systems.base import NotFound
     from pipeline.warehouse import WarehouseError
 
     return (InputFileError, SubmissionError, CorrectionRefused, PublishedFileConflict, SeriesError, NotFound,
-            UnknownList, WarehouseError, systems.UnknownRuleSet, systems.ParameterError, NoCommonGames)
+            UnknownList, WarehouseError, systems.UnknownRuleSet, systems.ParameterError, NoCommonGames, UnknownSince)
 
 
 class Commands(click.Group):
@@ -183,6 +184,13 @@ format_option = click.option(
          "swiss-manager (Swiss-Manager's player import CSV). The states are Parquet in any case.")
 
 
+def publication_options(f):
+    """What `run` and `publish` write: where, the reports, the formats, the CSV dialect."""
+    for option in reversed((out_option, reports_option, format_option, csv_dialect_option)):
+        f = option(f)
+    return f
+
+
 def _with_dialect(formats: tuple[str, ...], dialect: str) -> tuple[str, ...]:
     """The formats to write, with the spreadsheet twin of the CSV files (pipeline.publish: "excel")."""
     return formats + ("excel",) if dialect == "excel" and "csv" in formats else formats
@@ -261,10 +269,7 @@ def _nothing_to_run(warehouse: Path) -> str:
 @main.command()
 @input_options
 @warehouse_option
-@out_option
-@reports_option
-@format_option
-@csv_dialect_option
+@publication_options
 @system_option
 @rules_option
 @register_option
@@ -408,10 +413,7 @@ def rate(warehouse: Path, wait: float, from_list: str | None, system: str | None
 
 @main.command()
 @warehouse_option
-@out_option
-@reports_option
-@format_option
-@csv_dialect_option
+@publication_options
 @system_option
 def publish(warehouse: Path, wait: float, out: Path, reports: bool, formats: tuple[str, ...], csv_dialect: str,
             system: str | None) -> None:
@@ -625,10 +627,8 @@ def site(out: Path, languages: list[str], card_lists: int, since: str | None, sy
     from pipeline.flow import timed
     from pipeline.rate.series import chosen
     from pipeline.site.build import build_site
-    from pipeline.site.data import UnknownSince
 
-    with _opened(warehouse, wait, read_only=True) as con, timed(ConsoleReporter(), "Site"), \
-            _refused(UnknownSince):
+    with _opened(warehouse, wait, read_only=True) as con, timed(ConsoleReporter(), "Site"):
         series = chosen(con, system)
         if not series.rule_set.list_files:
             raise click.ClickException(f"the site publishes lists: the {series.name} rules publish events "
@@ -695,15 +695,6 @@ def list_scenarios(warehouse: Path, wait: float) -> None:
         click.echo("no scenario (make one: ratings scenario NAME --rules FILE.toml)")
         return
     click.echo(_printed(list(found[0]), [tuple(f.values()) for f in found], "table"), nl=False)
-
-
-@contextlib.contextmanager
-def _refused(*errors: type[Exception]) -> Iterator[None]:
-    """These errors of the command are one message (click's), exit status 1."""
-    try:
-        yield
-    except errors as err:
-        raise click.ClickException(str(err)) from err
 
 
 def _source(con, text: str):

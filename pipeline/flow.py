@@ -113,7 +113,7 @@ def publish(con: duckdb.DuckDBPyConnection, out: Path, reporter: Reporter, forma
         list_ids, written = publish_series(con, out, series, formats)
         pages = []
         if reports:
-            from pipeline.publish.report import write_reports  # matplotlib: only when reports are asked for
+            from pipeline.publish.report import write_reports  # Jinja2: only when reports are asked for
             pages = write_reports(con, out, series)
         reporter.published(series, Path(series.folder(Path(out))), list_ids, written, pages)
 

@@ -3,6 +3,7 @@ page with its charts (drift over time, rating against rating, predictive accurac
 per list), like the list reports."""
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pyarrow as pa
@@ -10,7 +11,8 @@ import pyarrow as pa
 from pipeline.analysis.compare import Comparison
 from pipeline.analysis.files import write_tables
 from pipeline.publish import write_bytes
-from pipeline.publish.charts import TEMPLATES, plt, svg_of
+from pipeline.publish.pages import TEMPLATES
+from pipeline.publish.svg import line_chart, scatter
 
 COLOURS = ("#4c72b0", "#dd8452")
 
@@ -26,42 +28,48 @@ def _rows(table: pa.Table) -> list[dict]:
     return table.to_pylist()
 
 
+def _year(day) -> float:
+    """A date as a year with its fraction: the x of the charts over time."""
+    return day.year + (day.timetuple().tm_yday - 1) / 366
+
+
+def _years(days) -> dict[float, str]:
+    """Labels under the time axis: about six years, evenly spaced."""
+    years = sorted({d.year for d in days})
+    step = max(1, len(years) // 6)
+    return {float(y): str(y) for y in years[::step]}
+
+
 def _drift_chart(c: Comparison) -> str:
-    fig, ax = plt.subplots(figsize=(7, 3))
-    drift = c.drift.to_pandas()
+    lines, styles, colours = {}, {}, {}
     for colour, source in zip(COLOURS, (c.a.name, c.b.name)):
-        mine = drift[drift["source"] == source]
-        ax.plot(mine["list_date"], mine["mean"], color=colour, label=f"{source}: mean of all rated")
-    cohorts = c.cohorts.to_pandas()
-    for decade, rows in cohorts.groupby("decade"):
+        rows = [r for r in _rows(c.drift) if r["source"] == source]
+        lines[f"{source}: mean"] = [(_year(r["list_date"]), r["mean"]) for r in rows]
+        colours[f"{source}: mean"] = colour
+    cohorts = _rows(c.cohorts)
+    for decade in sorted({r["decade"] for r in cohorts}):
+        rows = [r for r in cohorts if r["decade"] == decade]
         for colour, column, source in zip(COLOURS, ("mean_a", "mean_b"), (c.a.name, c.b.name)):
-            ax.plot(rows["list_date"], rows[column], color=colour, linestyle="--", linewidth=1,
-                    label=f"{source}: a fixed cohort a decade" if decade == cohorts["decade"].min() else None)
-    ax.set_ylabel("rating")
-    ax.legend(fontsize=7, frameon=False)
-    return svg_of(fig)
+            name = f"{source}: cohort {decade}s"
+            lines[name] = [(_year(r["list_date"]), r[column]) for r in rows]
+            styles[name], colours[name] = "dashed", colour
+    return line_chart(lines, _years([r["list_date"] for r in _rows(c.drift)]), "rating", styles=styles,
+                      colours=colours)
 
 
-def _scatter_chart(c: Comparison, pairs) -> str:
-    fig, ax = plt.subplots(figsize=(4, 4))
-    if len(pairs):
-        ax.scatter(pairs["a"], pairs["b"], s=4, alpha=0.4, color=COLOURS[0])
-        low, high = min(pairs["a"].min(), pairs["b"].min()), max(pairs["a"].max(), pairs["b"].max())
-        ax.plot([low, high], [low, high], color="#999", linewidth=1)
-    ax.set_xlabel(c.a.name)
-    ax.set_ylabel(c.b.name)
-    return svg_of(fig)
+def _scatter_chart(c: Comparison) -> str:
+    return scatter([(r["a"], r["b"]) for r in _rows(c.latest_pairs)], c.a.name, c.b.name)
 
 
 def _accuracy_chart(c: Comparison) -> str:
-    fig, ax = plt.subplots(figsize=(7, 3))
-    lists = c.lists.to_pandas()
-    for colour, column, source in zip(COLOURS, ("log_loss_a", "log_loss_b"), (c.a.name, c.b.name)):
-        ax.plot(lists["list_date"], lists[column], color=colour, marker=".", label=source)
-    ax.axhline(0.6931, color="#999", linewidth=1, linestyle=":")
-    ax.set_ylabel("mean log-loss (lower is better)")
-    ax.legend(fontsize=7, frameon=False)
-    return svg_of(fig)
+    lists = _rows(c.lists)
+    lines = {source: [(_year(r["list_date"]), r[column] if r[column] is not None else math.nan) for r in lists]
+             for column, source in (("log_loss_a", c.a.name), ("log_loss_b", c.b.name))}
+    if lists:  # a coin: E = 1/2 on every game
+        lines["a coin (ln 2)"] = [(_year(lists[0]["list_date"]), math.log(2)),
+                                  (_year(lists[-1]["list_date"]), math.log(2))]
+    return line_chart(lines, _years([r["list_date"] for r in lists]), "mean log-loss (lower is better)",
+                      styles={"a coin (ln 2)": "dotted"}, colours={"a coin (ln 2)": "#999999"})
 
 
 def comparison_page(c: Comparison) -> str:
@@ -78,4 +86,4 @@ def comparison_page(c: Comparison) -> str:
         a=c.a.name, b=c.b.name, lists=lists, latest=latest, differences=differences, accuracy=whole,
         calibration=_rows(c.accuracy.calibration), decades=decades,
         drift_chart=_drift_chart(c), accuracy_chart=_accuracy_chart(c),
-        scatter_chart=_scatter_chart(c, c.latest_pairs.to_pandas()) if latest else "")
+        scatter_chart=_scatter_chart(c) if latest else "")

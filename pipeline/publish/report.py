@@ -10,7 +10,7 @@ from pathlib import Path
 import duckdb
 
 from pipeline.publish import FILE_NAME, replace_atomically
-from pipeline.publish.charts import TEMPLATES
+from pipeline.publish.pages import TEMPLATES
 from pipeline.publish.svg import bars, line_chart
 
 HISTORY_LISTS = 12  # the top players' chart covers this list and the 11 before it
@@ -112,11 +112,6 @@ class ReportTables:
             gains=self.gains.get(list_id, []), losses=self.losses.get(list_id, []), new_players=self.new.get(list_id, []),
             rejects=[f for f in self.files if f["taken_in_run"] is not None and f["taken_in_run"] <= run],
         )
-
-
-def list_report(con: duckdb.DuckDBPyConnection, series, list_id: str) -> str:
-    """The report page of one list of a series (its tables fetched for it alone)."""
-    return ReportTables(con, series).page(list_id)
 
 
 def write_reports(con: duckdb.DuckDBPyConnection, out: Path, series) -> list[Path]:

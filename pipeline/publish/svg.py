@@ -1,5 +1,5 @@
-"""Charts written as inline SVG text: a line chart and a histogram, as the list
-reports and the site draw them. Plain text from the numbers, no plotting library
+"""Charts written as inline SVG text: lines, points and a histogram, as the list
+reports, the comparison page and the site draw them. Plain text from the numbers, no plotting library
 (a page in milliseconds, byte-identical reruns); every label escaped."""
 from __future__ import annotations
 
@@ -41,10 +41,15 @@ def _frame(ticks: list[float], y, x_labels: list[tuple[float, str]], y_title: st
     return parts
 
 
+DASHES = {"solid": "", "dashed": ' stroke-dasharray="6 3"', "dotted": ' stroke-dasharray="2 3"'}
+
+
 def line_chart(lines: dict[str, list[tuple[float, float]]], x_labels: dict[float, str] | None = None,
-               y_title: str = "", x_title: str = "", legend: bool = True) -> str:
-    """Lines of (x, y) points, one colour each (the first eight colours, then again);
-    `x_labels`: the text under some x values; a legend of the names when there are several."""
+               y_title: str = "", x_title: str = "", legend: bool = True, styles: dict[str, str] | None = None,
+               colours: dict[str, str] | None = None) -> str:
+    """Lines of (x, y) points, one colour each (the first eight colours, then again, or
+    `colours`), solid unless `styles` says dashed or dotted; `x_labels`: the text under
+    some x values; a legend of the names when there are several."""
     points = [p for line in lines.values() for p in line if not math.isnan(p[1])]
     if not points:
         return f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}"></svg>'
@@ -56,17 +61,36 @@ def line_chart(lines: dict[str, list[tuple[float, float]]], x_labels: dict[float
     y = lambda v: HEIGHT - BOTTOM - (v - ticks[0]) / (ticks[-1] - ticks[0]) * (HEIGHT - BOTTOM - TOP)  # noqa: E731
     parts = _frame(ticks, y, [(x(v), t) for v, t in (x_labels or {}).items()], y_title, x_title)
     for k, (name, line) in enumerate(lines.items()):
-        colour = COLOURS[k % len(COLOURS)]
+        colour = (colours or {}).get(name, COLOURS[k % len(COLOURS)])
+        dash = DASHES[(styles or {}).get(name, "solid")]
         shown = [(a, b) for a, b in line if not math.isnan(b)]
         path = " ".join(f"{x(a):.1f},{y(b):.1f}" for a, b in shown)
-        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{path}"/>')
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2"{dash} points="{path}"/>')
         if len(shown) <= MARKED:  # a long line is read from its table: no marker a point
             parts.append(f'<g fill="{colour}">' + "".join(
                 f'<circle cx="{x(a):.1f}" cy="{y(b):.1f}" r="2.5"><title>{escape(name)}: {b:g}</title></circle>'
                 for a, b in shown) + "</g>")
         if legend and len(lines) > 1:
-            parts.append(f'<rect x="{right + 12}" y="{TOP + 14 * k}" width="10" height="3" fill="{colour}"/>'
-                         f'<text x="{right + 26}" y="{TOP + 14 * k + 5}" fill="#333">{escape(name[:24])}</text>')
+            parts.append(f'<line x1="{right + 10}" x2="{right + 22}" y1="{TOP + 14 * k + 1}" y2="{TOP + 14 * k + 1}" '
+                         f'stroke="{colour}" stroke-width="2"{dash}/>'
+                         f'<text x="{right + 26}" y="{TOP + 14 * k + 5}" fill="#333">{escape(name[:30])}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def scatter(points: list[tuple[float, float]], x_title: str = "", y_title: str = "") -> str:
+    """Points (x, y), on equal scales with the diagonal x = y drawn."""
+    if not points:
+        return f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}"></svg>'
+    values = [v for p in points for v in p]
+    ticks = nice_ticks(min(values), max(values))
+    low, high = ticks[0], ticks[-1]
+    x = lambda v: LEFT + (v - low) / (high - low) * (WIDTH - RIGHT - LEFT)  # noqa: E731
+    y = lambda v: HEIGHT - BOTTOM - (v - low) / (high - low) * (HEIGHT - BOTTOM - TOP)  # noqa: E731
+    parts = _frame(ticks, y, [(x(t), f"{t:g}") for t in ticks], y_title, x_title)
+    parts.append(f'<line x1="{x(low):.1f}" y1="{y(low):.1f}" x2="{x(high):.1f}" y2="{y(high):.1f}" stroke="#999"/>')
+    parts.append('<g fill="#4c72b0" fill-opacity="0.4">' + "".join(
+        f'<circle cx="{x(a):.1f}" cy="{y(b):.1f}" r="1.5"/>' for a, b in points) + "</g>")
     parts.append("</svg>")
     return "".join(parts)
 

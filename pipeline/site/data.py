@@ -52,11 +52,14 @@ def site_data(con: duckdb.DuckDBPyConnection, series, card_lists: int, since: st
     con.execute("drop table site_rows")
     clubs = {c: club_slug(c) for c in rows["club"].dropna().unique()}
     slugs: dict[str, str] = {}
+    taken: set[str] = set()
     for club in sorted(clubs):  # two clubs whose names give one slug get -2, -3 ...
-        base, n = clubs[club], 1
-        while (clubs[club] if n == 1 else f"{base}-{n}") in slugs.values():
+        slug, n = clubs[club], 1
+        while slug in taken:
             n += 1
-        slugs[club] = base if n == 1 else f"{base}-{n}"
+            slug = f"{clubs[club]}-{n}"
+        slugs[club] = slug
+        taken.add(slug)
     rows["club_slug"] = rows["club"].map(slugs)
     lists = con.sql("select * from list_summary where series = $s order by list_id",
                     params={"s": series.name}).df()

@@ -13,8 +13,8 @@ GOLDEN = Path(__file__).resolve().parent
 FIXTURES = GOLDEN.parent / "fixtures"
 
 # The published files the golden covers: everything `ratings publish` writes
-# except the HTML reports (--no-reports: they embed matplotlib's SVG output, which
-# changes with the matplotlib version and is not a published list).
+# except the HTML reports (--no-reports: a page is a view of the lists, not a published
+# list; tests/test_report.py tests it).
 COVERED = ("lists", "state", "diffs")
 FORMATS = ("--format", "csv,parquet,txt,swiss-manager", "--no-reports")
 
