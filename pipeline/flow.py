@@ -120,12 +120,15 @@ def publish(con: duckdb.DuckDBPyConnection, out: Path, reporter: Reporter, forma
 
 def run_scenario(con: duckdb.DuckDBPyConnection, run_id: int, reporter: Reporter, name: str, system: str | None,
                  rules: dict, from_list: str | None = None) -> list:
-    """Make (or give new parameters to) the scenario `name` and compute its lists."""
+    """Make (or give new parameters to) the scenario `name` and compute its lists: all
+    or nothing (a refused --from leaves no scenario without lists, nor other parameters)."""
     from pipeline.rate import rate_series
     from pipeline.rate.series import scenario
+    from pipeline.warehouse import transaction
 
-    series = scenario(con, name, system, rules, run_id)
-    rated = rate_series(con, run_id, series, from_list=from_list)
+    with transaction(con):
+        series = scenario(con, name, system, rules, run_id)
+        rated = rate_series(con, run_id, series, from_list=from_list)
     reporter.rated(series, rated)
     return rated
 

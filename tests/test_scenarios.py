@@ -111,6 +111,13 @@ def test_a_dropped_scenario_leaves_nothing(cli, with_scenario):
     assert refused.exit_code == 1 and "official lists" in refused.output
 
 
+def test_a_scenario_refused_at_its_rating_leaves_nothing(cli, federation, with_scenario):
+    _, rules = federation
+    refused = cli("scenario", "late", "--rules", rules, "--from", "1999-01", "--warehouse", with_scenario, ok=False)
+    assert refused.exit_code == 1 and "no list '1999-01'" in refused.output
+    assert _rows(with_scenario, "select series from series where scenario", []) == [("quota12",)]
+
+
 @pytest.mark.parametrize("name, rules, message", [
     ("Quota 12", "senior_quota = 12", "lower-case letters"),
     ("fide", "senior_quota = 12", "names a rule set's official lists"),
