@@ -6,8 +6,12 @@ from __future__ import annotations
 import io
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pipeline.formats.csv_text import (
+    _csv_records,
+    _plain_records,
     count_records,
     csv_text,
     decide_encoding,
@@ -174,3 +178,27 @@ def test_csv_text_of_a_file(tmp_path, data, encoding, records, refusal):
     assert (got.encoding, got.records) == (encoding, records)
     assert (got.refusal or "").startswith(refusal or "") and (got.refusal is None) == (refusal is None)
     assert got.notes[0].startswith("encoding: ")
+
+
+# ---------------------------------------------------------------------------
+# The array count against the csv module's
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from([b"a", b"1", b",", b";", b"\t", b"|", b"#", b"\n", b"\r\n", b" ", b"\xc3\xa9"]),
+                max_size=60),
+       st.integers(min_value=1, max_value=7))
+def test_the_array_count_is_the_csv_modules_wherever_it_counts(parts, block):
+    # Any file of these bytes (no quote, no lone CR: the files the arrays count), cut in
+    # blocks of any size: the same records, lines, blank and '#' lines, delimiter and
+    # first line with another delimiter as Python's csv module finds.
+    data = b"".join(parts)
+    blocks = [data[i:i + block] for i in range(0, len(data), block)]
+    assert _plain_records(blocks, "utf-8") == _csv_records(io.BytesIO(data), "utf-8")
+
+
+def test_a_quote_or_a_lone_cr_leaves_the_count_to_the_csv_module():
+    assert _plain_records([b'a,b\n1,"x"\n'], "utf-8") is None
+    assert _plain_records([b"a,b\r1,2\r"], "utf-8") is None
+    # Through count_records, such files are counted all the same.
+    assert counted(b'a,b\n1,"x\ny"\n').records == 1

@@ -65,7 +65,8 @@ def _submission(con: duckdb.DuckDBPyConnection, path: Path, fmt: str, run_id: in
                 replaces: int | None, again: bool) -> tuple[int, dict[str, int] | None]:
     """The submission a file's rows are staged in: a new one, or, for content taken
     in before, that one with its parts (kind → file_id) to stage again."""
-    existing = submissions.same_content(con, file_sha256(path))
+    sha256 = file_sha256(path)
+    existing = submissions.same_content(con, sha256)
     if existing is not None and not again:
         if existing.status in submissions.ACTIVE:
             if replaces is not None:
@@ -76,7 +77,7 @@ def _submission(con: duckdb.DuckDBPyConnection, path: Path, fmt: str, run_id: in
             raise SubmissionError(submissions.refused_again(existing, path))
     if replaces is not None:
         submissions.check_replaceable(con, replaces, fmt)
-    return submissions.open_submission(con, path, file_sha256(path), fmt, by, run_id, replaces), None
+    return submissions.open_submission(con, path, sha256, fmt, by, run_id, replaces), None
 
 
 def submit_tables(con: duckdb.DuckDBPyConnection, files: list[tuple[str | None, Path]], run_id: int, by: str,
