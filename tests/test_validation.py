@@ -44,12 +44,13 @@ def test_each_bad_row_is_rejected_with_its_reason(cli, tmp_path):
         ["2026-09-05", 1, 2, "1-0", 1],  # 7 duplicate of row 1
         ["07/09/2026", 1, 3, "1-0", 6],  # 8 not ISO
         ["2026-09-09", "", 3, "1-0", 7],  # 9 white missing
+        ["２０２６-09-10", 1, 3, "1-0", 8],  # 10 full-width digits (pandas reads them, DuckDB's cast not)
     ])
     w = tmp_path / "w.duckdb"
     result = cli("run", "--players", players, "--ratings", ratings, "--games", games,
                  "--warehouse", w, "--out", tmp_path / "out", rejected=True)
     assert "read 8 = accepted 3 + rejected 5" in result.output
-    assert "read 9 = accepted 2 + rejected 7" in result.output
+    assert "read 10 = accepted 2 + rejected 8" in result.output
     con = duckdb.connect(str(w), read_only=True)
 
     p = rejects_by_row(con, players)
@@ -70,7 +71,7 @@ def test_each_bad_row_is_rejected_with_its_reason(cli, tmp_path):
     assert "neither a rating nor archives" in r[8]
 
     g = rejects_by_row(con, games)
-    assert sorted(g) == [3, 4, 5, 6, 7, 8, 9]
+    assert sorted(g) == [3, 4, 5, 6, 7, 8, 9, 10]
     assert "result: unknown code (got '1-1')" in g[3]
     assert "date: unparseable date" in g[4] and "2026-02-30" in g[4]
     assert "plays against themself" in g[5]
@@ -78,6 +79,7 @@ def test_each_bad_row_is_rejected_with_its_reason(cli, tmp_path):
     assert "duplicate game: same as row 1 of this file" in g[7]
     assert "07/09/2026" in g[8]
     assert "white_id: missing value" in g[9]
+    assert "date: unparseable date" in g[10]
 
     # Nothing lost: per file, read = accepted + rejected, and the tables agree.
     audit = con.execute("""select f.kind, f.rows_read, f.rows_accepted, f.rows_rejected,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+import numpy as np
 import pandas as pd
 import pandera.pandas as pa
 import pyarrow
@@ -23,11 +24,18 @@ RESULT_CODES = ("1-0", "0-1", "1/2-1/2", "½-½", "+/-", "-/+", "-/-")
 NOT_AN_ID = "not a whole-number id of at most 15 digits"
 
 
+def _text(s: pd.Series) -> pyarrow.Array:
+    """The column as an Arrow string array (the frames' columns are Arrow-backed: no copy)."""
+    text = pyarrow.array(s, from_pandas=True)
+    return text if pyarrow.types.is_string(text.type) or pyarrow.types.is_large_string(text.type) \
+        else pc.cast(text, pyarrow.string())
+
+
 def _numbers(s: pd.Series) -> pd.Series:
     """The text as numbers (NaN where it is not one), as pd.to_numeric reads it; the
     plain digit strings that most cells are (ids, ratings) cast at once by Arrow,
     only the others through pandas (pd.to_numeric on a million strings takes 0.5 s)."""
-    text = pyarrow.array(s.astype(object), type=pyarrow.string(), from_pandas=True)
+    text = _text(s)
     plain = pc.fill_null(pc.match_substring_regex(text, r"^[0-9]{1,15}$"), False)
     values = pc.cast(pc.if_else(plain, text, pyarrow.scalar("0")), "float64").to_numpy(zero_copy_only=False)
     out = pd.Series(values, index=s.index)
@@ -41,8 +49,25 @@ def _is_id(s: pd.Series) -> pd.Series:
     return s.str.fullmatch(r"[0-9]{1,15}")
 
 
+DAYS_IN_MONTH = np.array([0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31])
+
+
 def _is_date(s: pd.Series) -> pd.Series:
-    return s.str.fullmatch(r"\d{4}-\d{2}-\d{2}") & pd.to_datetime(s, format="%Y-%m-%d", errors="coerce").notna()
+    """YYYY-MM-DD naming a day of the Gregorian calendar (no 30 February), as pandas'
+    strict parser (`pd.to_datetime(format="%Y-%m-%d")`) accepts them, by arithmetic
+    on the digits: the parser takes 0.35 s for a million dates, this 0.05 s."""
+    text = _text(s)
+    shaped = pc.fill_null(pc.match_substring_regex(text, r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"), False)
+    digits = pc.if_else(shaped, text, pyarrow.scalar("2000-01-01"))
+
+    def part(start: int, stop: int) -> np.ndarray:
+        return pc.cast(pc.utf8_slice_codeunits(digits, start, stop), pyarrow.int32()).to_numpy(zero_copy_only=False)
+
+    year, month, day = part(0, 4), part(5, 7), part(8, 10)
+    leap = (year % 4 == 0) & ((year % 100 != 0) | (year % 400 == 0))
+    last = DAYS_IN_MONTH[np.clip(month, 0, 12)] + (leap & (month == 2))
+    valid = shaped.to_numpy(zero_copy_only=False) & (month >= 1) & (month <= 12) & (day >= 1) & (day <= last)
+    return pd.Series(valid, index=s.index)
 
 
 def _different_ids(a: pd.Series, b: pd.Series) -> pd.Series:
@@ -106,7 +131,7 @@ class PlayersInput(PlayerRows):
 
     @pa.check("birth_year", name=f"impossible birth year (not a year from {MIN_BIRTH_YEAR} to this year)")
     def _birth_year(cls, s: Series[str]) -> Series[bool]:
-        return s.str.fullmatch(r"\d{4}") & _in_range(s, MIN_BIRTH_YEAR, today().year)
+        return s.str.fullmatch(r"[0-9]{4}") & _in_range(s, MIN_BIRTH_YEAR, today().year)
 
 
 class RatingsInput(PlayerRows):
@@ -162,7 +187,7 @@ class CalendarInput(pa.DataFrameModel):
 
     @pa.check("list_id", name="not a list id YYYY-MM (R1: the month of publication)")
     def _list_id(cls, s: Series[str]) -> Series[bool]:
-        return s.str.fullmatch(r"\d{4}-(0[1-9]|1[0-2])")
+        return s.str.fullmatch(r"[0-9]{4}-(0[1-9]|1[0-2])")
 
     @pa.check("window_start", "window_end", name="unparseable date (expected YYYY-MM-DD)")
     def _dates(cls, s: Series[str]) -> Series[bool]:
@@ -231,7 +256,7 @@ class EventsInput(pa.DataFrameModel):
 
     @pa.check("rated_in", name="not a list id YYYY-MM (the list that rates the event, X1)")
     def _rated_in(cls, s: Series[str]) -> Series[bool]:
-        return s.str.fullmatch(r"\d{4}-(0[1-9]|1[0-2])")
+        return s.str.fullmatch(r"[0-9]{4}-(0[1-9]|1[0-2])")
 
     @pa.check("games_scheduled", name="games_scheduled must be a whole number of games from 1 to 99 (X6)")
     def _scheduled(cls, s: Series[str]) -> Series[bool]:
