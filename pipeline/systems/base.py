@@ -133,12 +133,13 @@ class RuleSet(ABC):
         return calendar_windows(con, self)
 
     def place_games(self, con: duckdb.DuckDBPyConnection) -> None:
-        """Make `series_calendar` (its windows) and the view `placed_games`: each game
-        with the list that rates it (sql/19_placed_games.sql), read by the stages that
-        find the lists, their games and their signatures."""
+        """Make `series_calendar` (its windows) and the temp table `placed_games`: each
+        game with the list that rates it (sql/19_placed_games.sql), read by the stages
+        that find the lists, their games and their signatures. A table, not a view:
+        each game is placed once, not once per stage that reads it."""
         from pipeline.warehouse import stage_sql
         con.register("series_calendar", self.windows(con))
-        con.execute(f"create or replace temp view placed_games as {stage_sql('19_placed_games')}")
+        con.execute(f"create or replace temp table placed_games as {stage_sql('19_placed_games')}")
 
     def periods(self, con: duckdb.DuckDBPyConnection, series: str) -> pd.DataFrame:
         """The series' periods, in order: list_id, window_start, window_end (sql/20_lists.sql)."""

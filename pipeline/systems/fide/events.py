@@ -42,10 +42,11 @@ def _span(con: duckdb.DuckDBPyConnection) -> tuple:
 
 def place_fide_games(con: duckdb.DuckDBPyConnection, closing_days: int) -> None:
     """`series_calendar`, the temp table `fide_placed` (pipeline/systems/fide/events.sql)
-    and the view `placed_games` the generic stages read."""
+    and the temp table `placed_games` the generic stages read (a table, as every rule
+    set's: one warehouse may place its games under several in one connection)."""
     con.register("series_calendar", fide_windows(con, closing_days))
     con.execute("create or replace temp table fide_placed as " + (HERE / "events.sql").read_text())
-    con.execute("""create or replace temp view placed_games as
+    con.execute("""create or replace temp table placed_games as
         select game_key, rated_on as list_id, (hash(event_key) >> 1)::bigint as event_key,
                hash(event_key, start_list, first_day, match, after_decided) as placement,
                start_list, datediff('day', date '1970-01-01', first_day)::integer as first_day,

@@ -122,7 +122,7 @@ class GoRuleSet(RuleSet):
     def place_games(self, con: duckdb.DuckDBPyConnection) -> None:
         """An event holds its games: `placed_games` names each game's event (the
         revision reasons read it; chess's `games` is empty in a warehouse of Go)."""
-        con.execute("""create or replace temp view placed_games as
+        con.execute("""create or replace temp table placed_games as
                        select game_key, event_id as list_id, 0::bigint as event_key, 0::ubigint as placement
                        from go_games""")
 
