@@ -75,6 +75,7 @@ KINDS = ("players", "ratings", "calendar", "games", "events", "go_games")  # Go:
 MIN_BIRTH_YEAR = 1900
 MIN_RATING = 1
 MAX_RATING = 3000
+GO_MIN_RATING, GO_MAX_RATING = -2450, 1000  # ruling G6: Go points from the floor (25 kyu) to just above 9 dan
 
 
 def today() -> dt.date:

@@ -2,14 +2,17 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 import duckdb
 
 from pipeline.flow import Reporter
-from pipeline.ingest import Intake
-from pipeline.rate.periods import RatedList
-from pipeline.validate import Replacement, Validated, rejects_of
+
+if TYPE_CHECKING:  # what the reports describe; imported by the commands that make them
+    from pipeline.ingest import Intake
+    from pipeline.rate.periods import RatedList
+    from pipeline.validate import Replacement, Validated
 
 
 def _tournament_found(t) -> str:
@@ -58,6 +61,8 @@ def report_validation(con: duckdb.DuckDBPyConnection, checked: list[Validated],
                       replacements: list[Replacement] = ()) -> int:
     """Each part's rows accepted and rejected (the first rejects with their reasons),
     each replacement's changes; returns the rows rejected."""
+    from pipeline.validate import rejects_of
+
     click.echo("Validate")
     if not checked:
         click.echo("  nothing staged")

@@ -20,7 +20,7 @@ from pipeline.formats.go_files import GoTournament, read_egd, read_opengotha
 from pipeline.formats.trf import Problem
 from pipeline.ingest.tables import tournament_format
 from pipeline.ingest.trf import conflicts, records, registry_matches, stage_rows
-from pipeline.validate.schemas import EVENT_ID
+from pipeline.input_layout import EVENT_ID
 from pipeline.warehouse import staged
 
 DEFAULT_CLASS = "B"  # "other tournament": what a file that says nothing of its class is taken for

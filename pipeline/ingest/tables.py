@@ -21,7 +21,7 @@ import pyarrow.parquet as pq
 from pipeline.formats.csv_text import CsvText, csv_text, utf8_blocks
 from pipeline.formats.go_files import looks_like_egd, looks_like_opengotha
 from pipeline.formats.trf import looks_like_trf
-from pipeline.validate.schemas import REQUIRED, columns
+from pipeline.input_layout import REQUIRED, columns
 from pipeline.warehouse import scalar, staged
 
 

@@ -20,7 +20,8 @@ import pandas as pd
 
 from pipeline.ingest import submissions
 from pipeline.config import KINDS, today
-from pipeline.validate.schemas import columns, rejection_reasons
+from pipeline.input_layout import columns
+from pipeline.validate.schemas import rejection_reasons
 from pipeline.warehouse import row, scalar, stage_sql, staged, transaction
 
 CHUNK_ROWS = 1_000_000

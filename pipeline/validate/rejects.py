@@ -13,7 +13,7 @@ import duckdb
 import pyarrow.csv as pacsv
 
 from pipeline.publish import replace_atomically
-from pipeline.validate.schemas import columns
+from pipeline.input_layout import columns
 
 
 OPEN_REJECTS = """select f.submission_id, r.file_id, f.kind, r.row_number, r.reason, r.record

@@ -15,7 +15,8 @@ import pyarrow
 import pyarrow.compute as pc
 from pandera.typing import Series
 
-from pipeline.config import MAX_RATING, MIN_BIRTH_YEAR, MIN_RATING, today
+from pipeline.config import GO_MAX_RATING, GO_MIN_RATING, MAX_RATING, MIN_BIRTH_YEAR, MIN_RATING, today
+from pipeline.input_layout import EVENT_ID
 
 # Results from White's side; forfeits are kept and never rated (their scores:
 # sql/clean/games.sql).
@@ -226,7 +227,6 @@ class GamesInput(pa.DataFrameModel):
         strict = False
 
 
-GO_MIN_RATING, GO_MAX_RATING = -2450, 1000  # ruling G6: Go points from the floor (25 kyu) to just above 9 dan
 
 
 class GoRatingsInput(PlayerRows):
@@ -239,7 +239,6 @@ class GoRatingsInput(PlayerRows):
         return _in_range(s, GO_MIN_RATING, GO_MAX_RATING)
 
 
-EVENT_ID = r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}"
 
 
 class EventsInput(pa.DataFrameModel):
@@ -340,29 +339,6 @@ SCHEMAS: dict[str, type[pa.DataFrameModel]] = {
     "events": EventsInput,
     "go_games": GoGamesInput,
 }
-
-# Input columns per kind: required first, then optional ones.
-REQUIRED = {
-    "players": ("player_id", "name"),
-    "ratings": ("player_id", "rating"),
-    "calendar": ("list_id", "window_start", "window_end"),
-    "games": ("date", "white_id", "black_id", "result"),
-    "events": ("event_id", "name", "start_date", "end_date"),
-    "go_games": ("event_id", "date", "black_id", "white_id", "winner"),
-}
-OPTIONAL = {
-    "players": ("birth_year", "club", "estimated_rating", "grade"),
-    "ratings": ("archive_performance", "archive_games", "games_total", "peak_rating"),
-    "calendar": (),
-    "games": ("game_id", "event", "round"),
-    "events": ("class", "board_size", "rated_in", "games_scheduled"),
-    "go_games": ("handicap", "weight", "round"),
-}
-
-
-def columns(kind: str) -> tuple[str, ...]:
-    return REQUIRED[kind] + OPTIONAL[kind]
-
 
 def schema_of(kind: str, game: str | None) -> type[pa.DataFrameModel]:
     """The model of a kind; starting points in a warehouse of Go are Go points."""

@@ -312,7 +312,7 @@ def rate_sides(s: Sides, rating: np.ndarray, games_total: np.ndarray, peak: np.n
     are dense indices 0..n-1; `rating` is the list before's (NaN: unrated);
     `pool_*` are the unrated players' pooled games still within 26 months."""
     n = len(rating)
-    player, opponent, score = s.player, s.opponent, s.score
+    player, score = s.player, s.score
     rated = ~np.isnan(rating)
     played = np.bincount(player, minlength=n)
     counts = ~s.excluded

@@ -20,7 +20,7 @@ import pandas as pd
 from pipeline.rate.periods import column, local_indices
 from pipeline.systems.base import Fixes, Outcome, Period, RatedList, RuleSet
 from pipeline.systems.go.grades import grade_text, level_of_points, levels_of_grades, middle_of
-from pipeline.validate.schemas import GO_MAX_RATING, GO_MIN_RATING
+from pipeline.config import GO_MAX_RATING, GO_MIN_RATING
 
 HERE = Path(__file__).parent
 
