@@ -94,13 +94,14 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_i
         con.execute(f"""create or replace temp view accepted as
             select *, {run_id} as run_id from candidates c
             where not exists (select 1 from file_rejects r where r.row_number = c.row_number)""")
-        con.execute(f"create or replace temp table clean_rows as {stage_sql(f'clean/{kind}')}")
         if kind == "players":  # every version is kept; `players` is the latest of each player
+            con.execute(f"create or replace temp table clean_rows as {stage_sql('clean/players')}")
             con.execute(f"""insert into player_versions
                             select nextval('player_versions_seq'), {run_id}, * from clean_rows""")
             con.execute("insert or replace into players select * from clean_rows")
-        else:
-            con.execute(f"insert into {CLEAN_TABLE[kind]} by name select * from clean_rows")
+            con.execute("drop table clean_rows")
+        else:  # straight from the staged rows: a million games are not copied twice
+            con.execute(f"insert into {CLEAN_TABLE[kind]} by name {stage_sql(f'clean/{kind}')}")
         # Rows staged again from the same content, and rows of a fix file, close their rejects.
         con.execute(f"""update rejects set status = 'taken in', resolved_run = {run_id},
                                resolved_by_file = file_id, resolved_by_row = row_number
@@ -123,8 +124,7 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_i
                         where file_id = {file_id}""")
         for name in ("accepted", "candidate_dates", "stored_dates", "candidates"):
             con.execute(f"drop view if exists {name}")
-        for name in ("file_rejects", "clean_rows"):
-            con.execute(f"drop table {name}")
+        con.execute("drop table file_rejects")
         con.unregister("schema_rejects")
     return Validated(file_id, kind, path, examined if validated_before else rows_read, accepted, rejected,
                      bool(validated_before))
