@@ -44,6 +44,36 @@ def test_each_page_shows_the_drift_and_how_the_list_predicted(reports):
     assert "No game played while this list was in force" in (reports / "2027-05" / "index.html").read_text()
 
 
+def test_the_pages_read_the_views_figures(published):
+    """The pages' tables come from the tables under rating_history and list_summary
+    (faster than the views): they must stay the views' figures (sql/views.sql)."""
+    import duckdb
+
+    from pipeline.publish.report import ReportTables
+    from pipeline.rate.series import series_in
+
+    con = duckdb.connect(str(published[0]))
+    series = series_in(con, scenarios=False)[0]
+    tables = ReportTables(con, series, accuracy={})
+
+    def rows(sql: str) -> list[dict]:
+        result = con.execute(sql, [series.name])
+        return [dict(zip([d[0] for d in result.description], r)) for r in result.fetchall()]
+
+    for row in rows("select * from list_summary where series = ?"):
+        assert tables.summary[row["list_id"]] == {k: row[k] for k in tables.summary[row["list_id"]]}
+    columns = "list_id, player_id, name, rating, previous_rating, change, games, status"
+    for got, where, order, n in [(tables.gains, "change > 0", "change desc", 10),
+                                 (tables.losses, "change < 0", "change", 10),
+                                 (tables.new, "status = 'new'", "rating desc", 20),
+                                 (tables.top, "true", "rating desc", 8)]:
+        assert [r for lists in got.values() for r in lists] == rows(f"""
+            select {columns} from rating_history where series = ? and {where}
+            qualify row_number() over (partition by list_id order by {order}, player_id) <= {n}
+            order by list_id, {order}, player_id""")
+    assert tables.gains and tables.losses and tables.top
+
+
 def test_pages_are_not_rewritten_when_nothing_changed(cli, reports, tmp_path):
     before = (reports / "2027-01" / "index.html").read_bytes()
     result = cli("publish", "--warehouse", tmp_path / "w.duckdb", "--out", reports)

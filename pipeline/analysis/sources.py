@@ -56,10 +56,13 @@ def load_sources(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> None:
                 "player_id bigint, rating double)")
     for source in sources:
         if source.series is not None:
+            # Each list dated before the join: once a list, not once a rating (half the insert's time).
             con.execute(f"""insert into source_ratings
-                select ?, s.list_id, {_list_date('s.list_id', 's.window_end + 1')}, p.player_id, p.rating
-                from lists s join player_state p using (series, list_id)
-                where s.series = ? and p.rating is not null""", [source.name, source.series])
+                select ?, s.list_id, s.list_date, p.player_id, p.rating
+                from (select series, list_id, {_list_date('list_id', 'window_end + 1')} as list_date
+                      from lists where series = ?) s
+                join player_state p using (series, list_id)
+                where p.rating is not null""", [source.name, source.series])
             con.execute("""insert into source_ratings
                 select ?, ?, (select min(window_start) from lists where series = ?), player_id, rating
                 from initial_ratings where rating is not null

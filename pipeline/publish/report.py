@@ -18,7 +18,7 @@ TOP = 8
 BIN_START, BIN_STOP, BIN = 800, 3000, 50  # the histogram's bins of published ratings
 
 
-def _records(con: duckdb.DuckDBPyConnection, sql: str, params: list) -> list[dict]:
+def _records(con: duckdb.DuckDBPyConnection, sql: str, params: list | dict) -> list[dict]:
     result = con.execute(sql, params)
     names = [d[0] for d in result.description]
     return [dict(zip(names, r)) for r in result.fetchall()]
@@ -30,53 +30,116 @@ def _by(rows: list[dict], key: str) -> dict:
 
 def list_accuracy(con: duckdb.DuckDBPyConnection, series) -> dict[str, dict]:
     """How each list of a chess series predicted the games played while it was in
-    force (pipeline/analysis/evaluate.py): list_id -> games, log_loss, brier."""
-    from pipeline.analysis.evaluate import NoCommonGames, evaluate
+    force (pipeline/analysis/evaluate.py, without the calibration the pages do not
+    show): list_id -> games, log_loss, brier."""
+    from pipeline.analysis.evaluate import accuracy
     from pipeline.analysis.sources import Source
 
     if series.rule_set.game != "chess":
         return {}
-    try:
-        scores = evaluate(con, [Source(series.name, series=series.name)]).accuracy
-    except NoCommonGames:
-        return {}
+    scores = accuracy(con, [Source(series.name, series=series.name)])
     return {r["list_id"]: r for r in scores.to_pylist() if r["list_id"] is not None}
+
+
+# The series' rows of rating_history (sql/views.sql) without the registry's names and
+# clubs, straight from its tables: the names are an asof join of every row, half the
+# view's time, and the pages show a few dozen rows a list (named by `ranked`). The
+# rows of a list meet the list before's and the calculations on the list's position
+# (an integer) rather than its name: a third faster. tests/test_report.py checks the
+# pages' tables against the views.
+HISTORY = """
+with list_order as (
+    select list_id, position, lag(list_id) over (order by position) as previous_list_id
+    from lists where series = $series
+),
+previous as (
+    select l.position, s.player_id, s.rating
+    from list_order l join player_state s on s.series = $series and s.list_id = l.previous_list_id
+    where s.rating is not null
+    union all
+    select l.position, r.player_id, r.rating
+    from list_order l join initial_ratings r on l.previous_list_id is null
+    where r.rating is not null
+),
+calculated as (
+    select l.position, c.player_id, c.games, c.games_played
+    from calculations c join list_order l using (list_id) where c.series = $series
+)
+select s.list_id, s.player_id, s.rating::integer as rating,
+       round(prev.rating)::integer as previous_rating,
+       (s.rating - round(prev.rating))::integer as change,
+       coalesce(c.games, 0)::integer as games,
+       case when prev.rating is null then 'new'
+            when c.games_played > 0 then 'played'
+            else 'did not play' end as status
+from player_state s
+join list_order l using (list_id)
+left join previous prev on prev.position = l.position and prev.player_id = s.player_id
+left join calculated c on c.position = l.position and c.player_id = s.player_id
+where s.series = $series and s.rating is not null"""
+
+# The figures of list_summary (sql/views.sql) that the pages show, from report_history
+# rather than from the view, which would compute rating_history again.
+SUMMARY = """
+with stats as (
+    select list_id, count(*) as players_rated, count(*) filter (where status = 'new') as new_players,
+           count(*) filter (where status <> 'did not play') as players_active,
+           round(avg(rating), 1) as mean_rating, median(rating) as median_rating,
+           round(avg(change) filter (where status = 'played'), 1) as mean_change_played,
+           round(avg(change) filter (where status = 'did not play'), 1) as mean_change_not_played,
+           round(avg(change), 1) as mean_change
+    from report_history group by list_id
+)
+select l.list_id, l.revision, l.window_start, l.window_end, l.games_rated, l.forfeits,
+       coalesce(s.players_rated, 0) as players_rated, coalesce(s.new_players, 0) as new_players,
+       coalesce(s.players_active, 0) as players_active, s.mean_rating, s.median_rating,
+       s.mean_change_played, s.mean_change_not_played, s.mean_change,
+       round(s.mean_rating - lag(s.mean_rating) over (order by l.position), 1) as mean_rating_change,
+       l.rounds_used, l.players_still_moving, l.unanchored_players
+from lists l left join stats s using (list_id)
+where l.series = $series"""
 
 
 class ReportTables:
     """Everything the pages of a series read, fetched once: the series' rows of
-    rating_history made a temporary table, and from it in a few set-based queries
-    each list's histogram, gains, losses, new players and top players; the
-    summaries, the estimation rounds, the input files and their open rejects, the
-    predictive figures."""
+    rating_history (less the names) made a temporary table, and from it in a few
+    set-based queries each list's summary, histogram, gains, losses, new players and
+    top players (those named); the estimation rounds, the input files and their open
+    rejects, the predictive figures."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, series, accuracy: dict | None = None):
         s = [series.name]
+        named = {"series": series.name}
         self.series = series
         self.lists = _records(con, "select list_id, position, run_id from lists where series = ? order by position", s)
-        self.summary = {r["list_id"]: r for r in _records(con, "select * from list_summary where series = ?", s)}
-        con.execute("create or replace temp table report_history as "
-                    "select * exclude (series) from rating_history where series = ?", s)
-        columns = "list_id, player_id, name, rating, previous_rating, change, games, status"
+        con.execute(f"create or replace temp table report_history as {HISTORY}", named)
+        self.summary = {r["list_id"]: r for r in _records(con, SUMMARY, named)}
 
-        def ranked(where: str, order: str, n: int) -> dict[str, list[dict]]:
+        def ranked(where: str, key: str, n: int) -> dict[str, list[dict]]:
+            # The first n of each list by one sort key, (key, player_id) as a struct: DuckDB
+            # then keeps n rows a list as it reads (a top-n) rather than sorting them all.
+            # Their names as the list's revision saw the registry, as in rating_history.
             return _by(_records(con, f"""
-                select {columns} from report_history where {where}
-                qualify row_number() over (partition by list_id order by {order}, player_id) <= {n}
-                order by list_id, {order}, player_id""", []), "list_id")
+                with chosen as (
+                    select *, ({key}, player_id) as rank_key from report_history where {where}
+                    qualify row_number() over (partition by list_id order by ({key}, player_id)) <= {n}
+                )
+                select c.list_id, c.player_id, v.name, c.rating, c.previous_rating, c.change, c.games, c.status
+                from chosen c join lists l on l.series = $series and l.list_id = c.list_id
+                asof join player_versions v on v.player_id = c.player_id and l.registry_version >= v.version
+                order by c.list_id, c.rank_key""", named), "list_id")
 
-        self.gains = ranked("change > 0", "change desc", 10)
+        self.gains = ranked("change > 0", "-change", 10)
         self.losses = ranked("change < 0", "change", 10)
-        self.new = ranked("status = 'new'", "rating desc", 20)
-        self.top = ranked("true", "rating desc", TOP)
+        self.new = ranked("status = 'new'", "-rating", 20)
+        self.top = ranked("true", "-rating", TOP)
         self.bins = {k: {r["low"]: r["players"] for r in rows} for k, rows in _by(_records(con, f"""
             select list_id, {BIN_START} + floor((rating - {BIN_START}) / {BIN}) * {BIN} as low, count(*) as players
             from report_history group by all order by list_id, low""", []), "list_id").items()}
+        top_players = sorted({r["player_id"] for rows in self.top.values() for r in rows})
         self.ratings = {(r["list_id"], r["player_id"]): r["rating"] for r in _records(con, """
-            select list_id, player_id, rating from report_history
-            where player_id in (select player_id from report_history
-                                qualify row_number() over (partition by list_id order by rating desc, player_id) <= ?)
-            """, [TOP])}
+            select list_id, player_id, rating from report_history where player_id in (select unnest(?::bigint[]))
+            """, [top_players])}
         con.execute("drop table report_history")
         self.rounds = _by(_records(con, """select list_id, round, players_moving from estimation_rounds
                                            where series = ? order by list_id, round""", s), "list_id") \

@@ -5,29 +5,54 @@
 -- 1 / (1 + 10^(-D/400)), for every source (one yardstick); `list_id` is the list of
 -- the first source in force (the list whose ratings the games test), `source_list`
 -- the source's own.
--- inputs: games, source_lists, source_ratings, getvariable('first_source')
+-- inputs: games, source_lists, source_ratings, getvariable('first_source'),
+--         getvariable('sources') (how many source_lists holds)
 -- grain: game_key, source
+-- Each list's days in force as rows (from its date to the next list's, the last one's
+-- to the last game; a few thousand rows), so that games find their list by an equality
+-- join on the date: 2-4x faster than an asof join of every game with every source.
+-- The ratings are looked up by the list's number (list_no) and the player: a join on
+-- two integers, a quarter faster than on the source and list names.
 with played as (select game_key, date, white_id, black_id, white_score from games where white_score is not null),
-per_source as (select p.*, s.source from played p cross join (select distinct source from source_lists) s),
-in_force as (
-    select q.*, l.list_id
-    from per_source q asof join source_lists l on l.source = q.source and l.list_date <= q.date
+bounded as (
+    select source, list_id, list_date, row_number() over (order by source, list_id) as list_no,
+           coalesce(lead(list_date) over (partition by source order by list_date),
+                    (select max(date) + 1 from played)) as until
+    from source_lists
+),
+days as (
+    select source, list_id, list_no,
+           unnest(range(greatest(list_date, (select min(date) from played)), until, interval 1 day))::date as date
+    from bounded
+),
+numbered as materialized (
+    select b.list_no, r.player_id, r.rating from source_ratings r join bounded b using (source, list_id)
 ),
 rated as (
-    select f.game_key, f.source, f.list_id, f.date, f.white_score, w.rating as white_rating, b.rating as black_rating
-    from in_force f
-    join source_ratings w on w.source = f.source and w.list_id = f.list_id and w.player_id = f.white_id
-    join source_ratings b on b.source = f.source and b.list_id = f.list_id and b.player_id = f.black_id
+    select p.game_key, d.source, d.list_id, p.date, p.white_score, w.rating as white_rating, b.rating as black_rating
+    from played p
+    join days d using (date)
+    join numbered w on w.list_no = d.list_no and w.player_id = p.white_id
+    join numbered b on b.list_no = d.list_no and b.player_id = p.black_id
 ),
+-- With several sources, the games all of them rate and the first one's list. With one
+-- (a series' own reports), every game it rates (if it is the first), its list the one
+-- tested: the branch not taken is pruned when the query is planned (the grouping by
+-- game would cost as much as the scoring).
 common as (
-    select game_key from rated group by game_key
-    having count(*) = (select count(distinct source) from source_lists)
+    select game_key, any_value(list_id) filter (where source = getvariable('first_source')) as tested_list
+    from rated where getvariable('sources') > 1
+    group by game_key having count(*) = getvariable('sources') and tested_list is not null
 ),
-tested as (select game_key, list_id as tested_list from rated where source = getvariable('first_source')),
+tested as (
+    select r.*, r.list_id as tested_list from rated r
+    where getvariable('sources') = 1 and source = getvariable('first_source')
+    union all
+    select r.*, c.tested_list from rated r join common c using (game_key) where getvariable('sources') > 1
+),
 final as (
-    select r.game_key, r.source, t.tested_list as list_id, r.list_id as source_list, r.date, r.white_score, r.white_rating, r.black_rating,
-           1 / (1 + pow(10, (r.black_rating - r.white_rating) / 400)) as expected
-    from rated r join tested t using (game_key)
-    where r.game_key in (select game_key from common)
+    select game_key, source, tested_list as list_id, list_id as source_list, date, white_score, white_rating, black_rating,
+           1 / (1 + pow(10, (black_rating - white_rating) / 400)) as expected
+    from tested
 )
 select * from final
