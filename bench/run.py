@@ -5,6 +5,7 @@ implementation, on synthetic federations and on the whole Belgian history.
     python bench/run.py --sizes 100k,1m,10m  # add 10 M games (Parquet input, ~10 minutes)
     python bench/run.py --floor              # also `ratings run` with its defaults (reports) beside the
                                              # floor (bench/floor/performance_floor.py, the same work bare)
+    python bench/run.py --floor --repeat 3   # each of those two three times, alternately: medians
 
 Prints one table: per-stage wall time (as `ratings run --no-reports` reports it: the
 HTML pages are not part of the comparison), peak memory of
@@ -18,6 +19,7 @@ import datetime as dt
 import json
 import os
 import platform
+import statistics
 import re
 import shutil
 import subprocess
@@ -109,6 +111,8 @@ def main() -> None:
     parser.add_argument("--reference-up-to", default="1m", help="largest size the plain implementation runs on")
     parser.add_argument("--floor", action="store_true",
                         help="also time `ratings run` with its defaults (reports) and the standalone floor")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="with --floor: run both that many times, alternately, and keep the medians")
     args = parser.parse_args()
     sizes = [s for s in args.sizes.split(",") if s]
     ref_limit = list(SIZES).index(args.reference_up_to)
@@ -123,9 +127,27 @@ def main() -> None:
             bare = bare_pass(files["games"])
             run = pipeline_run(files, work)
             ref = reference_run(files) if with_reference else None
-            floor = (pipeline_run(files, work, reports=True), floor_run(files, work)) if args.floor else None
+            floor = with_floor(files, work, args.repeat) if args.floor else None
             rows.append((name, files["games"].suffix[1:], run, bare, ref, floor))
     print_table(rows)
+    print()
+    print(f"`ratings --help`: {help_seconds():.2f} s (median of 5)")
+
+
+def with_floor(files: dict[str, Path], work: Path, repeat: int) -> tuple[dict, float]:
+    """`ratings run` with its defaults and the floor, alternately `repeat` times: the
+    run whose total is the median, and the median floor (a shared machine's load
+    moves both alike, one after the other)."""
+    runs, floors = [], []
+    for _ in range(max(1, repeat)):
+        runs.append(pipeline_run(files, work, reports=True))
+        floors.append(floor_run(files, work))
+    runs.sort(key=lambda r: r["total"])
+    return runs[len(runs) // 2], statistics.median(floors)
+
+
+def help_seconds() -> float:
+    return statistics.median(measured([str(Path(sys.executable).parent / "ratings"), "--help"])[0] for _ in range(5))
 
 
 def print_table(rows) -> None:
@@ -135,13 +157,14 @@ def print_table(rows) -> None:
     print()
     head = ("| case | input | games | lists | ingest s | validate s | rate s | publish s | run s | peak MiB "
             "| games/s | max rounds | bare pass s | run / bare | rate / bare | reference s | reference / run "
-            "| run with reports s | floor s | run with reports / floor |")
+            "| run with reports s | floor s | run with reports / floor | reference / run with reports |")
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
     for name, fmt, r, bare, ref, floor in rows:
         ref_cells = f"{ref:.1f} | {ref / r['total']:.1f}×" if ref else "– | –"
         floor_cells = f"{floor[0]['total']:.2f} | {floor[1]:.2f} | {floor[0]['total'] / floor[1]:.1f}×" if floor \
             else "– | – | –"
+        floor_cells += f" | {ref / floor[0]['total']:.1f}×" if floor and ref else " | –"
         print(f"| {name} | {fmt} | {r['games']:,} | {r['lists']} | {r.get('ingest', 0):.2f} | {r.get('validate', 0):.2f} "
               f"| {r.get('rate', 0):.2f} | {r.get('publish', 0):.2f} | {r['total']:.2f} | {r['rss']:.0f} "
               f"| {r['games'] / r['total']:,.0f} | {r['rounds']} | {bare:.2f} | {r['total'] / bare:.1f}× "
