@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -34,6 +35,11 @@ def pytest_configure(config):
 def cli():
     """Run `ratings ...` in-process; fails the test on a non-zero exit unless told
     otherwise (`rejected=True`: exit status 3, rows were rejected; `ok=False`: any)."""
+    return cli_runner()
+
+
+def cli_runner():
+    """The `cli` fixture's function, for module-scoped fixtures too."""
     runner = CliRunner()
 
     def invoke(*args: str, ok: bool = True, rejected: bool = False):
@@ -50,6 +56,11 @@ def cli():
 @pytest.fixture
 def small_federation(tmp_path: Path) -> dict[str, Path]:
     """Four rated seniors, one junior, two newcomers, a school pair, one season."""
+    return write_small_federation(tmp_path)
+
+
+def write_small_federation(tmp_path: Path) -> dict[str, Path]:
+    """The `small_federation` fixture's files, written in a folder (for module-scoped fixtures too)."""
     players = write_rows(tmp_path / "players.csv", ["player_id", "name", "birth_year", "club", "email"], [
         [1, "Anna Rated", 1980, "Club A", "a@example.org"],
         [2, "Bert Rated", 1975, "Club A", "b@example.org"],
@@ -85,3 +96,31 @@ def published(cli, small_federation, tmp_path) -> tuple[Path, Path]:
     cli("run", "--players", small_federation["players"], "--ratings", small_federation["ratings"],
         "--games", small_federation["games"], "--warehouse", w, "--out", out)
     return w, out
+
+
+@pytest.fixture(scope="session")
+def published_once(tmp_path_factory) -> Path:
+    """`published` made once a session (once a worker under pytest-xdist) in a folder of
+    its own: its input files, w.duckdb and out/. Tests get copies of it (`copy_built`),
+    never the folder itself; a module whose tests never give the small federation's files
+    again (nor compare paths with them) overrides `published` with such a copy."""
+    folder = tmp_path_factory.mktemp("published")
+    files = write_small_federation(folder)
+    cli_runner()("run", "--players", files["players"], "--ratings", files["ratings"], "--games", files["games"],
+                 "--warehouse", folder / "w.duckdb", "--out", folder / "out")
+    return folder
+
+
+def copy_built(built: Path, tmp_path: Path, names=("w.duckdb", "out")) -> tuple[Path, ...]:
+    """Copies of what a module- or session-scoped fixture built once (a warehouse, an
+    output folder...), under the same names in this test's folder, for the test to write in."""
+    copies = []
+    for name in names:
+        source, copy = built / name, tmp_path / name
+        if source.is_dir():
+            shutil.copytree(source, copy)
+        else:
+            assert not Path(f"{source}.wal").exists(), f"{source} is still open"  # the file is all of it
+            shutil.copyfile(source, copy)
+        copies.append(copy)
+    return tuple(copies)

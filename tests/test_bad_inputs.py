@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import write_rows
+from tests.conftest import copy_built, write_rows
 
 CORPUS = Path(__file__).parent / "bad_inputs"
 
@@ -52,9 +52,10 @@ def test_the_corpus_is_complete():
 
 
 @pytest.fixture
-def registry(published):
-    """A warehouse holding the small federation's registry, ratings and games."""
-    return published[0]
+def registry(published_once, tmp_path):
+    """A warehouse holding the small federation's registry, ratings and games (a copy,
+    for this test to write in, of the one the session rated once)."""
+    return copy_built(published_once, tmp_path, ["w.duckdb"])[0]
 
 
 def table_counts(w: Path) -> dict[str, int]:

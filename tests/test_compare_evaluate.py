@@ -7,14 +7,14 @@ import math
 import pandas as pd
 import pytest
 
-from tests.conftest import write_rows
+from tests.conftest import cli_runner, copy_built, write_rows
 
 RATINGS = ["player_id", "list_id", "rating"]
 
 
-@pytest.fixture
-def federation(cli, tmp_path):
-    """The warehouse holds the games; A and B are two files of ratings of the four players."""
+@pytest.fixture(scope="module")
+def federation_once(tmp_path_factory):
+    tmp_path = tmp_path_factory.mktemp("federation")
     players = write_rows(tmp_path / "players.csv", ["player_id", "name", "birth_year", "club"], [
         [1, "Anna", 1980, "A"], [2, "Bert", 1975, "A"], [3, "Cara <b>", 1990, "B"], [4, "Dirk", 1985, "B"]])
     ratings = write_rows(tmp_path / "ratings.csv", ["player_id", "rating"], [[1, 1800], [2, 1700], [3, 1600],
@@ -27,15 +27,22 @@ def federation(cli, tmp_path):
         ["2027-02-13", 1, 2, "+/-"],      # a forfeit: never scored
     ])
     w = tmp_path / "w.duckdb"
-    cli("run", "--players", players, "--ratings", ratings, "--games", games, "--warehouse", w,
-        "--out", tmp_path / "out", "--no-reports")
+    cli_runner()("run", "--players", players, "--ratings", ratings, "--games", games, "--warehouse", w,
+                 "--out", tmp_path / "out", "--no-reports")
     a = write_rows(tmp_path / "a.csv", RATINGS, [
         [1, "2027-01", 1600], [2, "2027-01", 1600], [3, "2027-01", 2000], [4, "2027-01", 1400],
         [1, "2027-05", 1620], [2, "2027-05", 1580], [3, "2027-05", 2010], [4, "2027-05", 1390]])
     b = write_rows(tmp_path / "b.csv", RATINGS, [  # list ids as the Belgian files write them (YYYYMM)
         [1, "202701", 1700], [2, "202701", 1500], [3, "202701", 1990], [4, "202701", 1300],
         [1, "202705", 1710], [2, "202705", 1490], [3, "202705", 1980]])  # 4 is not on B's 2027-05 list
-    return w, a, b
+    return tmp_path
+
+
+@pytest.fixture
+def federation(federation_once, tmp_path):
+    """The warehouse holds the games; A and B are two files of ratings of the four players
+    (copies for this test of what the module made once)."""
+    return copy_built(federation_once, tmp_path, ["w.duckdb", "a.csv", "b.csv"])
 
 
 # White's expected score E = 1 / (1 + 10^(-D/400)), D = White's rating - Black's, on list 2027-01:

@@ -5,8 +5,16 @@ from __future__ import annotations
 import duckdb
 import pytest
 
+from tests.conftest import copy_built
 from tests.test_go_pipeline import go_files  # noqa: F401 (a fixture)
 from tests.test_submissions import FIRST, SECOND, query, ratings_of
+
+
+@pytest.fixture
+def published(published_once, tmp_path):
+    """Here a copy of the small federation the session rated and published once
+    (tests/conftest.py): no test of this file gives its input files again."""
+    return copy_built(published_once, tmp_path)
 
 
 @pytest.mark.parametrize("args, says", [

@@ -20,7 +20,7 @@ import duckdb
 import pandas as pd
 import pytest
 
-from tests.conftest import write_rows
+from tests.conftest import cli_runner, copy_built, write_rows
 
 PLAYERS = [[1, "A", 1980], [2, "B", 1980], [3, "C", 1980], [4, "D", 1980], [5, "N", 1990], [6, "E", 1980],
            [7, "N2", 1990], [8, "N3", 1990], [9, "G", 1980], [10, "H", 1980], [11, "P", 1980], [12, "Q", 1980]]
@@ -65,12 +65,18 @@ def _files(tmp_path, games):
                                                               "games_scheduled"], EVENTS)]
 
 
+@pytest.fixture(scope="module")
+def fide_events_once(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("fide_events")
+    cli_runner()("run", "--system", "fide", *_files(folder, [*GAMES, LATE_GAME]), "--warehouse", folder / "w.duckdb",
+                 "--out", folder / "out", "--no-reports", "--format", "csv,txt")
+    return folder
+
+
 @pytest.fixture
-def fide_events(cli, tmp_path):
-    w, out = tmp_path / "w.duckdb", tmp_path / "out"
-    cli("run", "--system", "fide", *_files(tmp_path, [*GAMES, LATE_GAME]), "--warehouse", w, "--out", out,
-        "--no-reports", "--format", "csv,txt")
-    return w, out
+def fide_events(fide_events_once, tmp_path):
+    """(warehouse, out): a copy for this test of the run the module made once."""
+    return copy_built(fide_events_once, tmp_path)
 
 
 def _lists(out) -> pd.DataFrame:

@@ -6,11 +6,12 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from tests.conftest import write_rows
+from tests.conftest import cli_runner, copy_built, write_rows
 
 
-@pytest.fixture
-def fide(cli, tmp_path):
+@pytest.fixture(scope="module")
+def fide_once(tmp_path_factory):
+    tmp_path = tmp_path_factory.mktemp("fide")
     players = write_rows(tmp_path / "players.csv", ["player_id", "name", "birth_year"], [
         [1, "One", 1980], [2, "Two", 1980], [3, "Three", 1980], [4, "Four", 1980], [5, "Five Master", 1970],
         [6, "Six New", 1990], [7, "Seven Young Rated", 1990], [8, "Eight", 1980],
@@ -34,9 +35,16 @@ def fide(cli, tmp_path):
         ["2028-02-05", 9, 7, "1-0", "Feb 28"], ["2028-02-06", 8, 9, "0-1", "Feb 28"],
         ["2028-03-05", 10, 7, "1-0", "Mar 28"], ["2028-03-06", 8, 10, "0-1", "Mar 28"]])
     w, out = tmp_path / "w.duckdb", tmp_path / "out"
-    run = cli("run", "--system", "fide", "--players", players, "--ratings", ratings, "--games", games,
-              "--warehouse", w, "--out", out, "--no-reports")
-    return w, out, run
+    run = cli_runner()("run", "--system", "fide", "--players", players, "--ratings", ratings, "--games", games,
+                       "--warehouse", w, "--out", out, "--no-reports")
+    return tmp_path, run
+
+
+@pytest.fixture
+def fide(fide_once, tmp_path):
+    """(warehouse, out, the run's result): a copy for this test of the run the module made once."""
+    built, run = fide_once
+    return (*copy_built(built, tmp_path), run)
 
 
 def _list(out, list_id):

@@ -15,7 +15,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from tests.conftest import write_rows
+from tests.conftest import copy_built, write_rows
 
 RATINGS = [str(Path(sys.executable).parent / "ratings")]
 
@@ -138,23 +138,39 @@ def test_list_ids_cannot_lead_out_of_the_output_folder(cli, small_federation, tm
     assert written and all(out.resolve() in p.parents for p in written)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("moment", ["rating", "publication"])
-def test_a_killed_run_leaves_everything_consistent(moment, tmp_path):
-    sim = tmp_path / "sim"
+@pytest.fixture(scope="module")
+def season_to_kill(tmp_path_factory) -> Path:
+    """What the killed runs share, made once: 20,000 simulated players over 3 lists (sim/),
+    their games split into early.csv and late.csv (the second half of the last window
+    arrives late), the run on the early games (w.duckdb, out/), and one clean run on all
+    the games (clean/, clean.duckdb)."""
+    folder = tmp_path_factory.mktemp("season")
+    sim = folder / "sim"
     subprocess.run([*RATINGS, "simulate", "--players", "20000", "--lists", "3", "--out", sim], check=True,
                    capture_output=True)
     games = pd.read_csv(sim / "games.csv", dtype=str, keep_default_na=False)
     late = games["date"] >= "2020-03-01"  # the second half of the last window arrives late
-    games[~late].to_csv(tmp_path / "early.csv", index=False)
-    games[late].to_csv(tmp_path / "late.csv", index=False)
-    w, out = tmp_path / "w.duckdb", tmp_path / "out"
+    games[~late].to_csv(folder / "early.csv", index=False)
+    games[late].to_csv(folder / "late.csv", index=False)
+    players = ["--players", str(sim / "players.csv"), "--ratings", str(sim / "ratings.csv")]
+    subprocess.run([*RATINGS, "run", *players, "--games", str(folder / "early.csv"), "--warehouse",
+                    str(folder / "w.duckdb"), "--out", str(folder / "out")], check=True, capture_output=True)
+    subprocess.run([*RATINGS, "run", *players, "--games", str(folder / "early.csv"), "--games", str(folder / "late.csv"),
+                    "--warehouse", str(folder / "clean.duckdb"), "--out", str(folder / "clean")], check=True,
+                   capture_output=True)
+    return folder
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("moment", ["rating", "publication"])
+def test_a_killed_run_leaves_everything_consistent(moment, season_to_kill, tmp_path):
+    season, sim = season_to_kill, season_to_kill / "sim"
+    w, out = copy_built(season, tmp_path)  # the run on the early games, in this test's folder
     base = ["run", "--players", str(sim / "players.csv"), "--ratings", str(sim / "ratings.csv"),
             "--warehouse", str(w), "--out", str(out)]
-    subprocess.run([*RATINGS, *base, "--games", str(tmp_path / "early.csv")], check=True, capture_output=True)
     before = _files(out)
 
-    second = [*RATINGS, *base, "--games", str(tmp_path / "early.csv"), "--games", str(tmp_path / "late.csv")]
+    second = [*RATINGS, *base, "--games", str(season / "early.csv"), "--games", str(season / "late.csv")]
     proc = subprocess.Popen(second, stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     signal_after = "Validate took" if moment == "rating" else "Rate took"
     for line in proc.stdout:
@@ -185,11 +201,7 @@ def test_a_killed_run_leaves_everything_consistent(moment, tmp_path):
 
     # The next run completes the work: the same files as one clean run on all the games.
     subprocess.run(second, check=True, capture_output=True)
-    clean_out = tmp_path / "clean"
-    subprocess.run([*RATINGS, "run", "--players", str(sim / "players.csv"), "--ratings", str(sim / "ratings.csv"),
-                    "--games", str(tmp_path / "early.csv"), "--games", str(tmp_path / "late.csv"),
-                    "--warehouse", str(tmp_path / "clean.duckdb"), "--out", str(clean_out)], check=True,
-                   capture_output=True)
+    clean_out = season / "clean"
     # (The run that saw the late games also wrote diff reports and pages of revision 2.)
 
     def lists_and_states(folder):  # the latest revision of each list (the snapshots -r1, -r2 differ by design)

@@ -46,7 +46,23 @@ def test_a_warehouse_killed_while_being_created_leaves_nothing(cli, small_federa
     def killed(con):
         raise KeyboardInterrupt  # the moment between the tables and the views
 
+    # A process builds its first warehouse from sql/ and copies the bytes for the next
+    # ones: forget those, so that this one is built (and killed while being built).
+    monkeypatch.setattr(warehouse, "_TEMPLATES", {})
     monkeypatch.setattr(warehouse, "_refresh_views", killed)
+    with pytest.raises(KeyboardInterrupt):
+        warehouse.connect(w)
+    assert not w.exists()
+    monkeypatch.undo()
+
+    warehouse.connect(tmp_path / "first.duckdb").close()  # the bytes are kept: the next one is a copy
+
+    def killed_half_way(self, data):
+        with open(self, "wb") as fh:
+            fh.write(data[:len(data) // 2])
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Path, "write_bytes", killed_half_way)
     with pytest.raises(KeyboardInterrupt):
         warehouse.connect(w)
     assert not w.exists()

@@ -2,7 +2,9 @@
 list already published (sql/validate/plausible_dates.sql)."""
 from __future__ import annotations
 
-from tests.conftest import write_rows
+import pytest
+
+from tests.conftest import copy_built, write_rows
 from tests.test_submissions import query
 
 LISTS = [("2027-01",), ("2027-05",)]
@@ -12,6 +14,13 @@ def late(tmp_path, date: str):
     """A game on that date, and one on 2027-02-06 (every file a game of its own there)."""
     return write_rows(tmp_path / f"late-{date}.csv", ["date", "white_id", "black_id", "result", "event"], [
         [date, 1, 2, "1-0", date], ["2027-02-06", 2, 1, "1-0", date]])
+
+
+@pytest.fixture
+def published(published_once, tmp_path):
+    """Here a copy of the small federation the session rated and published once
+    (tests/conftest.py): no test of this file gives its input files again."""
+    return copy_built(published_once, tmp_path)
 
 
 def test_a_game_after_today_and_31_days_is_in_the_future(cli, published, tmp_path, monkeypatch):

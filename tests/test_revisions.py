@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import duckdb
 import pandas as pd
+import pytest
 
-from tests.conftest import write_rows
+from tests.conftest import copy_built, write_rows
+
+
+@pytest.fixture
+def published(published_once, tmp_path):
+    """Here a copy of the small federation the session rated and published once
+    (tests/conftest.py): no test of this file gives its input files again."""
+    return copy_built(published_once, tmp_path)
 
 
 def ratings_of(out, list_id) -> dict[int, int]:

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from pipeline import systems
-from tests.conftest import PROJECT_DIR, write_rows
+from tests.conftest import PROJECT_DIR, copy_built, write_rows
 from tests.test_submissions import query
 
 TOY = Path(__file__).parent / "toy_rule_set"
@@ -113,6 +113,13 @@ def test_no_module_outside_the_rule_sets_names_one():
             if pattern.search(line):
                 offenders.append(f"{path.relative_to(PROJECT_DIR)}:{number}: {line.strip()}")
     assert offenders == []
+
+
+@pytest.fixture
+def published(published_once, tmp_path):
+    """Here a copy of the small federation the session rated and published once
+    (tests/conftest.py): no test of this file gives its input files again."""
+    return copy_built(published_once, tmp_path)
 
 
 @pytest.mark.parametrize("args", [["--help"], ["query", "select 1"], ["run", "--help"]])

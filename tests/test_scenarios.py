@@ -6,7 +6,7 @@ import duckdb
 import pytest
 
 from pipeline.simulate import simulate
-from tests.conftest import write_rows
+from tests.conftest import cli_runner, copy_built, write_rows
 
 # The columns that say what a list is (not when or in which run it was computed).
 LIST_FIGURES = ("list_id", "position", "revision", "window_start", "window_end", "games_rated", "forfeits",
@@ -28,14 +28,23 @@ def _inputs(files):
     return ["--players", files["players"], "--ratings", files["ratings"], "--games", files["games"]]
 
 
-@pytest.fixture
-def with_scenario(cli, federation, tmp_path):
+@pytest.fixture(scope="module")
+def with_scenario_once(federation, tmp_path_factory):
     files, rules = federation
-    w = tmp_path / "w.duckdb"
-    cli("run", *_inputs(files), "--warehouse", w, "--out", tmp_path / "out", "--no-reports")
+    folder = tmp_path_factory.mktemp("with_scenario")
+    cli = cli_runner()
+    w = folder / "w.duckdb"
+    cli("run", *_inputs(files), "--warehouse", w, "--out", folder / "out", "--no-reports")
     result = cli("scenario", "quota12", "--rules", rules, "--warehouse", w)
     assert "Rate scenario quota12" in result.output
-    return w
+    return folder
+
+
+@pytest.fixture
+def with_scenario(with_scenario_once, tmp_path):
+    """The warehouse with the scenario quota12 (and out/ beside it): a copy for this test
+    of the one the module made once."""
+    return copy_built(with_scenario_once, tmp_path)[0]
 
 
 def _rows(w, sql, params):

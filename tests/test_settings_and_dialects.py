@@ -3,8 +3,17 @@ version, and the defaults of --warehouse and --out (environment, ratings.toml)."
 from __future__ import annotations
 
 import pyarrow as pa
+import pytest
 
 from pipeline.publish import csv_bytes
+from tests.conftest import copy_built
+
+
+@pytest.fixture
+def published(published_once, tmp_path):
+    """Here a copy of the small federation the session rated and published once
+    (tests/conftest.py): no test of this file gives its input files again."""
+    return copy_built(published_once, tmp_path)
 
 
 def test_the_excel_dialect_is_what_a_belgian_spreadsheet_opens():

@@ -3,6 +3,8 @@ site in a real browser (Debian's Chromium driven by Selenium through Debian's
 chromium-driver, both installed by .ci/run)."""
 from __future__ import annotations
 
+import functools
+import gc
 import re
 import shutil
 
@@ -11,15 +13,16 @@ import pytest
 from babel.messages.extract import extract_from_dir
 
 from pipeline.site.i18n import LANGUAGES, catalogue
-from tests.conftest import write_rows
+from tests.conftest import cli_runner, copy_built, write_rows
 
 TEMPLATES = "pipeline/site/templates"
 IN_CODE = ("No player found", "%(shown)s of %(total)s players")  # pipeline/site/build.py gives them to the script
 
 
-@pytest.fixture
-def federation(cli, tmp_path):
-    """Six players with sex, region and birth years; a name that is markup; two lists."""
+@pytest.fixture(scope="module")
+def federation_once(tmp_path_factory):
+    tmp_path = tmp_path_factory.mktemp("federation")
+    cli = cli_runner()
     players = write_rows(tmp_path / "players.csv",
                          ["player_id", "name", "birth_year", "club", "sex", "federation_region"], [
                              [1, "Anna Émile", 1980, "Club A", "F", "V"],
@@ -39,7 +42,14 @@ def federation(cli, tmp_path):
         "--out", tmp_path / "out", "--no-reports")
     site = tmp_path / "site"
     cli("site", "--out", site, "--warehouse", w)
-    return w, site
+    return tmp_path
+
+
+@pytest.fixture
+def federation(federation_once, tmp_path):
+    """Six players with sex, region and birth years; a name that is markup; two lists:
+    (warehouse, site), copies for this test of what the module made once."""
+    return copy_built(federation_once, tmp_path, ["w.duckdb", "site"])
 
 
 def _history(w, player_id):
@@ -202,6 +212,33 @@ def test_the_site_in_a_real_browser(federation, tmp_path):
         assert all((tmp_path / f"{n}.png").stat().st_size > 10_000 for n in ("search", "player", "list"))
     finally:
         driver.quit()
+
+
+def test_the_pages_are_written_whatever_garbage_the_process_holds(cli, federation, tmp_path, monkeypatch):
+    # Each language's pages are written by a forked process; one whose garbage collector
+    # met a DuckDB connection inherited from this process crashed (a segmentation fault,
+    # under pytest-xdist). Here a connection is left in a reference cycle, and each child
+    # collects first thing.
+    from pipeline.site import build
+
+    pages = build._language_pages
+
+    @functools.wraps(pages)  # the same name: the pool sends it to the children by name
+    def collecting_first(lang):
+        gc.collect()
+        return pages(lang)
+
+    monkeypatch.setattr(build, "_language_pages", collecting_first)
+    w, _ = federation
+    cycle = [duckdb.connect(str(tmp_path / "other.duckdb"))]
+    cycle.append(cycle)
+    del cycle  # garbage only a collection frees
+    gc.disable()
+    try:
+        printed = cli("site", "--out", tmp_path / "site", "--lang", "en,fr", "--warehouse", w).output
+    finally:
+        gc.enable()
+    assert "2 languages," in printed
 
 
 def test_a_site_of_the_later_lists_only(cli, federation, tmp_path):

@@ -7,11 +7,18 @@ import duckdb
 import pandas as pd
 import pytest
 
-from tests.conftest import PROJECT_DIR
+from tests.conftest import PROJECT_DIR, copy_built
 from tests.test_go_pipeline import go_files  # noqa: F401 (a fixture)
 
 VIEWS = ("rating_history", "player_card", "list_summary", "top_players")
 GO_VIEWS = ("go_history",)  # made by the Go rule sets (pipeline/systems/go/schema.sql)
+
+
+@pytest.fixture
+def published(published_once, tmp_path):
+    """Here a copy of the small federation the session rated and published once
+    (tests/conftest.py): no test of this file gives its input files again."""
+    return copy_built(published_once, tmp_path)
 
 
 @pytest.fixture

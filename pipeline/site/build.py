@@ -3,6 +3,7 @@ index and each list's rows as data the browser reads), then the pages of each
 language: the index of lists, a page per list, per player and per club."""
 from __future__ import annotations
 
+import gc
 import itertools
 import json
 import math
@@ -118,8 +119,18 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
     try:
         workers = min(len(languages), os.cpu_count() or 1)
         if workers > 1:
-            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-                done = list(pool.map(_language_pages, languages))
+            # A forked worker must not run the destructors of what it inherited: DuckDB's
+            # objects, collected in a child that has none of DuckDB's threads, crash it
+            # (a segmentation fault, seen when other work left a connection in a reference
+            # cycle: the tests, pytest-xdist workers). So the garbage goes now, in this
+            # process, and what is left is frozen out of the children's collections.
+            gc.collect()
+            gc.freeze()
+            try:
+                with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+                    done = list(pool.map(_language_pages, languages))
+            finally:
+                gc.unfreeze()
         else:
             done = [_language_pages(lang) for lang in languages]
         players = len(_JOB.by_player)
