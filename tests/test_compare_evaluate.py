@@ -29,10 +29,10 @@ def federation_once(tmp_path_factory):
     w = tmp_path / "w.duckdb"
     cli_runner()("run", "--players", players, "--ratings", ratings, "--games", games, "--warehouse", w,
                  "--out", tmp_path / "out", "--no-reports")
-    a = write_rows(tmp_path / "a.csv", RATINGS, [
+    write_rows(tmp_path / "a.csv", RATINGS, [
         [1, "2027-01", 1600], [2, "2027-01", 1600], [3, "2027-01", 2000], [4, "2027-01", 1400],
         [1, "2027-05", 1620], [2, "2027-05", 1580], [3, "2027-05", 2010], [4, "2027-05", 1390]])
-    b = write_rows(tmp_path / "b.csv", RATINGS, [  # list ids as the Belgian files write them (YYYYMM)
+    write_rows(tmp_path / "b.csv", RATINGS, [  # list ids as the Belgian files write them (YYYYMM)
         [1, "202701", 1700], [2, "202701", 1500], [3, "202701", 1990], [4, "202701", 1300],
         [1, "202705", 1710], [2, "202705", 1490], [3, "202705", 1980]])  # 4 is not on B's 2027-05 list
     return tmp_path
