@@ -155,9 +155,9 @@ def season_to_kill(tmp_path_factory) -> Path:
     players = ["--players", str(sim / "players.csv"), "--ratings", str(sim / "ratings.csv")]
     subprocess.run([*RATINGS, "run", *players, "--games", str(folder / "early.csv"), "--warehouse",
                     str(folder / "w.duckdb"), "--out", str(folder / "out")], check=True, capture_output=True)
-    subprocess.run([*RATINGS, "run", *players, "--games", str(folder / "early.csv"), "--games", str(folder / "late.csv"),
-                    "--warehouse", str(folder / "clean.duckdb"), "--out", str(folder / "clean")], check=True,
-                   capture_output=True)
+    subprocess.run([*RATINGS, "run", *players, "--games", str(folder / "early.csv"), "--games",
+                    str(folder / "late.csv"), "--warehouse", str(folder / "clean.duckdb"),
+                    "--out", str(folder / "clean")], check=True, capture_output=True)
     return folder
 
 
