@@ -160,3 +160,13 @@ def test_latin1_and_semicolons_are_read(cli, small_federation, tmp_path):
     con = duckdb.connect(str(w), read_only=True)
     assert con.execute("select result, white_score from games order by date").fetchall() == [
         ("1/2-1/2", 0.5), ("1-0", 1.0)]
+
+def test_an_inherited_check_gives_its_reason_in_every_model(cli, tmp_path):
+    # PlayersInput and RatingsInput inherit PlayerRows' id check; pandera names it only in
+    # the first model built (here the players'), the others got "player_id: _id".
+    players = write_rows(tmp_path / "players.csv", ["player_id", "name"], [[1, "Anna"], ["x2", "Bad"]])
+    ratings = write_rows(tmp_path / "ratings.csv", ["player_id", "rating"], [[1, 1500], ["x3", 1600]])
+    out = cli("run", "--players", players, "--ratings", ratings, "--warehouse", tmp_path / "w.duckdb",
+              "--out", tmp_path / "out", "--no-reports", rejected=True).output
+    assert "players.csv, row 2: player_id: not a whole-number id of at most 15 digits (got 'x2')" in out
+    assert "ratings.csv, row 2: player_id: not a whole-number id of at most 15 digits (got 'x3')" in out

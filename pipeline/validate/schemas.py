@@ -25,6 +25,27 @@ RESULT_CODES = ("1-0", "0-1", "1/2-1/2", "½-½", "+/-", "-/+", "-/-")
 NOT_AN_ID = "not a whole-number id of at most 15 digits"
 
 
+# pandera (0.35, and its main branch) builds a model's checks from what the decorators
+# stored, popping the name on the way: the first model built takes it, and every other
+# model that inherits the same check (RatingsInput and PlayersInput from PlayerRows,
+# GoEventsInput from EventsInput) falls back to the method's __name__: "player_id: _id"
+# instead of the reason. Giving the method the name too keeps the reason for all of them.
+def check(*fields: str, name: str, **kwargs):
+    """pa.check, its name kept by every model that inherits it."""
+    def named(fn):
+        fn.__name__ = name
+        return pa.check(*fields, name=name, **kwargs)(fn)
+    return named
+
+
+def dataframe_check(*, name: str, **kwargs):
+    """pa.dataframe_check, its name kept by every model that inherits it."""
+    def named(fn):
+        fn.__name__ = name
+        return pa.dataframe_check(name=name, **kwargs)(fn)
+    return named
+
+
 def _text(s: pd.Series) -> pyarrow.Array:
     """The column as an Arrow string array (the frames' columns are Arrow-backed: no copy)."""
     text = pyarrow.array(s, from_pandas=True)
@@ -97,7 +118,7 @@ class PlayerRows(pa.DataFrameModel):
 
     player_id: Series[str] = pa.Field(nullable=False)
 
-    @pa.check("player_id", name=NOT_AN_ID)
+    @check("player_id", name=NOT_AN_ID)
     def _id(cls, s: Series[str]) -> Series[bool]:
         return _is_id(s)
 
@@ -117,20 +138,20 @@ class PlayersInput(PlayerRows):
 
     grade: Series[str] = pa.Field(nullable=True)
 
-    @pa.check("name", "club", name=CONTROL_CHARACTER)
+    @check("name", "club", name=CONTROL_CHARACTER)
     def _printable(cls, s: Series[str]) -> Series[bool]:
         return _no_control(s)
 
-    @pa.check("grade", name="not a Go grade (30k … 1k, 1d … 9d, or NC: ruling G6)")
+    @check("grade", name="not a Go grade (30k … 1k, 1d … 9d, or NC: ruling G6)")
     def _grade(cls, s: Series[str]) -> Series[bool]:
         return s.str.fullmatch(GO_GRADE)
 
-    @pa.check("estimated_rating",
+    @check("estimated_rating",
               name=f"absurd estimated rating (not a number from {MIN_RATING} to {MAX_RATING})")
     def _estimated_rating(cls, s: Series[str]) -> Series[bool]:
         return _in_range(s, MIN_RATING, MAX_RATING)
 
-    @pa.check("birth_year", name=f"impossible birth year (not a year from {MIN_BIRTH_YEAR} to this year)")
+    @check("birth_year", name=f"impossible birth year (not a year from {MIN_BIRTH_YEAR} to this year)")
     def _birth_year(cls, s: Series[str]) -> Series[bool]:
         return s.str.fullmatch(r"[0-9]{4}") & _in_range(s, MIN_BIRTH_YEAR, today().year)
 
@@ -142,41 +163,41 @@ class RatingsInput(PlayerRows):
     games_total: Series[str] = pa.Field(nullable=True)
     peak_rating: Series[str] = pa.Field(nullable=True)
 
-    @pa.check("rating", name=f"negative or absurd rating (not a number from {MIN_RATING} to {MAX_RATING})")
+    @check("rating", name=f"negative or absurd rating (not a number from {MIN_RATING} to {MAX_RATING})")
     def _rating(cls, s: Series[str]) -> Series[bool]:
         return _in_range(s, MIN_RATING, MAX_RATING)
 
-    @pa.check("archive_performance",
+    @check("archive_performance",
               name=f"absurd archived performance (not a number from {MIN_RATING} to {MAX_RATING})")
     def _archive_performance(cls, s: Series[str]) -> Series[bool]:
         return _in_range(s, MIN_RATING, MAX_RATING)
 
-    @pa.check("archive_games", name="archived games must be a whole number from 1 to 7")
+    @check("archive_games", name="archived games must be a whole number from 1 to 7")
     def _archive_games(cls, s: Series[str]) -> Series[bool]:
         return s.str.fullmatch(r"[1-7]")
 
-    @pa.check("games_total", name="games_total must be a whole number of games (0 or more)")
+    @check("games_total", name="games_total must be a whole number of games (0 or more)")
     def _games_total(cls, s: Series[str]) -> Series[bool]:
         return s.str.fullmatch(r"[0-9]{1,6}")
 
-    @pa.check("peak_rating", name=f"absurd peak rating (not a number from {MIN_RATING} to {MAX_RATING})")
+    @check("peak_rating", name=f"absurd peak rating (not a number from {MIN_RATING} to {MAX_RATING})")
     def _peak_rating(cls, s: Series[str]) -> Series[bool]:
         return _in_range(s, MIN_RATING, MAX_RATING)
 
-    @pa.dataframe_check(name="peak_rating is below the rating (the peak is the highest published rating)")
+    @dataframe_check(name="peak_rating is below the rating (the peak is the highest published rating)")
     def _peak_at_least_rating(cls, df: pd.DataFrame) -> Series[bool]:
         peak, rating = _numbers(df["peak_rating"]), _numbers(df["rating"])
         return peak.isna() | rating.isna() | (peak >= rating)
 
-    @pa.dataframe_check(name="archive_performance and archive_games go together")
+    @dataframe_check(name="archive_performance and archive_games go together")
     def _archives_paired(cls, df: pd.DataFrame) -> Series[bool]:
         return df["archive_performance"].isna() == df["archive_games"].isna()
 
-    @pa.dataframe_check(name="a rated player has no archives (seed: Pa/Na only for unrated players)")
+    @dataframe_check(name="a rated player has no archives (seed: Pa/Na only for unrated players)")
     def _archives_unrated(cls, df: pd.DataFrame) -> Series[bool]:
         return df["rating"].isna() | df["archive_games"].isna()
 
-    @pa.dataframe_check(name="neither a rating nor archives")
+    @dataframe_check(name="neither a rating nor archives")
     def _something(cls, df: pd.DataFrame) -> Series[bool]:
         return df["rating"].notna() | df["archive_games"].notna()
 
@@ -186,15 +207,15 @@ class CalendarInput(pa.DataFrameModel):
     window_start: Series[str] = pa.Field(nullable=False)
     window_end: Series[str] = pa.Field(nullable=False)
 
-    @pa.check("list_id", name="not a list id YYYY-MM (R1: the month of publication)")
+    @check("list_id", name="not a list id YYYY-MM (R1: the month of publication)")
     def _list_id(cls, s: Series[str]) -> Series[bool]:
         return s.str.fullmatch(r"[0-9]{4}-(0[1-9]|1[0-2])")
 
-    @pa.check("window_start", "window_end", name="unparseable date (expected YYYY-MM-DD)")
+    @check("window_start", "window_end", name="unparseable date (expected YYYY-MM-DD)")
     def _dates(cls, s: Series[str]) -> Series[bool]:
         return _is_date(s)
 
-    @pa.dataframe_check(name="window ends before it starts")
+    @dataframe_check(name="window ends before it starts")
     def _ordered(cls, df: pd.DataFrame) -> Series[bool]:
         return ~(df["window_end"] < df["window_start"])
 
@@ -211,15 +232,15 @@ class GamesInput(pa.DataFrameModel):
     event: Series[str] = pa.Field(nullable=True)
     round: Series[str] = pa.Field(nullable=True)
 
-    @pa.check("date", name="unparseable date (expected YYYY-MM-DD)")
+    @check("date", name="unparseable date (expected YYYY-MM-DD)")
     def _date(cls, s: Series[str]) -> Series[bool]:
         return _is_date(s)
 
-    @pa.check("white_id", "black_id", name=NOT_AN_ID)
+    @check("white_id", "black_id", name=NOT_AN_ID)
     def _ids(cls, s: Series[str]) -> Series[bool]:
         return _is_id(s)
 
-    @pa.dataframe_check(name="a player plays against themself")
+    @dataframe_check(name="a player plays against themself")
     def _two_players(cls, df: pd.DataFrame) -> Series[bool]:
         return _different_ids(df["white_id"], df["black_id"])
 
@@ -234,7 +255,7 @@ class GoRatingsInput(PlayerRows):
 
     rating: Series[str] = pa.Field(nullable=False)
 
-    @pa.check("rating", name=f"not Go points (a number from {GO_MIN_RATING} to {GO_MAX_RATING})")
+    @check("rating", name=f"not Go points (a number from {GO_MIN_RATING} to {GO_MAX_RATING})")
     def _rating(cls, s: Series[str]) -> Series[bool]:
         return _in_range(s, GO_MIN_RATING, GO_MAX_RATING)
 
@@ -253,31 +274,31 @@ class EventsInput(pa.DataFrameModel):
     rated_in: Optional[Series[str]] = pa.Field(nullable=True)  # chess only (FIDE, X1)
     games_scheduled: Optional[Series[str]] = pa.Field(nullable=True)  # chess only (FIDE, X6)
 
-    @pa.check("rated_in", name="not a list id YYYY-MM (the list that rates the event, X1)")
+    @check("rated_in", name="not a list id YYYY-MM (the list that rates the event, X1)")
     def _rated_in(cls, s: Series[str]) -> Series[bool]:
         return s.str.fullmatch(r"[0-9]{4}-(0[1-9]|1[0-2])")
 
-    @pa.check("games_scheduled", name="games_scheduled must be a whole number of games from 1 to 99 (X6)")
+    @check("games_scheduled", name="games_scheduled must be a whole number of games from 1 to 99 (X6)")
     def _scheduled(cls, s: Series[str]) -> Series[bool]:
         return s.str.fullmatch(r"[1-9][0-9]?")
 
-    @pa.check("name", name=CONTROL_CHARACTER)
+    @check("name", name=CONTROL_CHARACTER)
     def _printable(cls, s: Series[str]) -> Series[bool]:
         return _no_control(s)
 
-    @pa.check("event_id", name="not an event id (letters, digits, _ . -; at most 64; it names a file)")
+    @check("event_id", name="not an event id (letters, digits, _ . -; at most 64; it names a file)")
     def _event_id(cls, s: Series[str]) -> Series[bool]:
         return s.str.fullmatch(EVENT_ID)
 
-    @pa.check("start_date", "end_date", name="unparseable date (expected YYYY-MM-DD)")
+    @check("start_date", "end_date", name="unparseable date (expected YYYY-MM-DD)")
     def _dates(cls, s: Series[str]) -> Series[bool]:
         return _is_date(s)
 
-    @pa.dataframe_check(name="the event ends before it starts")
+    @dataframe_check(name="the event ends before it starts")
     def _ordered(cls, df: pd.DataFrame) -> Series[bool]:
         return ~(df["end_date"] < df["start_date"])
 
-    @pa.dataframe_check(name="rated_in: a list dated before the event ends cannot rate it (X1)")
+    @dataframe_check(name="rated_in: a list dated before the event ends cannot rate it (X1)")
     def _rated_after(cls, df: pd.DataFrame) -> Series[bool]:
         if "rated_in" not in df:
             return pd.Series(True, index=df.index)
@@ -303,27 +324,27 @@ class GoGamesInput(pa.DataFrameModel):
     weight: Series[str] = pa.Field(nullable=True)
     round: Series[str] = pa.Field(nullable=True)
 
-    @pa.check("round", name="round must be a whole number")
+    @check("round", name="round must be a whole number")
     def _round(cls, s: Series[str]) -> Series[bool]:
         return s.str.fullmatch(r"[0-9]{1,4}")
 
-    @pa.check("date", name="unparseable date (expected YYYY-MM-DD)")
+    @check("date", name="unparseable date (expected YYYY-MM-DD)")
     def _date(cls, s: Series[str]) -> Series[bool]:
         return _is_date(s)
 
-    @pa.check("black_id", "white_id", name=NOT_AN_ID)
+    @check("black_id", "white_id", name=NOT_AN_ID)
     def _ids(cls, s: Series[str]) -> Series[bool]:
         return _is_id(s)
 
-    @pa.check("handicap", name="handicap must be a whole number of stones from 0 to 9")
+    @check("handicap", name="handicap must be a whole number of stones from 0 to 9")
     def _handicap(cls, s: Series[str]) -> Series[bool]:
         return s.str.fullmatch(r"[0-9]")
 
-    @pa.check("weight", name="weight must be a number from 0 to 2")
+    @check("weight", name="weight must be a number from 0 to 2")
     def _weight(cls, s: Series[str]) -> Series[bool]:
         return _in_range(s, 0, 2)
 
-    @pa.dataframe_check(name="a player plays against themself")
+    @dataframe_check(name="a player plays against themself")
     def _two_players(cls, df: pd.DataFrame) -> Series[bool]:
         return _different_ids(df["black_id"], df["white_id"])
 
