@@ -41,42 +41,9 @@ def list_accuracy(con: duckdb.DuckDBPyConnection, series) -> dict[str, dict]:
     return {r["list_id"]: r for r in scores.to_pylist() if r["list_id"] is not None}
 
 
-# The series' rows of rating_history (sql/views.sql) without the registry's names and
-# clubs, straight from its tables: the names are an asof join of every row, half the
-# view's time, and the pages show a few dozen rows a list (named by `ranked`). The
-# rows of a list meet the list before's and the calculations on the list's position
-# (an integer) rather than its name: a third faster. tests/test_report.py checks the
-# pages' tables against the views.
-HISTORY = """
-with list_order as (
-    select list_id, position, lag(list_id) over (order by position) as previous_list_id
-    from lists where series = $series
-),
-previous as (
-    select l.position, s.player_id, s.rating
-    from list_order l join player_state s on s.series = $series and s.list_id = l.previous_list_id
-    where s.rating is not null
-    union all
-    select l.position, r.player_id, r.rating
-    from list_order l join initial_ratings r on l.previous_list_id is null
-    where r.rating is not null
-),
-calculated as (
-    select l.position, c.player_id, c.games, c.games_played
-    from calculations c join list_order l using (list_id) where c.series = $series
-)
-select s.list_id, s.player_id, s.rating::integer as rating,
-       round(prev.rating)::integer as previous_rating,
-       (s.rating - round(prev.rating))::integer as change,
-       coalesce(c.games, 0)::integer as games,
-       case when prev.rating is null then 'new'
-            when c.games_played > 0 then 'played'
-            else 'did not play' end as status
-from player_state s
-join list_order l using (list_id)
-left join previous prev on prev.position = l.position and prev.player_id = s.player_id
-left join calculated c on c.position = l.position and c.player_id = s.player_id
-where s.series = $series and s.rating is not null"""
+# The series' rows of list_ratings (sql/views.sql): rating_history without the names,
+# which the pages look up only for the few dozen rows a list shows (`ranked`).
+HISTORY = "select * exclude (series) from list_ratings where series = $series"
 
 # The figures of list_summary (sql/views.sql) that the pages show, from report_history
 # rather than from the view, which would compute rating_history again.
