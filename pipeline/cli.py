@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -75,6 +76,16 @@ def main(debug: bool) -> None:
 
     Example: ratings run --players players.csv --games games.csv --ratings ratings.csv --out lists/
     """
+
+
+def entry() -> None:
+    """The `ratings` console script: `main` in a process of its own."""
+    # Pandera loads its data-synthesis strategies, and hypothesis (a test extra) with them,
+    # whenever hypothesis is installed: 0.4 s of every validating command, for a feature
+    # the pipeline never uses. A None entry in sys.modules makes that import fail as if
+    # hypothesis were absent, which Pandera expects; only this process's, never a caller's.
+    sys.modules.setdefault("hypothesis", None)
+    main()
 
 
 # --- options ------------------------------------------------------------------------

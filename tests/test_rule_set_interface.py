@@ -132,3 +132,19 @@ def test_commands_start_without_pandas(args, published):
             "print('LOADED', loaded)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "LOADED []" in result.stdout, result.stdout + result.stderr
+
+
+def test_the_console_script_hides_hypothesis_from_pandera(published, tmp_path):
+    """`ratings` validates without Pandera loading hypothesis (0.4 s a command); the
+    run is a real one: Pandera is loaded and checks the rows."""
+    w, _ = published
+    players = write_rows(tmp_path / "late_players.csv", ["player_id", "name"], [[990001, "Late, Player"]])
+    code = ("import atexit, sys\n"
+            "atexit.register(lambda: print('LOADED', [m for m in ('pandera', 'hypothesis') if sys.modules.get(m)]))\n"
+            "from pipeline.cli import entry\n"
+            f"sys.argv = ['ratings', 'run', '--players', {str(players)!r}, '--warehouse', {str(w)!r}, "
+            f"'--out', {str(tmp_path / 'out')!r}, '--no-reports']\n"
+            "entry()")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "LOADED ['pandera']" in result.stdout, result.stdout + result.stderr
