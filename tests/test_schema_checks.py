@@ -6,7 +6,7 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.validate.schemas import _is_date, _numbers
+from pipeline.validate.schemas import _is_date, _is_id, _numbers
 
 # Cells near dates: digits and dashes in any order, real and impossible days, leap years.
 DATE_LIKE = st.one_of(
@@ -14,7 +14,9 @@ DATE_LIKE = st.one_of(
     st.builds(lambda y, m, d: f"{y:04d}-{m:02d}-{d:02d}", st.integers(0, 9999), st.integers(0, 13),
               st.integers(0, 32)),
     st.sampled_from(["2000-02-29", "1900-02-29", "2024-02-29", "2023-02-29", "2023-04-31", " 2023-01-01",
-                     "2023-01-01 ", "２０２３-01-01", "2023/01/01"]),
+                     "2023-01-01 ", "２０２３-01-01", "2023/01/01", "２-01-01", "é023-01-1", "2023-01-0\n",
+                     "2023-01101", "2023101-01", "2023-0-101"]),
+    st.text(max_size=10),  # any script: the check reads bytes, and ten bytes may be fewer characters
 )
 
 
@@ -43,3 +45,13 @@ def test_numbers_are_what_pandas_reads(cells):
     got, expected = _numbers(s), pd.to_numeric(s, errors="coerce").astype("float64")
     assert got.isna().tolist() == expected.isna().tolist()
     assert got[got.notna()].tolist() == expected[expected.notna()].tolist()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.text(alphabet="0123456789", max_size=17), st.text(max_size=16), st.none(),
+                          st.sampled_from(["٣", "０１", "1\n", " 12", "12 ", "1" * 15, "1" * 16])),
+                min_size=1, max_size=30))
+def test_an_id_is_what_the_regular_expression_reads(cells):
+    # Counted on the bytes: ASCII digits only, 1 to 15 of them, nothing around them.
+    s = pd.Series(cells, dtype="str")
+    assert _is_id(s).tolist() == s.str.fullmatch(r"[0-9]{1,15}").fillna(False).astype(bool).tolist()

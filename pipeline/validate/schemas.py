@@ -53,42 +53,65 @@ def _text(s: pd.Series) -> pyarrow.Array:
         else pc.cast(text, pyarrow.string())
 
 
+def _utf8(s: pd.Series) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The column's UTF-8 bytes, and each cell's first byte in them, its length in
+    bytes and whether it is there (not null): the Arrow buffers, read without a copy."""
+    text = _text(s)
+    text = (text.combine_chunks() if isinstance(text, pyarrow.ChunkedArray) else text).cast(pyarrow.large_string())
+    offsets = np.frombuffer(text.buffers()[1], dtype=np.int64)[text.offset:text.offset + len(text) + 1]
+    data = text.buffers()[2]
+    data = np.frombuffer(data, dtype=np.uint8) if data is not None else np.empty(0, dtype=np.uint8)
+    return data, offsets[:-1], np.diff(offsets), text.is_valid().to_numpy(zero_copy_only=False)
+
+
+def _digits(s: pd.Series, longest: int = 15) -> np.ndarray:
+    """Cells of 1 to `longest` ASCII digits (`[0-9]{1,15}`), by counting the bytes
+    that are not digits: a regular expression over a million cells takes 0.1 s, this 0.01 s."""
+    data, start, length, present = _utf8(s)
+    others = np.zeros(len(data) + 1, dtype=np.int32)  # the non-digit bytes before each byte
+    np.cumsum((data - 48) > 9, dtype=np.int32, out=others[1:])  # uint8: a byte below "0" wraps above 9
+    return present & (length >= 1) & (length <= longest) & (others[start + length] == others[start])
+
+
 def _numbers(s: pd.Series) -> pd.Series:
     """The text as numbers (NaN where it is not one), as pd.to_numeric reads it; the
     plain digit strings that most cells are (ids, ratings) cast at once by Arrow,
     only the others through pandas (pd.to_numeric on a million strings takes 0.5 s)."""
     text = _text(s)
-    plain = pc.fill_null(pc.match_substring_regex(text, r"^[0-9]{1,15}$"), False)
-    values = pc.cast(pc.if_else(plain, text, pyarrow.scalar("0")), "float64").to_numpy(zero_copy_only=False)
-    out = pd.Series(values, index=s.index)
-    others = ~plain.to_numpy(zero_copy_only=False)
-    if others.any():
-        out[others] = pd.to_numeric(s[others], errors="coerce")
+    plain = _digits(s)
+    values = pc.cast(pc.if_else(pyarrow.array(plain), text, pyarrow.scalar("0")), "float64")
+    out = pd.Series(values.to_numpy(zero_copy_only=False), index=s.index)
+    if not plain.all():
+        out[~plain] = pd.to_numeric(s[~plain], errors="coerce")
     return out
 
 
 def _is_id(s: pd.Series) -> pd.Series:
-    return s.str.fullmatch(r"[0-9]{1,15}")
+    return pd.Series(_digits(s), index=s.index)
 
 
 DAYS_IN_MONTH = np.array([0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31])
+DASH = np.uint8((ord("-") - ord("0")) % 256)  # "-" minus "0" in uint8 arithmetic
 
 
 def _is_date(s: pd.Series) -> pd.Series:
     """YYYY-MM-DD naming a day of the Gregorian calendar (no 30 February), as pandas'
     strict parser (`pd.to_datetime(format="%Y-%m-%d")`) accepts them, by arithmetic
-    on the digits: the parser takes 0.35 s for a million dates, this 0.05 s."""
-    text = _text(s)
-    shaped = pc.fill_null(pc.match_substring_regex(text, r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"), False)
-    digits = pc.if_else(shaped, text, pyarrow.scalar("2000-01-01"))
-
-    def part(start: int, stop: int) -> np.ndarray:
-        return pc.cast(pc.utf8_slice_codeunits(digits, start, stop), pyarrow.int32()).to_numpy(zero_copy_only=False)
-
-    year, month, day = part(0, 4), part(5, 7), part(8, 10)
+    on the bytes of the ten-byte cells: the parser takes 0.35 s for a million dates,
+    a regular expression and slices 0.3 s, this 0.03 s."""
+    data, start, length, present = _utf8(s)
+    ten = np.flatnonzero(present & (length == 10))
+    first = start[ten]
+    b = [data[first + k] - np.uint8(ord("0")) for k in range(10)]  # a digit's value; uint8: others above 9
+    shaped = (b[4] == DASH) & (b[7] == DASH)
+    for k in (0, 1, 2, 3, 5, 6, 8, 9):
+        shaped &= b[k] <= 9
+    n = [x.astype(np.int32) for x in b]
+    year, month, day = n[0] * 1000 + n[1] * 100 + n[2] * 10 + n[3], n[5] * 10 + n[6], n[8] * 10 + n[9]
     leap = (year % 4 == 0) & ((year % 100 != 0) | (year % 400 == 0))
     last = DAYS_IN_MONTH[np.clip(month, 0, 12)] + (leap & (month == 2))
-    valid = shaped.to_numpy(zero_copy_only=False) & (month >= 1) & (month <= 12) & (day >= 1) & (day <= last)
+    valid = np.zeros(len(s), dtype=bool)
+    valid[ten] = shaped & (month >= 1) & (month <= 12) & (day >= 1) & (day <= last)
     return pd.Series(valid, index=s.index)
 
 
