@@ -6,11 +6,25 @@ implementation, on synthetic federations and on the whole Belgian history.
     python bench/run.py --floor              # also `ratings run` with its defaults (reports) beside the
                                              # floor (bench/floor/performance_floor.py, the same work bare)
     python bench/run.py --floor --repeat 3   # each of those two three times, alternately: medians
+    python bench/run.py --sizes '' --floor --repeat 3   # the Belgian history alone (both rule sets)
+    python bench/run.py --floor --no-fide    # without the FIDE case (the slowest: about 45 s a repeat)
 
 Prints one table: per-stage wall time (as `ratings run --no-reports` reports it: the
 HTML pages are not part of the comparison), peak memory of
 the `ratings run` process, games per second, estimation rounds, the bare pass, the
 reference implementation, and the ratios. Each command runs in its own process.
+
+With --floor, the Belgian history is also rated under FIDE's rules (412 monthly lists):
+a row `Belgium 1988-2022, FIDE` whose stages are those of `ratings run --system fide
+--no-reports`, and whose floor columns set `ratings run --system fide` with its defaults
+(reports included) beside its floor, bench/floor/fide_floor.py (the same medians of
+--repeat, alternately); then a table of their phases side by side (ingest and
+validation against the floor's typed read, rating against placing, rating and storing,
+publication with the reports against the floor's files and pages, and the rest: Python's
+start and imports, the warehouse's creation). --no-fide leaves the FIDE case out.
+A floor's "floor s" is its own total, without Python's start (as printed by the floor
+script); the phase table's "start and the rest" of the floor is its process's wall time
+less that total. The FIDE floor writes into an empty folder each time, as the run does.
 """
 from __future__ import annotations
 
@@ -63,11 +77,11 @@ def bare_pass(games: Path) -> float:
     return time.perf_counter() - start
 
 
-def pipeline_run(files: dict[str, Path], work: Path, reports: bool = False) -> dict:
+def pipeline_run(files: dict[str, Path], work: Path, reports: bool = False, system: str | None = None) -> dict:
     cmd = [str(Path(sys.executable).parent / "ratings"), "run", "--players", str(files["players"]),
            "--ratings", str(files["ratings"]), "--games", str(files["games"]),
            "--warehouse", str(work / "bench.duckdb"), "--out", str(work / "out"),
-           *([] if reports else ["--no-reports"])]
+           *([] if reports else ["--no-reports"]), *(["--system", system] if system else [])]
     (work / "bench.duckdb").unlink(missing_ok=True)
     shutil.rmtree(work / "out", ignore_errors=True)
     seconds, rss, out = measured(cmd)
@@ -79,10 +93,21 @@ def pipeline_run(files: dict[str, Path], work: Path, reports: bool = False) -> d
 
 
 def floor_run(files: dict[str, Path], work: Path) -> float:
-    """The standalone floor of the same run, reports included (bench/floor/)."""
+    """The standalone floor of the same run, reports included (bench/floor/), into an
+    empty folder as the run writes into one."""
+    shutil.rmtree(work / "floor", ignore_errors=True)
     _, _, out = measured([sys.executable, str(HERE / "floor" / "performance_floor.py"), str(files["players"]),
                           str(files["ratings"]), str(files["games"]), str(work / "floor")])
     return json.loads(out)["total"]
+
+
+def fide_floor_run(files: dict[str, Path], work: Path) -> tuple[dict, float]:
+    """The FIDE floor (bench/floor/fide_floor.py), reports included, into an empty folder:
+    its phases (its JSON) and its process's wall time."""
+    shutil.rmtree(work / "fide-floor", ignore_errors=True)
+    seconds, _, out = measured([sys.executable, str(HERE / "floor" / "fide_floor.py"), str(files["players"]),
+                                str(files["ratings"]), str(files["games"]), str(work / "fide-floor")])
+    return json.loads(out), seconds
 
 
 def reference_run(files: dict[str, Path]) -> float:
@@ -113,10 +138,12 @@ def main() -> None:
                         help="also time `ratings run` with its defaults (reports) and the standalone floor")
     parser.add_argument("--repeat", type=int, default=1,
                         help="with --floor: run both that many times, alternately, and keep the medians")
+    parser.add_argument("--no-fide", action="store_true",
+                        help="with --floor: leave out the FIDE case (`ratings run --system fide` beside its floor)")
     args = parser.parse_args()
     sizes = [s for s in args.sizes.split(",") if s]
     ref_limit = list(SIZES).index(args.reference_up_to)
-    rows = []
+    rows, fide = [], None
     with tempfile.TemporaryDirectory(prefix="ratings-bench-") as tmp:
         work = Path(tmp)
         cases = [(f"synthetic {s}", simulated(s, work), list(SIZES).index(s) <= ref_limit) for s in sizes]
@@ -129,7 +156,17 @@ def main() -> None:
             ref = reference_run(files) if with_reference else None
             floor = with_floor(files, work, args.repeat) if args.floor else None
             rows.append((name, files["games"].suffix[1:], run, bare, ref, floor))
+        if args.floor and not args.no_fide and args.belgium.exists():
+            name, files = "Belgium 1988-2022, FIDE", cases[-1][1]
+            print(f"… {name}", file=sys.stderr)
+            bare = bare_pass(files["games"])
+            run = pipeline_run(files, work, system="fide")
+            fide = with_fide_floor(files, work, args.repeat)
+            rows.append((name, files["games"].suffix[1:], run, bare, None, (fide[0], fide[1]["total"])))
     print_table(rows)
+    if fide:
+        print()
+        print_fide_phases(*fide)
     print()
     print(f"`ratings --help`: {help_seconds():.2f} s (median of 5)")
 
@@ -144,6 +181,42 @@ def with_floor(files: dict[str, Path], work: Path, repeat: int) -> tuple[dict, f
         floors.append(floor_run(files, work))
     runs.sort(key=lambda r: r["total"])
     return runs[len(runs) // 2], statistics.median(floors)
+
+
+def with_fide_floor(files: dict[str, Path], work: Path, repeat: int) -> tuple[dict, dict, float]:
+    """`ratings run --system fide` with its defaults and the FIDE floor, alternately
+    `repeat` times: the run whose total is the median, the floor's median phases
+    (each phase's median, `total` the median total) and its median process time."""
+    runs, floors = [], []
+    for _ in range(max(1, repeat)):
+        runs.append(pipeline_run(files, work, reports=True, system="fide"))
+        floors.append(fide_floor_run(files, work))
+    runs.sort(key=lambda r: r["total"])
+    phases = {k: statistics.median(f[0][k] for f in floors) for k in floors[0][0] if k not in ("rejected", "lists")}
+    return runs[len(runs) // 2], phases, statistics.median(f[1] for f in floors)
+
+
+def print_fide_phases(run: dict, floor: dict, floor_process: float) -> None:
+    """`ratings run --system fide` (its defaults) and its floor, phase by phase."""
+    run_parts = {"read": run.get("ingest", 0) + run.get("validate", 0), "rate": run.get("rate", 0),
+                 "publish": run.get("publish", 0)}
+    floor_parts = {"read": floor["read and check"], "rate": floor["place"] + floor["rate"] + floor["store"],
+                   "publish": floor["publish"] + floor["reports"]}
+    run_parts["rest"] = run["total"] - sum(run_parts.values())
+    floor_parts["rest"] = floor_process - floor["total"]
+    run_parts["total"], floor_parts["total"] = run["total"], floor_process
+    head = ("| Belgium 1988-2022, FIDE | ingest + validate s (floor: read and check) "
+            "| rate s (floor: place, rate, store) | publish s, reports included (floor: publish, reports) "
+            "| start and the rest s | process s |")
+    print(head)
+    print("|" + "---|" * (head.count("|") - 1))
+    print("| `ratings run --system fide` | " + " | ".join(f"{run_parts[k]:.2f}" for k in run_parts) + " |")
+    print("| floor | "
+          + " | ".join(f"{floor_parts[k]:.2f}" for k in floor_parts) + " |")
+    print("| run / floor | " + " | ".join(f"{run_parts[k] / floor_parts[k]:.1f}×" if floor_parts[k] > 0 else "–"
+                                       for k in run_parts) + " |")
+    print()
+    print("Floor phases (medians, s): " + ", ".join(f"{k} {v:.2f}" for k, v in floor.items()))
 
 
 def help_seconds() -> float:

@@ -85,6 +85,7 @@ def main(players: str, ratings: str, games: str, out: str, reports: bool) -> dic
     t["rate"] = time.perf_counter()
     con.register("states", pa.concat_tables(states))
     con.execute("create table player_state as select * from states")
+    con.close()  # the file written whole (its checkpoint), as the pipeline's commit does
     t["store"] = time.perf_counter()
     for k, state in enumerate(states):
         pacsv.write_csv(state, folder / f"list-{k}.csv")
