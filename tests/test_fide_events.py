@@ -284,3 +284,28 @@ def test_games_alike_but_for_their_event_come_in_one_order():
     # By list, white, black, score, then event and start list (none last).
     assert [r[4:] for r in orders.pop()] == [("event c", "2026-01"), ("event a", "2025-12"), ("event a", None),
                                             ("event b", "2026-01")]
+
+
+def test_only_the_tied_games_are_sorted_by_what_they_carry():
+    """The canonical order sorts by the carried columns only the games that share list,
+    players and score with another; it is the order of one sort by every column."""
+    import numpy as np
+
+    from pipeline.rate.periods import _canonical_order
+
+    def one_sort(list_index, white, black, score, *carried):
+        code = np.where(np.isnan(score), 3, score * 2)
+        ranks = [pd.factorize(c, sort=True, use_na_sentinel=False)[0] for c in carried]
+        order = np.lexsort((*reversed(ranks), code, black, white, list_index))
+        return [k[order] for k in (list_index, white, black, score, *carried)]
+
+    rng = np.random.default_rng(18)
+    for _ in range(200):
+        n = int(rng.integers(1, 300))
+        keys = [rng.integers(1, 4, n), rng.integers(0, 6, n), rng.integers(0, 6, n),
+                rng.choice([0.0, 0.5, 1.0, np.nan], n)]
+        event = np.array(rng.choice(["a", "b", "c", None], n), dtype=object)
+        start = np.array(rng.choice(["2026-01", "2025-12", None], n), dtype=object)
+        for carried in ([event, start], [event], [rng.integers(0, 3, n).astype(float)]):
+            got, expected = _canonical_order(*keys, *carried), one_sort(*keys, *carried)
+            assert all(pd.Series(g).equals(pd.Series(e)) for g, e in zip(got, expected))

@@ -85,8 +85,19 @@ def _canonical_order(list_index, white, black, score, *carried: np.ndarray) -> t
         key = ((list_index.astype(np.uint64) << np.uint64(2 * bits + 2)) | (white.astype(np.uint64) << np.uint64(bits + 2))
                | (black.astype(np.uint64) << np.uint64(2)) | code)
         order = np.argsort(key, kind="stable")
-        if not carried or not (key[order][1:] == key[order][:-1]).any():
-            return tuple(k[order] for k in (list_index, white, black, score, *carried))
+        ordered = key[order]
+        same = ordered[1:] == ordered[:-1]
+        if carried and same.any():
+            # Only the rows that share a key with another are ordered by the carried
+            # columns (FIDE on Belgium: 8,398 of 1.06 M rows; sorting them all took 1.3 s).
+            # Their keys ascend, so each key's rows stay in the places the sort gave them.
+            tied = np.zeros(len(order), dtype=bool)
+            tied[1:] |= same
+            tied[:-1] |= same
+            rows = order[tied]
+            ranks = [pd.factorize(c[rows], sort=True, use_na_sentinel=False)[0] for c in carried]
+            order[tied] = rows[np.lexsort((*reversed(ranks), ordered[tied]))]
+        return tuple(k[order] for k in (list_index, white, black, score, *carried))
     # Codes of the sorted values: the same whatever order the rows came in.
     ranks = [pd.factorize(c, sort=True, use_na_sentinel=False)[0] for c in carried]
     order = np.lexsort((*reversed(ranks), code, black, white, list_index))
