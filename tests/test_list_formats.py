@@ -1,10 +1,15 @@
 """Exports of a published list (pipeline/formats/list_files.py)."""
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 import pyarrow as pa
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from pipeline.formats.cells import spreadsheet_safe
 from pipeline.formats.list_files import (
     LayoutError,
     fide_list_text,
@@ -142,3 +147,17 @@ def test_swiss_manager_csv_refuses_control_characters():
         swiss_manager_csv(frame)
     assert swiss_manager_csv(LIST.to_pandas().assign(federation=[None, None, "BEL"]), federation="BEL") \
         .split("\r\n")[1] == '"1503014";"Carlsen, Magnus";"M";"BEL";"";"";"";"2830";"";"";"GM"'
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.text(max_size=6), st.sampled_from(["=1+2", "+32", "-", "@x", "\tq", "\rq",
+                                                                           "é=", "'=", "", " =1"])),
+                max_size=40),
+       st.integers(1, 7))
+def test_a_cell_is_made_safe_when_it_starts_like_a_formula(cells, block):
+    # The cells' first bytes, read from the Arrow buffers of a column in chunks of any
+    # size, against the rule as a regular expression: =, +, -, @, tab or CR first.
+    column = pa.chunked_array([pa.array(cells[i:i + block], pa.string()) for i in range(0, len(cells), block)],
+                              pa.string())
+    expected = [None if c is None else "'" + c if re.match(r"[=+\-@\t\r]", c) else c for c in cells]
+    assert spreadsheet_safe(column).to_pylist() == expected

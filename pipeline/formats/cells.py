@@ -2,11 +2,15 @@
 (no formulas) and fixed-width or line-based readers (no value that breaks a line)."""
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.formats.utf8 import first_bytes
+
 CONTROL = r"[\x00-\x1f\x7f-\x9f\u2028\u2029]"  # line breaks, tabs, escapes: never in a cell
+FORMULA_STARTS = np.frombuffer(b"=+-@\t\r", dtype=np.uint8)  # a cell starting so runs as a formula
 
 
 class LayoutError(ValueError):
@@ -15,10 +19,13 @@ class LayoutError(ValueError):
 
 def spreadsheet_safe(column: pa.ChunkedArray) -> pa.ChunkedArray:
     """Text cells a spreadsheet would run as a formula get a leading apostrophe."""
-    risky = pc.fill_null(pc.match_substring_regex(column, r"^[=+\-@\t\r]"), False)
-    if not pc.any(risky).as_py():  # most lists: one pass, no copy (publication writes a thousand of them)
+    # Every such start is one ASCII byte, and a cell's first byte is ASCII only when its
+    # first character is: read from the buffers, 0.1 ms for 10,000 cells (a regular
+    # expression, 0.4 ms; publication makes 1,600 columns for FIDE's lists).
+    risky = np.isin(first_bytes(column), FORMULA_STARTS)
+    if not risky.any():  # most lists: no copy
         return column
-    return pc.if_else(risky, pc.binary_join_element_wise("'", column, ""), column)
+    return pc.if_else(pa.array(risky), pc.binary_join_element_wise("'", column, ""), column)
 
 
 def refuse_breaking(ids: pd.Series, columns: dict[str, pd.Series], widest: dict[str, int]) -> None:

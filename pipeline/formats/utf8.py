@@ -1,0 +1,29 @@
+"""Text columns read as the bytes Arrow holds them in: for checks of every cell that a
+regular expression would make slow (a million cells), done by array arithmetic."""
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+
+def utf8_cells(text: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A string column's UTF-8 bytes, and each cell's first byte in them, its length in
+    bytes and whether it is there (not null): the Arrow buffers, read without a copy
+    (one chunk: the column's chunks are joined first)."""
+    text = (text.combine_chunks() if isinstance(text, pa.ChunkedArray) else text).cast(pa.large_string())
+    if len(text) == 0:  # an empty array may have no buffers at all
+        empty = np.empty(0, dtype=np.int64)
+        return np.empty(0, dtype=np.uint8), empty, empty, np.empty(0, dtype=bool)
+    offsets = np.frombuffer(text.buffers()[1], dtype=np.int64)[text.offset:text.offset + len(text) + 1]
+    data = text.buffers()[2]
+    data = np.frombuffer(data, dtype=np.uint8) if data is not None else np.empty(0, dtype=np.uint8)
+    return data, offsets[:-1], np.diff(offsets), text.is_valid().to_numpy(zero_copy_only=False)
+
+
+def first_bytes(text: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """Each cell's first byte; 0 for an empty or null cell."""
+    data, start, length, present = utf8_cells(text)
+    first = np.zeros(len(start), dtype=np.uint8)
+    filled = present & (length > 0)
+    first[filled] = data[start[filled]]
+    return first
