@@ -8,6 +8,7 @@ import itertools
 from pathlib import Path
 
 import duckdb
+import pyarrow as pa
 
 from pipeline.publish import FILE_NAME, replace_atomically
 from pipeline.publish.pages import TEMPLATES
@@ -103,10 +104,21 @@ class ReportTables:
         self.bins = {k: {r["low"]: r["players"] for r in rows} for k, rows in _by(_records(con, f"""
             select list_id, {BIN_START} + floor((rating - {BIN_START}) / {BIN}) * {BIN} as low, count(*) as players
             from report_history group by all order by list_id, low""", []), "list_id").items()}
-        top_players = sorted({r["player_id"] for rows in self.top.values() for r in rows})
-        self.ratings = {(r["list_id"], r["player_id"]): r["rating"] for r in _records(con, """
-            select list_id, player_id, rating from report_history where player_id in (select unnest(?::bigint[]))
-            """, [top_players])}
+        # The top players' ratings on the lists their charts show (each list's chart: the
+        # HISTORY_LISTS lists up to it), not on every list: FIDE's 412 lists, 200,000
+        # rows made dicts (1 s) → a tenth of them.
+        at = {l["list_id"]: k for k, l in enumerate(self.lists)}
+        charted = [(at[list_id], r["player_id"]) for list_id, rows in self.top.items() for r in rows]
+        con.register("charted", pa.table({"k": [k for k, _ in charted], "player_id": [p for _, p in charted]},
+                                         schema=pa.schema([("k", pa.int64()), ("player_id", pa.int64())])))
+        self.ratings = {(r["list_id"], r["player_id"]): r["rating"] for r in _records(con, f"""
+            with numbered as (select list_id, row_number() over (order by position) - 1 as k
+                              from lists where series = $series)
+            select distinct h.list_id, h.player_id, h.rating
+            from report_history h join numbered n using (list_id)
+            join charted c on c.player_id = h.player_id and n.k between c.k - {HISTORY_LISTS - 1} and c.k
+            """, named)}
+        con.unregister("charted")
         con.execute("drop table report_history")
         self.rounds = _by(_records(con, """select list_id, round, players_moving from estimation_rounds
                                            where series = ? order by list_id, round""", s), "list_id") \
