@@ -56,7 +56,7 @@ def _text(s: pd.Series) -> pyarrow.Array:
 
 def _digits(s: pd.Series, longest: int = 15) -> np.ndarray:
     """Cells of 1 to `longest` ASCII digits (`[0-9]{1,15}`), by counting the bytes
-    that are not digits: a regular expression over a million cells takes 0.1 s, this 0.01 s."""
+    that are not digits: a regular expression over a million ids takes 0.08 s, this 0.05 s."""
     data, start, length, present = utf8_cells(_text(s))
     others = np.zeros(len(data) + 1, dtype=np.int32)  # the non-digit bytes before each byte
     np.cumsum((data - 48) > 9, dtype=np.int32, out=others[1:])  # uint8: a byte below "0" wraps above 9
@@ -88,7 +88,7 @@ def _is_date(s: pd.Series) -> pd.Series:
     """YYYY-MM-DD naming a day of the Gregorian calendar (no 30 February), as pandas'
     strict parser (`pd.to_datetime(format="%Y-%m-%d")`) accepts them, by arithmetic
     on the bytes of the ten-byte cells: the parser takes 0.35 s for a million dates,
-    a regular expression and slices 0.3 s, this 0.03 s."""
+    a regular expression and slices 0.2 s, this 0.07-0.1 s."""
     data, start, length, present = utf8_cells(_text(s))
     ten = np.flatnonzero(present & (length == 10))
     first = start[ten]
