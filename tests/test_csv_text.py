@@ -197,8 +197,33 @@ def test_the_array_count_is_the_csv_modules_wherever_it_counts(parts, block):
     assert _plain_records(blocks, "utf-8") == _csv_records(io.BytesIO(data), "utf-8")
 
 
-def test_a_quote_or_a_lone_cr_leaves_the_count_to_the_csv_module():
-    assert _plain_records([b'a,b\n1,"x"\n'], "utf-8") is None
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from([b"a", b"1", b",", b";", b"\t", b"#", b"\n", b"\r\n", b" ", b"\xc3\xa9",
+                                 b'"', b'""', b',"', b'",', b'"\n']), max_size=60),
+       st.integers(min_value=1, max_value=7))
+def test_with_quotes_the_array_count_is_the_csv_modules_or_none(parts, block):
+    # Quotes anywhere, well placed or not: where the arrays count (quotes around whole
+    # fields of one line), they find what the csv module finds; elsewhere they give up.
+    data = b"".join(parts)
+    blocks = [data[i:i + block] for i in range(0, len(data), block)]
+    counted_by_arrays = _plain_records(blocks, "utf-8")
+    assert counted_by_arrays is None or counted_by_arrays == _csv_records(io.BytesIO(data), "utf-8")
+
+
+def test_quoted_fields_on_one_line_are_counted_by_the_arrays():
+    # An event name with the delimiter in it, a doubled quote, an empty quoted field.
+    data = b'date,event,round\n2026-01-01,"Big open, Brussels",1\n2026-01-02,"The ""A"" group",""\n'
+    assert _plain_records([data], "utf-8") == _csv_records(io.BytesIO(data), "utf-8")
+    assert _plain_records([data], "utf-8").records == 2
+    # A row using ';' where the header uses ',' is still named (a quoted ',' is no delimiter).
+    mixed = b'a,b\n"x,y",2\n1;2\n'
+    assert _plain_records([mixed], "utf-8").mixed_delimiter == _csv_records(io.BytesIO(mixed), "utf-8").mixed_delimiter
+
+
+def test_a_quote_across_lines_or_inside_a_field_or_a_lone_cr_leaves_the_count_to_the_csv_module():
+    assert _plain_records([b'a,b\n1,"x\ny"\n'], "utf-8") is None
+    assert _plain_records([b'a,b\n1,x"y"\n'], "utf-8") is None
+    assert _plain_records([b'a,b\n1,"x"y\n'], "utf-8") is None
     assert _plain_records([b"a,b\r1,2\r"], "utf-8") is None
     # Through count_records, such files are counted all the same.
     assert counted(b'a,b\n1,"x\ny"\n').records == 1
