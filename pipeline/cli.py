@@ -28,6 +28,11 @@ def failure_message(err: BaseException) -> str:
         return f"{where}{err.strerror or err}"
     if isinstance(err, MemoryError):
         return "out of memory: give the run more memory, or smaller files"
+    if isinstance(err, duckdb.OutOfMemoryException):
+        from pipeline.warehouse import memory_limit
+
+        return (f"the warehouse ran out of memory: DuckDB may use {memory_limit()} (RATINGS_DUCKDB_MEMORY); "
+                f"give it more, e.g. RATINGS_DUCKDB_MEMORY=4GB ({str(err).splitlines()[0]})")
     if isinstance(err, duckdb.Error):
         return f"the warehouse failed: {str(err).splitlines()[0]}"
     return f"unexpected {type(err).__name__}: {err} (run again with --debug for the details)"

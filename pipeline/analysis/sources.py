@@ -92,6 +92,8 @@ def _rating_file(reader: duckdb.DuckDBPyConnection, path: Path):
         try:
             rel = reader.sql(file.source)
             names = {c.strip().lower(): c for c in rel.columns}
+        except duckdb.OutOfMemoryException:
+            raise  # the warehouse's memory, not the file (pipeline.cli.failure_message)
         except duckdb.Error as err:
             raise InputFileError(f"{path}: not a readable CSV or Parquet file ({str(err).splitlines()[0]})") from err
         missing = [c for c in FILE_COLUMNS if c not in names]

@@ -87,6 +87,8 @@ def readable(con: duckdb.DuckDBPyConnection, path: Path) -> Iterator[Readable]:
         try:
             records = pq.ParquetFile(path).metadata.num_rows
             cols = con.sql(f"select * from read_parquet({_literal(path)}) limit 0").columns
+        except duckdb.OutOfMemoryException:
+            raise  # the warehouse's memory, not the file (pipeline.cli.failure_message)
         except (pa.ArrowInvalid, OSError, duckdb.Error) as err:
             raise InputFileError(f"{path}: not a readable Parquet file ({str(err).splitlines()[0]})") from err
         text = ", ".join(f"cast({_quote(c)} as varchar) as {_quote(c)}" for c in cols)
@@ -137,6 +139,8 @@ def kind_of(con: duckdb.DuckDBPyConnection, path: Path) -> str:
     with readable(con, Path(path)) as file:
         try:
             names = {n.strip().lower().lstrip("\ufeff") for n in con.sql(file.source).columns[1:]}
+        except duckdb.OutOfMemoryException:
+            raise  # the warehouse's memory, not the file (pipeline.cli.failure_message)
         except duckdb.Error as err:
             raise InputFileError(f"{path}: not a readable CSV file ({str(err).splitlines()[0]})") from err
     for kind, needed in (("go_games", {"black_id", "white_id", "winner"}), ("games", {"white_id", "black_id"}),
@@ -192,6 +196,8 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: i
                               + (["extra"] if kind == "players" else []))
             con.execute(f"insert into {staged(con, staging, kind)} ({names}) "
                         f"select {file_id}, __row, {', '.join(select)} from ({file.source}){only}")
+        except duckdb.OutOfMemoryException:
+            raise  # the warehouse's memory, not the file (pipeline.cli.failure_message)
         except duckdb.Error as err:
             raise InputFileError(f"{path}: not a readable CSV file ({str(err).splitlines()[0]})") from err
     rows = scalar(con, f"select count(*) from {staged(con, staging, kind)} where file_id = ?", [file_id])
