@@ -40,14 +40,14 @@ left join calculated c on c.series = s.series and c.position = l.position and c.
 where s.rating is not null;
 
 comment on view list_ratings is 'rating_history without the names and clubs: every rated player on every list, by id.';
-comment on column list_ratings.series is 'The series (as in rating_history).';
-comment on column list_ratings.list_id is 'The list (YYYY-MM, month of publication, R1).';
-comment on column list_ratings.player_id is 'Membership number.';
-comment on column list_ratings.rating is 'Published rating on this list (performance Elo: a multiple of ten, R3; FIDE: a whole number).';
-comment on column list_ratings.previous_rating is 'Rating on the list before (initial ratings for the first list); null for a new player.';
-comment on column list_ratings.change is 'rating - previous_rating.';
-comment on column list_ratings.games is 'Games counted on this list (performance Elo: compatible games, Nj; FIDE: rated games).';
-comment on column list_ratings.status is 'new (first rating), played, or did not play.';
+comment on column list_ratings.series is 'As in rating_history.';
+comment on column list_ratings.list_id is 'As in rating_history.';
+comment on column list_ratings.player_id is 'As in rating_history.';
+comment on column list_ratings.rating is 'As in rating_history.';
+comment on column list_ratings.previous_rating is 'As in rating_history.';
+comment on column list_ratings.change is 'As in rating_history.';
+comment on column list_ratings.games is 'As in rating_history.';
+comment on column list_ratings.status is 'As in rating_history.';
 
 create or replace view rating_history as
 select r.series, r.list_id, r.player_id, v.name, v.club, r.rating, r.previous_rating, r.change, r.games, r.status

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import duckdb
 
-from pipeline.ingest.tables import InputFileError, readable
+from pipeline.ingest.tables import InputFileError, read_as, readable
 from pipeline.rate.series import SeriesError, series_in
 
 INITIAL = "(initial)"
@@ -89,13 +89,9 @@ def _insert_file(con: duckdb.DuckDBPyConnection, source: Source) -> None:
 def _rating_file(reader: duckdb.DuckDBPyConnection, path: Path):
     """The file's rows checked, as an Arrow table (__row, p, l, r)."""
     with readable(reader, path) as file:
-        try:
+        with read_as(path, "CSV or Parquet file"):
             rel = reader.sql(file.source)
             names = {c.strip().lower(): c for c in rel.columns}
-        except duckdb.OutOfMemoryException:
-            raise  # the warehouse's memory, not the file (pipeline.cli.failure_message)
-        except duckdb.Error as err:
-            raise InputFileError(f"{path}: not a readable CSV or Parquet file ({str(err).splitlines()[0]})") from err
         missing = [c for c in FILE_COLUMNS if c not in names]
         if missing:
             raise InputFileError(f"{path}: a file of ratings needs the columns {', '.join(FILE_COLUMNS)}; "

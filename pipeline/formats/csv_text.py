@@ -255,7 +255,8 @@ def _plain_records(blocks: Iterable[bytes], encoding: str) -> CsvRecords | None:
         if len(quotes) and not _whole_fields_quoted(data, quotes, starts, ends, separator):
             return None
         at = np.flatnonzero(data == separator) if delimiter else np.empty(0, dtype=np.int64)
-        at = at[np.searchsorted(quotes, at) % 2 == 0]  # the delimiters outside quotes
+        if len(quotes):
+            at = at[np.searchsorted(quotes, at) % 2 == 0]  # the delimiters outside quotes
         if header is not None:
             header_fields = int(np.searchsorted(at, ends[header]) - np.searchsorted(at, starts[header])) + 1
         records += len(rows)

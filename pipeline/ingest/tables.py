@@ -29,6 +29,19 @@ class InputFileError(Exception):
     """A file that cannot be read at all (not CSV or Parquet, unreadable bytes)."""
 
 
+@contextlib.contextmanager
+def read_as(path: Path, what: str, errors: tuple[type[BaseException], ...] = (duckdb.Error,)) -> Iterator[None]:
+    """A failure to read `path` as `what` ("CSV file", ...) becomes one InputFileError
+    naming the file; running out of DuckDB's memory is the warehouse's, not the file's,
+    and goes on as it is (pipeline.cli.failure_message says what to set)."""
+    try:
+        yield
+    except duckdb.OutOfMemoryException:
+        raise
+    except errors as err:
+        raise InputFileError(f"{path}: not a readable {what} ({str(err).splitlines()[0]})") from err
+
+
 @dataclass(frozen=True)
 class Ingested:
     kind: str
@@ -84,13 +97,9 @@ def readable(con: duckdb.DuckDBPyConnection, path: Path) -> Iterator[Readable]:
     with open(path, "rb") as fh:
         head = fh.read(4096)
     if head[:4] == b"PAR1":
-        try:
+        with read_as(path, "Parquet file", (pa.ArrowInvalid, OSError, duckdb.Error)):
             records = pq.ParquetFile(path).metadata.num_rows
             cols = con.sql(f"select * from read_parquet({_literal(path)}) limit 0").columns
-        except duckdb.OutOfMemoryException:
-            raise  # the warehouse's memory, not the file (pipeline.cli.failure_message)
-        except (pa.ArrowInvalid, OSError, duckdb.Error) as err:
-            raise InputFileError(f"{path}: not a readable Parquet file ({str(err).splitlines()[0]})") from err
         text = ", ".join(f"cast({_quote(c)} as varchar) as {_quote(c)}" for c in cols)
         yield Readable(f"select file_row_number + 1 as __row, {text} "
                        f"from read_parquet({_literal(path)}, file_row_number = true)", records, ("Parquet",))
@@ -137,12 +146,8 @@ def kind_of(con: duckdb.DuckDBPyConnection, path: Path) -> str:
     """What a CSV or Parquet input holds, from its columns: games (white_id and
     black_id), a calendar (window_start), a registry (name), initial ratings (rating)."""
     with readable(con, Path(path)) as file:
-        try:
+        with read_as(path, "CSV file"):
             names = {n.strip().lower().lstrip("\ufeff") for n in con.sql(file.source).columns[1:]}
-        except duckdb.OutOfMemoryException:
-            raise  # the warehouse's memory, not the file (pipeline.cli.failure_message)
-        except duckdb.Error as err:
-            raise InputFileError(f"{path}: not a readable CSV file ({str(err).splitlines()[0]})") from err
     for kind, needed in (("go_games", {"black_id", "white_id", "winner"}), ("games", {"white_id", "black_id"}),
                          ("events", {"event_id", "start_date"}), ("calendar", {"window_start"}),
                          ("players", {"name"}), ("ratings", {"rating"})):
@@ -189,17 +194,12 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: i
     file_id = part if part is not None else scalar(con, "select nextval('file_ids')")
     only = ("" if part is None else
             f" where __row in (select row_number from rejects where file_id = {file_id} and status = 'open')")
-    with readable(con, path) as file:
-        try:
-            select, missing = _staging_select(kind, con.sql(file.source).columns[1:])
-            names = ", ".join(_quote(c) for c in ["file_id", "row_number", *columns(kind), "fixes_file", "fixes_row"]
-                              + (["extra"] if kind == "players" else []))
-            con.execute(f"insert into {staged(con, staging, kind)} ({names}) "
-                        f"select {file_id}, __row, {', '.join(select)} from ({file.source}){only}")
-        except duckdb.OutOfMemoryException:
-            raise  # the warehouse's memory, not the file (pipeline.cli.failure_message)
-        except duckdb.Error as err:
-            raise InputFileError(f"{path}: not a readable CSV file ({str(err).splitlines()[0]})") from err
+    with readable(con, path) as file, read_as(path, "CSV file"):
+        select, missing = _staging_select(kind, con.sql(file.source).columns[1:])
+        names = ", ".join(_quote(c) for c in ["file_id", "row_number", *columns(kind), "fixes_file", "fixes_row"]
+                          + (["extra"] if kind == "players" else []))
+        con.execute(f"insert into {staged(con, staging, kind)} ({names}) "
+                    f"select {file_id}, __row, {', '.join(select)} from ({file.source}){only}")
     rows = scalar(con, f"select count(*) from {staged(con, staging, kind)} where file_id = ?", [file_id])
     if part is not None:
         con.execute("update source_files set status = 'staged', staged_in = ? where file_id = ?", [staging, part])

@@ -31,20 +31,18 @@ NOT_AN_ID = "not a whole-number id of at most 15 digits"
 # model that inherits the same check (RatingsInput and PlayersInput from PlayerRows,
 # GoEventsInput from EventsInput) falls back to the method's __name__: "player_id: _id"
 # instead of the reason. Giving the method the name too keeps the reason for all of them.
-def check(*fields: str, name: str, **kwargs):
-    """pa.check, its name kept by every model that inherits it."""
-    def named(fn):
-        fn.__name__ = name
-        return pa.check(*fields, name=name, **kwargs)(fn)
-    return named
+def _keeping_names(decorator):
+    """A Pandera check decorator whose check keeps its name in every model that inherits it."""
+    def named_check(*fields: str, name: str, **kwargs):
+        def named(fn):
+            fn.__name__ = name
+            return decorator(*fields, name=name, **kwargs)(fn)
+        return named
+    return named_check
 
 
-def dataframe_check(*, name: str, **kwargs):
-    """pa.dataframe_check, its name kept by every model that inherits it."""
-    def named(fn):
-        fn.__name__ = name
-        return pa.dataframe_check(name=name, **kwargs)(fn)
-    return named
+check = _keeping_names(pa.check)
+dataframe_check = _keeping_names(pa.dataframe_check)
 
 
 def _text(s: pd.Series) -> pyarrow.Array:
@@ -160,7 +158,7 @@ class PlayersInput(PlayerRows):
         return s.str.fullmatch(GO_GRADE)
 
     @check("estimated_rating",
-              name=f"absurd estimated rating (not a number from {MIN_RATING} to {MAX_RATING})")
+           name=f"absurd estimated rating (not a number from {MIN_RATING} to {MAX_RATING})")
     def _estimated_rating(cls, s: Series[str]) -> Series[bool]:
         return _in_range(s, MIN_RATING, MAX_RATING)
 
@@ -181,7 +179,7 @@ class RatingsInput(PlayerRows):
         return _in_range(s, MIN_RATING, MAX_RATING)
 
     @check("archive_performance",
-              name=f"absurd archived performance (not a number from {MIN_RATING} to {MAX_RATING})")
+           name=f"absurd archived performance (not a number from {MIN_RATING} to {MAX_RATING})")
     def _archive_performance(cls, s: Series[str]) -> Series[bool]:
         return _in_range(s, MIN_RATING, MAX_RATING)
 
