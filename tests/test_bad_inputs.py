@@ -137,6 +137,11 @@ def test_a_200_mb_file_with_one_bad_row_at_the_end(cli, registry, tmp_path):
     ) to '{big}' (header)""")
     assert big.stat().st_size > 200 * 10**6
     cli("ingest", "--games", big, "--warehouse", registry)
+    con = duckdb.connect(str(registry), read_only=True)
+    # Each row staged with its number in the file (its round + 1): none moved, none lost.
+    assert con.execute("select count(*) filter (where row_number = round::bigint + 1), max(row_number) "
+                       "from staged_games").fetchall() == [(5600000, 5600001)]
+    con.close()
     result = cli("validate", "--warehouse", registry, rejected=True)
     assert "read 5600001 = accepted 5600000 + rejected 1" in result.output
     assert "big.csv, row 5600001: result: unknown code (got '1-1')" in result.output

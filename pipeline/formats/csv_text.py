@@ -257,12 +257,16 @@ def _plain_records(blocks: Iterable[bytes], encoding: str) -> CsvRecords | None:
         at = np.flatnonzero(data == separator) if delimiter else np.empty(0, dtype=np.int64)
         if len(quotes):
             at = at[np.searchsorted(quotes, at) % 2 == 0]  # the delimiters outside quotes
+        # A line's fields: its delimiters plus one. No delimiter sits on a line break, so
+        # the delimiters before a line's start are those before the previous line's end.
+        before_end = np.searchsorted(at, ends)
+        line_fields = np.diff(before_end, prepend=0) + 1
         if header is not None:
-            header_fields = int(np.searchsorted(at, ends[header]) - np.searchsorted(at, starts[header])) + 1
+            header_fields = int(line_fields[header])
         records += len(rows)
         hashes.extend(numbers[rows[data[starts[rows]] == ord("#")]].tolist())
         if mixed is None and delimiter:
-            fields = np.searchsorted(at, ends[rows]) - np.searchsorted(at, starts[rows]) + 1
+            fields = line_fields[rows]
             for i in np.flatnonzero(fields != header_fields):
                 r = rows[i]
                 raw = chunk[starts[r]:ends[r] + 1].decode(encoding)
