@@ -110,12 +110,12 @@ def publish(con: duckdb.DuckDBPyConnection, out: Path, reporter: Reporter, forma
     if system is not None and chosen(con, system).scenario:
         raise SeriesError(f"{system!r} is a scenario: scenarios are never published (compare them: ratings compare)")
     for series in ([chosen(con, system)] if system else series_in(con, scenarios=False)):
-        list_ids, written = publish_series(con, out, series, formats)
+        published = publish_series(con, out, series, formats)
         pages = []
         if reports:
             from pipeline.publish.report import write_reports  # Jinja2: only when reports are asked for
-            pages = write_reports(con, out, series)
-        reporter.published(series, Path(series.folder(Path(out))), list_ids, written, pages)
+            pages = write_reports(con, out, series, published.lists)
+        reporter.published(series, Path(series.folder(Path(out))), published.list_ids, published.written, pages)
 
 
 def run_scenario(con: duckdb.DuckDBPyConnection, run_id: int, reporter: Reporter, name: str, system: str | None,

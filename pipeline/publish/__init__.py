@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
@@ -132,8 +133,15 @@ def _list_files(one: pa.Table, pairing: pa.Table | None, list_id: str, formats: 
     return files
 
 
+@dataclass(frozen=True)
+class Published:
+    list_ids: list[str]
+    written: int  # files written (unchanged files are not)
+    lists: pa.Table | None  # every list's public rows (sql/50_published_lists.sql); None: no list files
+
+
 def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: tuple[str, ...] = DEFAULT_FORMATS
-                   ) -> tuple[list[str], int]:
+                   ) -> Published:
     """Write a series' files into its folder (OUT/ for the warehouse's first series,
     OUT/<series>/ for the others), as its rule set publishes them: for each list
     OUT/state/<list_id>.parquet and, where the rule set publishes list files,
@@ -141,7 +149,8 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
     list layout and -swiss-manager.csv for pairing programs), the latest revision as
     OUT/lists/<list_id>.* and, for each revision after the first,
     OUT/diffs/<list_id>-r<revision>.csv; a current list where the rule set has one.
-    Returns the list ids and the number of files written (unchanged files are not)."""
+    Returns the list ids, the number of files written and the lists' rows (which the
+    reports read too)."""
     rs = series.rule_set
     out = Path(series.folder(Path(out)))
     (out / "lists").mkdir(parents=True, exist_ok=True)
@@ -184,7 +193,7 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
         for report, rows in by_key(changes, "report").items():
             if REPORT.fullmatch(report):
                 written += write_once(csv_bytes(rows.drop_columns(["report"])), out / "diffs" / f"{report}.csv")
-    return [list_id for list_id, _ in revisions], written
+    return Published([list_id for list_id, _ in revisions], written, lists)
 
 
 def pairing_lists(con: duckdb.DuckDBPyConnection, rule_set) -> pa.Table:
