@@ -50,10 +50,20 @@ comment on column list_ratings.games is 'As in rating_history.';
 comment on column list_ratings.status is 'As in rating_history.';
 
 create or replace view rating_history as
-select r.series, r.list_id, r.player_id, v.name, v.club, r.rating, r.previous_rating, r.change, r.games, r.status
+-- The registry as each registry version saw it (one snapshot a version the lists were
+-- computed with, most often one), then each row's name by an equality join: the asof
+-- join runs over players, not over every player of every list (FIDE's 4 M rows: 1 s).
+with registries as (select distinct registry_version from lists),
+registered as (select distinct player_id from player_versions),
+snapshots as (
+    select g.registry_version, p.player_id, v.name, v.club
+    from registries g cross join registered p
+    asof join player_versions v on v.player_id = p.player_id and g.registry_version >= v.version
+)
+select r.series, r.list_id, r.player_id, n.name, n.club, r.rating, r.previous_rating, r.change, r.games, r.status
 from list_ratings r
 join lists l using (series, list_id)
-asof join player_versions v on v.player_id = r.player_id and l.registry_version >= v.version;
+join snapshots n on n.registry_version = l.registry_version and n.player_id = r.player_id;
 
 comment on view rating_history is 'Every rated player on every list (current revisions): the published lists, all together.';
 comment on column rating_history.series is 'The series: a rule set''s official lists (its name, e.g. performance, fide) or a scenario.';

@@ -228,7 +228,31 @@ def test_a_rename_after_publication_changes_no_published_file(cli, published, sm
     diff = pd.read_csv(out / "diffs" / "2027-01-r2.csv").set_index("player_id")
     assert diff.loc[3, "reason"] == ("late games (submission 5): 2026-11-15 4-3 1-0; "
                                      "name: Cara Rated → Cara Renamed; club: Club B → Club C")
+    # rating_history (the lists' rows) names every row as the registry stood when its
+    # list's revision was computed: the latest version up to the revision's.
+    assert query(w, """select count(*), count(*) filter (where h.name = (
+                           select arg_max(v.name, v.version) from player_versions v
+                           where v.player_id = h.player_id and v.version <= l.registry_version))
+                       from rating_history h join lists l using (series, list_id)
+                       where h.player_id = 3""") == [(2, 2)]
     audits_pass(cli, w)
+
+
+def test_each_list_names_its_players_as_its_revision_saw_the_registry(cli, published, tmp_path):
+    w, out = published
+    rename = write_rows(tmp_path / "registry-update.csv", ["player_id", "name", "birth_year", "club"],
+                        [[3, "Cara Renamed", 1990, "Club C"]])
+    cli("run", "--players", rename, "--warehouse", w, "--out", out)
+    # A late game in 2027-05's window only: 2027-05 gets a revision that sees the
+    # rename, 2027-01 keeps its revision and the registry it saw.
+    late = write_rows(tmp_path / "late.csv", ["date", "white_id", "black_id", "result"], [["2027-02-15", 4, 3, "1-0"]])
+    cli("run", "--games", late, "--warehouse", w, "--out", out)
+    assert query(w, "select list_id, revision from lists order by list_id") == [("2027-01", 1), ("2027-05", 2)]
+    assert query(w, "select count(distinct registry_version) from lists") == [(2,)]
+    assert query(w, "select list_id, name, club from rating_history where player_id = 3 order by list_id") == [
+        ("2027-01", "Cara Rated", "Club B"), ("2027-05", "Cara Renamed", "Club C")]
+    assert pd.read_csv(out / "lists" / "2027-05.csv").set_index("player_id").loc[3, "name"] == "Cara Renamed"
+    assert pd.read_csv(out / "lists" / "2027-01.csv").set_index("player_id").loc[3, "name"] == "Cara Rated"
 
 
 def test_a_run_that_changes_nothing_writes_nothing(cli, published):
