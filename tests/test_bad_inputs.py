@@ -35,11 +35,11 @@ EXPECTED = {
     "unknown_player.csv": ("partly rejected", 1, 1, "black_id: 99 is not in the player registry"),
     "ragged_rows.csv": ("partly rejected", 2, 1, "result: missing value"),
     # issue 13: every line counted, one delimiter and one encoding per file, values compared parsed
-    "mixed_delimiters.csv": ("error", 0, 0, "mixed_delimiters.csv: line 4 uses ';' where the header uses a tab: "
-                                            "one delimiter per file"),
+    "mixed_delimiters.csv": ("error", 0, 0, ("mixed_delimiters.csv: line 4 uses ';' where the header uses a tab: "
+                                             "one delimiter per file")),
     "hash_line.csv": ("partly rejected", 2, 1, "date: unparseable date (expected YYYY-MM-DD) (got '#2026-10-02')"),
-    "mixed_encoding.csv": ("error", 0, 0, "mixes encodings: line 2 is UTF-8 ('è' written as 2 bytes), line 3 is not "
-                                          "UTF-8 (byte 0xE8, 'è' in Latin-1/CP1252?)"),
+    "mixed_encoding.csv": ("error", 0, 0, ("mixes encodings: line 2 is UTF-8 ('è' written as 2 bytes), line 3 is not "
+                                           "UTF-8 (byte 0xE8, 'è' in Latin-1/CP1252?)")),
     "cp1252.csv": ("clean", 2, 0, "encoding: CP1252 (Windows), not Latin-1: line 2 holds byte 0x80"),
     "padded_self_play.csv": ("partly rejected", 1, 2, "a player plays against themself"),
     "equal_after_parsing.csv": ("partly rejected", 2, 1, "duplicate game: same as row 1 of this file"),

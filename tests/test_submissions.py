@@ -263,7 +263,7 @@ def test_a_run_that_changes_nothing_writes_nothing(cli, published):
 
 
 def test_a_published_revision_is_never_overwritten_with_other_content(cli, published, small_federation, tmp_path):
-    w, out = published
+    _, out = published
     other = tmp_path / "other.duckdb"  # another warehouse, other games, the same output folder
     games = write_rows(tmp_path / "g.csv", ["date", "white_id", "black_id", "result"], [["2026-09-05", 2, 1, "1-0"]])
     refused = cli("run", "--players", small_federation["players"], "--ratings", small_federation["ratings"],

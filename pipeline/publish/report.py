@@ -190,6 +190,6 @@ def write_reports(con: duckdb.DuckDBPyConnection, out: Path, series, published: 
             tables = ReportTables(con, series, accuracy, published)
         path.parent.mkdir(parents=True, exist_ok=True)
         page = tables.page(list_id) + marker + "\n"
-        replace_atomically(path, lambda tmp: tmp.write_text(page))
+        replace_atomically(path, lambda tmp, text=page: tmp.write_text(text))
         written.append(path)
     return written
