@@ -49,21 +49,32 @@ comment on column list_ratings.change is 'As in rating_history.';
 comment on column list_ratings.games is 'As in rating_history.';
 comment on column list_ratings.status is 'As in rating_history.';
 
-create or replace view rating_history as
--- The registry as each registry version saw it (one snapshot a version the lists were
--- computed with, most often one), then each row's name by an equality join: the asof
--- join runs over players, not over every player of every list (FIDE's 4 M rows: 1 s).
+-- The registry as each registry version the lists were computed with saw it (most
+-- often one version): a list's rows take their names by an equality join on it, so
+-- the asof join runs over the players, not over every player of every list (FIDE's
+-- 4 M rows: 1 s).
+create or replace view registry_snapshots as
 with registries as (select distinct registry_version from lists),
-registered as (select distinct player_id from player_versions),
-snapshots as (
-    select g.registry_version, p.player_id, v.name, v.club
-    from registries g cross join registered p
-    asof join player_versions v on v.player_id = p.player_id and g.registry_version >= v.version
-)
+registered as (select distinct player_id from player_versions)
+select g.registry_version, p.player_id, v.version, v.name, v.club, v.birth_year, v.estimated_rating, v.extra
+from registries g cross join registered p
+asof join player_versions v on v.player_id = p.player_id and g.registry_version >= v.version;
+
+comment on view registry_snapshots is 'The registry as each list revision saw it: every player''s latest version up to the revision''s registry version.';
+comment on column registry_snapshots.registry_version is 'A registry version some list revision was computed with (lists.registry_version).';
+comment on column registry_snapshots.player_id is 'Membership number.';
+comment on column registry_snapshots.version is 'The player''s version in force then (player_versions.version).';
+comment on column registry_snapshots.name is 'Name in the registry then.';
+comment on column registry_snapshots.club is 'Club in the registry then.';
+comment on column registry_snapshots.birth_year is 'Birth year in the registry then (private: never published).';
+comment on column registry_snapshots.estimated_rating is 'A club''s or age estimate in the registry then (R12).';
+comment on column registry_snapshots.extra is 'The registry file''s other columns then, as they came (JSON).';
+
+create or replace view rating_history as
 select r.series, r.list_id, r.player_id, n.name, n.club, r.rating, r.previous_rating, r.change, r.games, r.status
 from list_ratings r
 join lists l using (series, list_id)
-join snapshots n on n.registry_version = l.registry_version and n.player_id = r.player_id;
+join registry_snapshots n on n.registry_version = l.registry_version and n.player_id = r.player_id;
 
 comment on view rating_history is 'Every rated player on every list (current revisions): the published lists, all together.';
 comment on column rating_history.series is 'The series: a rule set''s official lists (its name, e.g. performance, fide) or a scenario.';

@@ -10,7 +10,7 @@ import pytest
 from tests.conftest import PROJECT_DIR, copy_built
 from tests.test_go_pipeline import go_files  # noqa: F401 (a fixture)
 
-VIEWS = ("list_ratings", "rating_history", "player_card", "list_summary", "top_players")
+VIEWS = ("list_ratings", "registry_snapshots", "rating_history", "player_card", "list_summary", "top_players")
 GO_VIEWS = ("go_history",)  # made by the Go rule sets (pipeline/systems/go/schema.sql)
 
 
