@@ -42,10 +42,9 @@ def list_accuracy(con: duckdb.DuckDBPyConnection, series) -> dict[str, dict]:
     return {r["list_id"]: r for r in scores.to_pylist() if r["list_id"] is not None}
 
 
-# The series' rows of list_ratings (sql/views.sql): rating_history without the names,
-# which the pages look up only for the few dozen rows a list shows (`ranked`).
+# The published lists' rows (sql/50_published_lists.sql) without the names, which the
+# pages look up only for the few dozen rows a list shows (`ranked`).
 HISTORY_COLUMNS = "list_id, player_id, rating, previous_rating, change, games, status"
-HISTORY = f"select {HISTORY_COLUMNS} from list_ratings where series = $series"
 
 # The figures of list_summary (sql/views.sql) that the pages show, from report_history
 # rather than from the view, which would compute rating_history again.
@@ -70,24 +69,21 @@ where l.series = $series"""
 
 
 class ReportTables:
-    """Everything the pages of a series read, fetched once: the series' rows of
-    rating_history (less the names) made a temporary table, and from it in a few
+    """Everything the pages of a series read, fetched once: the lists' rows that
+    publication read (`published`, pipeline.publish.Published.lists: rating_history is
+    not read twice), less the names, made a temporary table, and from it in a few
     set-based queries each list's summary, histogram, gains, losses, new players and
     top players (those named); the estimation rounds, the input files and their open
     rejects, the predictive figures."""
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, series, accuracy: dict | None = None,
-                 published: pa.Table | None = None):
+    def __init__(self, con: duckdb.DuckDBPyConnection, series, published: pa.Table, accuracy: dict | None = None):
         s = [series.name]
         named = {"series": series.name}
         self.series = series
         self.lists = _records(con, "select list_id, position, run_id from lists where series = ? order by position", s)
-        if published is None:
-            con.execute(f"create or replace temp table report_history as {HISTORY}", named)
-        else:  # the published lists' rows, as publication read them: rating_history is not read twice
-            con.register("published_rows", published)
-            con.execute(f"create or replace temp table report_history as select {HISTORY_COLUMNS} from published_rows")
-            con.unregister("published_rows")
+        con.register("published_rows", published)
+        con.execute(f"create or replace temp table report_history as select {HISTORY_COLUMNS} from published_rows")
+        con.unregister("published_rows")
         self.summary = {r["list_id"]: r for r in _records(con, SUMMARY, named)}
 
         def ranked(where: str, key: str, n: int) -> dict[str, list[dict]]:
@@ -163,12 +159,11 @@ class ReportTables:
         )
 
 
-def write_reports(con: duckdb.DuckDBPyConnection, out: Path, series, published: pa.Table | None = None
-                  ) -> list[Path]:
+def write_reports(con: duckdb.DuckDBPyConnection, out: Path, series, published: pa.Table | None) -> list[Path]:
     """<series folder>/<list_id>/index.html for each list of the series whose report is
-    missing or older than its revision (the page records the revision it shows).
-    `published`: the lists' rows publication read (pipeline.publish.Published.lists),
-    which the pages then read instead of list_ratings."""
+    missing or older than its revision (the page records the revision it shows), from
+    the lists' rows publication read (pipeline.publish.Published.lists; None for a
+    rule set without list files, which has no pages)."""
     written = []
     if not series.rule_set.list_files:  # rule sets without list files have no list pages
         return written
@@ -187,7 +182,7 @@ def write_reports(con: duckdb.DuckDBPyConnection, out: Path, series, published: 
         if path.exists() and path.read_text().endswith(marker + "\n"):
             continue
         if tables is None:  # fetched once, when a page is to be written
-            tables = ReportTables(con, series, accuracy, published)
+            tables = ReportTables(con, series, published, accuracy)
         path.parent.mkdir(parents=True, exist_ok=True)
         page = tables.page(list_id) + marker + "\n"
         replace_atomically(path, lambda tmp, text=page: tmp.write_text(text))
