@@ -5,17 +5,26 @@ import re
 
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.formats.cells import spreadsheet_safe
+from pipeline.formats.cells import (
+    CONTROL,
+    CONTROL_RE2,
+    cell_text,
+    spreadsheet_safe,
+    text_cells,
+)
 from pipeline.formats.list_files import (
+    WHITESPACE,
     LayoutError,
     fide_list_text,
     published_rating,
     swiss_manager_csv,
 )
+from pipeline.formats.utf8 import lines_text, may_hold_control
 
 LIST = pa.table({
     "player_id": [1503014, 42, 7],
@@ -161,3 +170,75 @@ def test_a_cell_is_made_safe_when_it_starts_like_a_formula(cells, block):
                               pa.string())
     expected = [None if c is None else "'" + c if re.match(r"[=+\-@\t\r]", c) else c for c in cells]
     assert spreadsheet_safe(column).to_pylist() == expected
+
+
+def _every_character() -> list[str]:
+    """Every code point UTF-8 can hold (surrogates cannot be encoded)."""
+    return [chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
+
+
+def test_the_arrow_control_pattern_refuses_the_characters_the_python_one_does():
+    # refuse_breaking runs CONTROL_RE2 through Arrow's RE2; the TRF writer and the
+    # schemas use CONTROL through Python's re: the two must refuse the same
+    # characters, all 1,112,064 of them checked (65 controls plus U+2028 and U+2029).
+    chars = _every_character()
+    arrow = pc.match_substring_regex(pa.array(chars), CONTROL_RE2).to_numpy(zero_copy_only=False)
+    python = [re.search(CONTROL, c) is not None for c in chars]
+    assert arrow.tolist() == python
+    assert sum(python) == 32 + 33 + 2  # U+0000-U+001F, U+007F-U+009F, the two separators
+
+
+def test_lines_lose_the_blanks_str_rstrip_would_take():
+    # The TXT lines were written by pandas' str.rstrip; Arrow's trim is given the
+    # same characters, which must be Python's whitespace exactly.
+    assert set(WHITESPACE) == {c for c in _every_character() if c.isspace()}
+    # A player whose row ends with the name (no federation, title, rating or games
+    # printed) and whose name ends with a no-break space loses it, as before.
+    one = pa.table({"player_id": [5], "name": ["Doe\u00a0"], "federation": [None], "sex": [None],
+                    "title": [None], "rating": [None], "games": [None], "estimated": [False]},
+                   schema=pa.schema([("player_id", pa.int64()), ("name", pa.string()), ("federation", pa.string()),
+                                     ("sex", pa.string()), ("title", pa.string()), ("rating", pa.int64()),
+                                     ("games", pa.int64()), ("estimated", pa.bool_())]))
+    assert fide_list_text(one).splitlines()[1] == "5".ljust(15) + "Doe"
+
+
+@pytest.mark.parametrize("values, expected", [
+    # whole numbers without a decimal point, a missing one blank
+    (pd.Series([1503014, None], dtype="Int64"), ["1503014", ""]),
+    (pd.Series([2830.0, float("nan")]), ["2830", ""]),
+    (pa.array([7, None]), ["7", ""]),
+    (pa.chunked_array([[1.0], [None]]), ["1", ""]),
+    (pa.nulls(2), ["", ""]),
+    # text as it is, a missing one blank; objects of mixed types as str() writes them
+    (pd.Series(["Doe", None], dtype=object), ["Doe", ""]),
+    (pd.Series(["Doe", 12, None], dtype=object), ["Doe", "12", ""]),
+    (pd.Series([True, False]), ["True", "False"]),
+    (pa.array([True, None]), ["True", ""]),
+])
+def test_text_cells_are_what_cell_text_writes(values, expected):
+    assert text_cells(values).to_pylist() == expected
+    if isinstance(values, pd.Series):
+        assert cell_text(values).tolist() == expected
+
+
+def test_a_fraction_is_not_printed_as_a_whole_number():
+    with pytest.raises((pa.ArrowInvalid, TypeError)):
+        text_cells(pa.array([1.5]))
+
+
+def test_the_byte_prefilter_lets_every_control_character_through_to_the_pattern():
+    # refuse_breaking skips the regular expression for a column none of whose bytes
+    # can start a control character: each control character, alone or inside a
+    # slice of a longer column, must make the column a suspect; plain text must not.
+    controls = [c for c in _every_character() if re.search(CONTROL, c)]
+    assert all(may_hold_control(pa.array(["Doe", f"Jo{c}"])) for c in controls)
+    assert all(may_hold_control(pa.array(["x", f"a{c}b", "y"]).slice(1, 1)) for c in controls)
+    assert not may_hold_control(pa.array(["Doe, Jo", "Müller", "Łódź", "O'Neil", None]))
+    # the bytes of the rows outside a slice are not read: the slice alone is clean
+    assert not may_hold_control(pa.array(["a\nb", "Doe"]).slice(1, 1))
+
+
+def test_lines_text_is_each_line_and_its_end():
+    assert lines_text(pa.array(["a", "é", ""]), "\r\n") == "a\r\né\r\n\r\n"
+    assert lines_text(pa.array(["skip", "b", "c"]).slice(1, 2), "\n") == "b\nc\n"
+    assert lines_text(pa.array([], type=pa.string()), "\n") == ""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 
 def utf8_cells(text: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -27,3 +28,28 @@ def first_bytes(text: pa.Array | pa.ChunkedArray) -> np.ndarray:
     filled = present & (length > 0)
     first[filled] = data[start[filled]]
     return first
+
+
+def lines_text(text: pa.Array, end: str) -> str:
+    """The cells as one string, each followed by `end`: the bytes Arrow holds, decoded
+    once (a list of Python strings joined takes 4 ms for 12,500 lines, this 1 ms)."""
+    data, start, length, _ = utf8_cells(pc.binary_join_element_wise(text, end, ""))
+    if not len(start):
+        return ""
+    return data[start[0]:start[-1] + length[-1]].tobytes().decode()
+
+
+# The UTF-8 lead bytes of every character CONTROL matches: the ASCII controls
+# themselves, 0xC2 (U+0080-U+00BF, the C1 controls among them) and 0xE2 (U+2000-U+2FFF,
+# the line and paragraph separators among them).
+_MAY_BE_CONTROL = np.zeros(256, dtype=bool)
+_MAY_BE_CONTROL[list(range(0x20)) + [0x7F, 0xC2, 0xE2]] = True
+
+
+def may_hold_control(text: pa.Array | pa.ChunkedArray) -> bool:
+    """False when no cell can hold a control character: no byte of the column is one
+    that starts one (most columns: the regular expression then need not run)."""
+    data, start, length, _ = utf8_cells(text)
+    if not len(start):
+        return False
+    return bool(_MAY_BE_CONTROL[data[start[0]:start[-1] + length[-1]]].any())  # a slice's bytes only
