@@ -1,0 +1,56 @@
+"""Benchmark: the files pairing programs load (FIDE's TXT, Swiss-Manager's CSV),
+written for every list of a warehouse's first rule set.
+
+    python bench/list_formats.py WAREHOUSE [--federation BEL]
+
+Prints one table: the lists' query (sql/53_pairing_lists.sql), then each
+format's median and largest time a list, and the total. The warehouse is
+opened read-only. For FIDE on the Belgian history (the largest case: 412 lists
+of up to 12,565 players), build it first:
+
+    python bench/belgium_inputs.py ../shared/data/belgium belgium/
+    ratings run --system fide --players belgium/players.parquet --ratings belgium/ratings.parquet \\
+        --games belgium/games.parquet --warehouse fide.duckdb --out fide/ --no-reports
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from pipeline.formats.list_files import fide_list_text, swiss_manager_csv
+from pipeline.publish import by_key, pairing_lists
+from pipeline.rate.series import series_in
+from pipeline.warehouse import connect
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("warehouse")
+    parser.add_argument("--federation", default=None, help="fills Fed where a player has none")
+    args = parser.parse_args()
+    con = connect(args.warehouse, read_only=True)
+    series = series_in(con, scenarios=False)[0]
+    con.execute("set variable series = ?", [series.name])
+    con.execute("set variable estimates = false")
+    started = time.perf_counter()
+    lists = by_key(pairing_lists(con, series.rule_set))
+    query = time.perf_counter() - started
+    times: dict[str, list[float]] = {"txt": [], "swiss-manager": []}
+    for list_id, table in lists.items():
+        for name, write in (("txt", lambda t, i=list_id: fide_list_text(t, i, federation=args.federation)),
+                            ("swiss-manager", lambda t: swiss_manager_csv(t, federation=args.federation))):
+            started = time.perf_counter()
+            write(table)
+            times[name].append(time.perf_counter() - started)
+    largest = max(t.num_rows for t in lists.values())
+    print(f"# pairing programs' lists, {series.name} ({series.rule_set.name}): {len(lists)} lists, "
+          f"up to {largest:,} players; the lists' query {query:.2f} s\n")
+    print("| format | median ms a list | largest ms | total s |")
+    print("|---|---:|---:|---:|")
+    for name, seconds in times.items():
+        print(f"| {name} | {statistics.median(seconds) * 1000:.1f} | {max(seconds) * 1000:.1f} | {sum(seconds):.2f} |")
+
+
+if __name__ == "__main__":
+    main()
