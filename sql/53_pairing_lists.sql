@@ -17,11 +17,14 @@ with rated as (
 ),
 series_lists as (select * from lists where series = getvariable('series')),
 estimated_players as (select distinct player_id from player_versions where estimated_rating is not null),
+-- each rated player with their rating, then the estimated players who are not rated
+-- (union all: no search for duplicates over FIDE's 4 M rows, no join back to rated)
 listed as (
-    select list_id, player_id from rated
-    union
-    select l.list_id, e.player_id from series_lists l cross join estimated_players e
+    select list_id, player_id, rating, games, false as estimated from rated
+    union all
+    select l.list_id, e.player_id, null, 0, true from series_lists l cross join estimated_players e
     where getvariable('estimates')  -- R12: the rule set publishes the registry's estimates
+      and not exists (select 1 from rated r where r.list_id = l.list_id and r.player_id = e.player_id)
 ),
 registry as materialized (
     select registry_version, player_id, name, club,
@@ -33,12 +36,11 @@ registry as materialized (
 ),
 final as (
     select x.list_id, x.player_id, g.name, g.club, g.federation, g.sex, g.title, g.fide_id,
-           coalesce(r.rating, g.estimated_rating) as rating, coalesce(r.games, 0) as games,
-           r.player_id is null as estimated, g.birth_year
+           coalesce(x.rating, g.estimated_rating) as rating, coalesce(x.games, 0) as games,
+           x.estimated, g.birth_year
     from listed x join series_lists l using (list_id)
     join registry g on g.registry_version = l.registry_version and g.player_id = x.player_id
-    left join rated r on r.list_id = x.list_id and r.player_id = x.player_id
-    where r.player_id is not null or g.estimated_rating is not null
+    where not x.estimated or g.estimated_rating is not null
 )
 select * from final
 order by list_id, estimated, rating desc, player_id
