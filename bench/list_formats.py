@@ -21,7 +21,7 @@ import time
 from pipeline.formats.list_files import fide_list_text, swiss_manager_csv
 from pipeline.publish import by_key, pairing_lists
 from pipeline.rate.series import series_in
-from pipeline.warehouse import connect
+from pipeline.warehouse import WarehouseError, connect
 
 
 def main() -> None:
@@ -29,7 +29,10 @@ def main() -> None:
     parser.add_argument("warehouse")
     parser.add_argument("--federation", default=None, help="fills Fed where a player has none")
     args = parser.parse_args()
-    con = connect(args.warehouse, read_only=True)
+    try:
+        con = connect(args.warehouse, read_only=True)
+    except WarehouseError as err:
+        parser.error(str(err))
     series = series_in(con, scenarios=False)[0]
     con.execute("set variable series = ?", [series.name])
     con.execute("set variable estimates = false")
@@ -38,11 +41,12 @@ def main() -> None:
     query = time.perf_counter() - started
     times: dict[str, list[float]] = {"txt": [], "swiss-manager": []}
     for list_id, table in lists.items():
-        for name, write in (("txt", lambda t, i=list_id: fide_list_text(t, i, federation=args.federation)),
-                            ("swiss-manager", lambda t: swiss_manager_csv(t, federation=args.federation))):
-            started = time.perf_counter()
-            write(table)
-            times[name].append(time.perf_counter() - started)
+        started = time.perf_counter()
+        fide_list_text(table, list_id, federation=args.federation)
+        between = time.perf_counter()
+        swiss_manager_csv(table, federation=args.federation)
+        times["txt"].append(between - started)
+        times["swiss-manager"].append(time.perf_counter() - between)
     largest = max(t.num_rows for t in lists.values())
     print(f"# pairing programs' lists, {series.name} ({series.rule_set.name}): {len(lists)} lists, "
           f"up to {largest:,} players; the lists' query {query:.2f} s\n")

@@ -161,7 +161,8 @@ def _title_columns(titles: pa.Array) -> dict[str, pa.Array]:
 
 
 def _table(table: pa.Table | pd.DataFrame) -> dict[str, pa.Array]:
-    """The list's columns as Arrow arrays (a DataFrame's through `text_cells` rules)."""
+    """The list's columns as Arrow arrays, numbers kept numbers (a DataFrame column of
+    mixed objects becomes text, as `text_cells` writes it)."""
     if isinstance(table, pd.DataFrame):
         table = table.reset_index(drop=True)
         return {name: _arrow(table[name]) for name in table.columns}
