@@ -271,6 +271,23 @@ def test_a_published_revision_is_never_overwritten_with_other_content(cli, publi
     assert refused.exit_code == 1 and "2027-01-r1.csv was published before with other content" in refused.output
 
 
+def test_a_folder_of_another_warehouse_gets_no_new_revision_either(cli, published, small_federation, tmp_path):
+    # The other warehouse's first list, 2026-09 (games of May 2026), is new to the folder;
+    # its second, 2027-01, was published there with other bytes. The lists are written in
+    # threads, the revisions published before first: the conflict is found before
+    # 2026-09 is added, so the folder is left as it was (not one list of another federation in it).
+    _, out = published
+    before = {p.name: p.read_bytes() for p in (out / "lists").iterdir()}
+    other = tmp_path / "other.duckdb"
+    games = write_rows(tmp_path / "g.csv", ["date", "white_id", "black_id", "result"],
+                       [["2026-05-09", 1, 2, "1-0"], ["2026-09-05", 2, 1, "1-0"]])
+    refused = cli("run", "--players", small_federation["players"], "--ratings", small_federation["ratings"],
+                  "--games", games, "--warehouse", other, "--out", out, ok=False)
+    assert refused.exit_code == 1 and "2027-01-r1.csv was published before with other content" in refused.output
+    assert query(other, "select list_id from lists order by list_id")[:2] == [("2026-09",), ("2027-01",)]
+    assert {p.name: p.read_bytes() for p in (out / "lists").iterdir()} == before
+
+
 def test_validate_exits_3_when_rows_are_rejected(cli, published, tmp_path):
     w, _ = published
     bad = write_rows(tmp_path / "bad.csv", ["date", "white_id", "black_id", "result"], [["2026-11-20", 1, 2, "9-9"]])

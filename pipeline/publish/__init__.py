@@ -13,6 +13,8 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -115,6 +117,8 @@ def write_dataset(table: pa.Table, out: Path, partition: str) -> None:
 
 FORMATS = ("csv", "parquet", "txt", "swiss-manager")
 DEFAULT_FORMATS = ("csv", "parquet")
+# The files of a list's revision, by what _list_files names them.
+LIST_SUFFIXES = (".csv", "-excel.csv", ".parquet", ".txt", "-swiss-manager.csv")
 
 
 def _list_files(one: pa.Table, pairing: pa.Table | None, list_id: str, formats: tuple[str, ...]) -> dict[str, bytes]:
@@ -166,18 +170,42 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
     lists = stage(con, "50_published_lists").to_arrow_table() if rs.list_files else None
     list_rows = by_key(lists) if rs.list_files else {}
     pairing = by_key(pairing_lists(con, rs)) if rs.list_files and {"txt", "swiss-manager"} & set(formats) else {}
-    written = 0
-    for list_id, revision in revisions:
+    for list_id, _ in revisions:
         if not FILE_NAME.fullmatch(list_id):  # a file name: never a path out of OUT (validation checks it too)
             raise ValueError(f"list id {list_id!r} cannot name a file")
-        if rs.list_files:
-            files = _list_files(list_rows.get(list_id, lists.slice(0, 0)), pairing.get(list_id), list_id, formats)
-            for suffix, data in files.items():
-                written += write_once(data, out / "lists" / f"{list_id}-r{revision}{suffix}")
-                written += write_bytes(data, out / "lists" / f"{list_id}{suffix}")
-        if rs.list_files or list_id in state_rows:  # an event after which nobody is rated has no state file
-            state = state_rows.get(list_id, empty_state).drop_columns(["list_id"])
-            written += write_bytes(parquet_bytes(state), out / "state" / f"{list_id}.parquet")
+
+    refused = threading.Event()
+
+    def list_and_state(list_id: str, revision: int) -> int:
+        written = 0
+        if refused.is_set():  # a revision was published before with other bytes: this folder is not ours
+            return written
+        try:
+            if rs.list_files:
+                files = _list_files(list_rows.get(list_id, lists.slice(0, 0)), pairing.get(list_id), list_id,
+                                    formats)
+                for suffix, data in files.items():
+                    written += write_once(data, out / "lists" / f"{list_id}-r{revision}{suffix}")
+                    written += write_bytes(data, out / "lists" / f"{list_id}{suffix}")
+            if rs.list_files or list_id in state_rows:  # an event after which nobody is rated has no state file
+                state = state_rows.get(list_id, empty_state).drop_columns(["list_id"])
+                written += write_bytes(parquet_bytes(state), out / "state" / f"{list_id}.parquet")
+        except BaseException:
+            refused.set()
+            raise
+        return written
+
+    # Arrow's writers and the file system release the GIL: the lists are written in
+    # threads, each list's files by one of them, so no file is written twice at once;
+    # the first failure, in the lists' order, is the one raised. The revisions published
+    # before go first: a folder holding another warehouse's lists is refused before a
+    # new revision is added to it.
+    again = {(list_id, revision) for list_id, revision in revisions
+             if any((out / "lists" / f"{list_id}-r{revision}{suffix}").exists() for suffix in LIST_SUFFIXES)}
+    written = 0
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        for batch in ([r for r in revisions if r in again], [r for r in revisions if r not in again]):
+            written += sum(pool.map(list_and_state, *zip(*batch))) if batch else 0
     if rs.current_list:
         current = con.sql(rs.current_list).to_arrow_table()
         if "parquet" in formats:
