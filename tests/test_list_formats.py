@@ -24,7 +24,7 @@ from pipeline.formats.list_files import (
     published_rating,
     swiss_manager_csv,
 )
-from pipeline.formats.utf8 import lines_text, may_hold_control
+from pipeline.formats.utf8 import first_bytes, lines_text, may_hold_control, utf8_cells
 
 LIST = pa.table({
     "player_id": [1503014, 42, 7],
@@ -236,6 +236,18 @@ def test_the_byte_prefilter_lets_every_control_character_through_to_the_pattern(
     assert not may_hold_control(pa.array(["Doe, Jo", "Müller", "Łódź", "O'Neil", None]))
     # the bytes of the rows outside a slice are not read: the slice alone is clean
     assert not may_hold_control(pa.array(["a\nb", "Doe"]).slice(1, 1))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.text(max_size=4)), max_size=40), st.integers(0, 40), st.integers(0, 40))
+def test_cells_read_from_the_buffers_are_arrows_own(values, start, length):
+    # The cells' presence is read from the validity bitmap (Arrow's to_numpy would load
+    # pandas): on any slice of a column with nulls anywhere, it must be Arrow's is_valid,
+    # and each cell's first byte the first byte of its UTF-8 text (0 when empty or null).
+    text = pa.array(values, type=pa.string()).slice(start, length)
+    _, _, _, present = utf8_cells(text)
+    assert present.tolist() == text.is_valid().to_pylist()
+    assert first_bytes(text).tolist() == [v.encode()[0] if v else 0 for v in text.to_pylist()]
 
 
 def test_lines_text_is_each_line_and_its_end():

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import duckdb
 
-from pipeline.ingest.tables import InputFileError, read_as, readable
 from pipeline.rate.series import SeriesError, series_in
 
 INITIAL = "(initial)"
@@ -88,6 +87,10 @@ def _insert_file(con: duckdb.DuckDBPyConnection, source: Source) -> None:
 
 def _rating_file(reader: duckdb.DuckDBPyConnection, path: Path):
     """The file's rows checked, as an Arrow table (__row, p, l, r)."""
+    # The readers of the input files (and pandas, which the tournament files' use) only
+    # for a file of ratings: the list reports read a series.
+    from pipeline.ingest.tables import InputFileError, read_as, readable
+
     with readable(reader, path) as file:
         with read_as(path, "CSV or Parquet file"):
             rel = reader.sql(file.source)

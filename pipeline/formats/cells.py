@@ -2,12 +2,17 @@
 (no formulas) and fixed-width or line-based readers (no value that breaks a line)."""
 from __future__ import annotations
 
+import sys
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.formats.utf8 import first_bytes, may_hold_control
+
+if TYPE_CHECKING:  # publication writes Arrow tables: pandas is not loaded for it
+    import pandas as pd
 
 CONTROL = r"[\x00-\x1f\x7f-\x9f\u2028\u2029]"  # line breaks, tabs, escapes: never in a cell
 CONTROL_RE2 = r"[\x00-\x1f\x7f-\x9f\x{2028}\x{2029}]"  # the same, as Arrow's regular expressions write it
@@ -50,7 +55,8 @@ def text_cells(values: pd.Series | pa.Array | pa.ChunkedArray) -> pa.Array:
     without a decimal point. Pairing programs' lists are written from these with
     Arrow's string kernels, whole columns at once (pandas' string methods call
     Python once a cell: 0.2 s a FIDE list)."""
-    if isinstance(values, pd.Series):
+    pd = sys.modules.get("pandas")  # a pandas Series exists only once pandas is loaded
+    if pd is not None and isinstance(values, pd.Series):
         if not (pd.api.types.is_float_dtype(values) or pd.api.types.is_integer_dtype(values)
                 or pd.api.types.is_string_dtype(values)):
             return pa.array(cell_text(values).tolist(), type=pa.string())  # mixed objects: as str() writes them
@@ -70,6 +76,8 @@ def text_cells(values: pd.Series | pa.Array | pa.ChunkedArray) -> pa.Array:
 
 def cell_text(values: pd.Series) -> pd.Series:
     """Text of a column, empty where null; whole numbers without a decimal point."""
+    import pandas as pd
+
     if pd.api.types.is_float_dtype(values) or pd.api.types.is_integer_dtype(values):
         values = values.astype("Int64")
     return values.astype(object).where(values.notna(), "").astype(str)

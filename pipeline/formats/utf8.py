@@ -18,7 +18,17 @@ def utf8_cells(text: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray
     offsets = np.frombuffer(text.buffers()[1], dtype=np.int64)[text.offset:text.offset + len(text) + 1]
     data = text.buffers()[2]
     data = np.frombuffer(data, dtype=np.uint8) if data is not None else np.empty(0, dtype=np.uint8)
-    return data, offsets[:-1], np.diff(offsets), text.is_valid().to_numpy(zero_copy_only=False)
+    return data, offsets[:-1], np.diff(offsets), _present(text)
+
+
+def _present(text: pa.Array) -> np.ndarray:
+    """Whether each cell is there (not null), read from the validity bitmap: Arrow's
+    to_numpy would load pandas (0.3 s) in a command that has no other use for it."""
+    validity = text.buffers()[0]
+    if validity is None or text.null_count == 0:
+        return np.ones(len(text), dtype=bool)
+    bits = np.unpackbits(np.frombuffer(validity, dtype=np.uint8), bitorder="little")
+    return bits[text.offset:text.offset + len(text)].astype(bool)
 
 
 def first_bytes(text: pa.Array | pa.ChunkedArray) -> np.ndarray:

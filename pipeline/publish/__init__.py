@@ -19,14 +19,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
-import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from pipeline.formats.cells import spreadsheet_safe
-from pipeline.formats.list_files import fide_list_text, swiss_manager_csv
 from pipeline.warehouse import stage, stage_sql
 
 # List and event ids name files: letters, digits, _ . - (YYYY-MM, an event id).
@@ -130,10 +128,13 @@ def _list_files(one: pa.Table, pairing: pa.Table | None, list_id: str, formats: 
         files["-excel.csv"] = csv_bytes(one, "excel")
     if "parquet" in formats:
         files[".parquet"] = parquet_bytes(one)
-    if pairing is not None and "txt" in formats:
-        files[".txt"] = fide_list_text(pairing, list_id).encode("utf-8")
-    if pairing is not None and "swiss-manager" in formats:
-        files["-swiss-manager.csv"] = swiss_manager_csv(pairing).encode("utf-8")
+    if pairing is not None:  # the pairing programs' layouts (and pandas, which they use) only when asked for
+        from pipeline.formats.list_files import fide_list_text, swiss_manager_csv
+
+        if "txt" in formats:
+            files[".txt"] = fide_list_text(pairing, list_id).encode("utf-8")
+        if "swiss-manager" in formats:
+            files["-swiss-manager.csv"] = swiss_manager_csv(pairing).encode("utf-8")
     return files
 
 
@@ -240,7 +241,10 @@ def pairing_lists(con: duckdb.DuckDBPyConnection, rule_set) -> pa.Table:
 
 def by_key(table: pa.Table, key: str = "list_id") -> dict[str, pa.Table]:
     """Each list's rows of a table sorted by `key`, as zero-copy slices."""
+    if not table.num_rows:  # (an empty column's combine_chunks would load pandas)
+        return {}
     counts = pc.value_counts(table.column(key).combine_chunks())  # in order of first appearance
-    keys = counts.field("values").to_pylist()
-    ends = np.cumsum(counts.field("counts").to_numpy())
-    return {k: table.slice(end - n, n) for k, end, n in zip(keys, ends, counts.field("counts").to_numpy())}
+    keys, sizes = counts.field("values").to_pylist(), counts.field("counts")
+    # Arrow's to_numpy would load pandas (0.3 s) for a command that has no other use for it.
+    ends = pc.cumulative_sum(sizes).to_pylist()
+    return {k: table.slice(end - n, n) for k, end, n in zip(keys, ends, sizes.to_pylist())}

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from typing import TYPE_CHECKING
 
 import duckdb
-import pandas as pd
 
-from pipeline.rate.periods import RatedList, fixes_in_force, list_row
 from pipeline.rate.series import Series
-from pipeline.rate.store import COMMON_TABLES, store
-from pipeline.systems.base import Period
 from pipeline.warehouse import scalar
+
+if TYPE_CHECKING:  # numpy, pandas and Arrow are loaded when a series is rated, not by every command
+    import pandas as pd  # that imports this package (`ratings submissions`: 0.9 -> 0.4 s)
+
+    from pipeline.rate.periods import RatedList
 
 
 class UnknownList(ValueError):
@@ -60,7 +62,12 @@ def rate_series(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, fro
     is. A progress bar (per list) shows on a terminal; `show_progress=None` decides
     from the terminal, False hides it.
     """
+    import pandas as pd
     from tqdm import tqdm
+
+    from pipeline.rate.periods import fixes_in_force, list_row
+    from pipeline.rate.store import COMMON_TABLES, store
+    from pipeline.systems.base import Period
 
     rs = series.rule_set
     parameters = json.dumps(rs.parameter_values(), sort_keys=True)
@@ -104,4 +111,4 @@ def rate_series(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, fro
     return [dataclasses.replace(r, revision=revised.get(r.list_id)) for r in summary]
 
 
-__all__ = ["RatedList", "Series", "UnknownList", "first_to_compute", "rate_series"]
+__all__ = ["Series", "UnknownList", "first_to_compute", "rate_series"]

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import duckdb
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 
 from pipeline.systems.base import Columns, RatedList  # what a rule set returns (re-exported)
 from pipeline.warehouse import stage
+
+if TYPE_CHECKING:  # pandas is loaded by the commands that rate, not by those that read the lists
+    import pandas as pd
 
 
 def column(table: pa.Table, name: str, dtype=float) -> np.ndarray:
@@ -79,6 +82,8 @@ def _canonical_order(list_index, white, black, score, *carried: np.ndarray) -> t
     floating-point sums are reproducible (two games of the same players and score
     may differ in what is carried: FIDE's event and start list, hence the ratings
     and K they add)."""
+    import pandas as pd  # its factorize orders the carried text
+
     code = np.where(np.isnan(score), 3, score * 2).astype(np.uint64)
     bits = max(int(max(white.max(initial=0), black.max(initial=0))).bit_length(), 1)
     if int(list_index.max(initial=0)).bit_length() + 2 * bits + 2 <= 64:  # one packed key: one fast sort

@@ -11,12 +11,15 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import duckdb
 
 from pipeline import systems
-from pipeline.systems.base import RuleSet
 from pipeline.warehouse import row, scalar
+
+if TYPE_CHECKING:  # a rule set's module imports numpy and pandas: only the commands that rate need them
+    from pipeline.systems.base import RuleSet
 
 
 class SeriesError(ValueError):

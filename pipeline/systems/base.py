@@ -23,11 +23,13 @@ import datetime as dt
 from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import duckdb
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas for the annotations: a command that only reads the lists never loads it
+    import pandas as pd
 
 
 @dataclass(frozen=True)

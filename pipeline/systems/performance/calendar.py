@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:  # loaded when a calendar is made (pipeline.rate): reading the lists needs no pandas
+    import pandas as pd
 
 # Nominal windows (seed I): publication month -> (first month, last month) of
 # the games, the first month possibly in the previous year.
@@ -32,6 +34,8 @@ def nominal_calendar(first_day: dt.date, last_day: dt.date) -> pd.DataFrame:
         if dt.date(year, 1, 1) > last_day:
             break
         year += 1
+    import pandas as pd
+
     frame = pd.DataFrame(rows, columns=["list_id", "window_start", "window_end"])
     return frame.sort_values("window_start", ignore_index=True)
 

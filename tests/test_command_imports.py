@@ -1,0 +1,48 @@
+"""Each command loads what it uses: the commands that only read the warehouse, or
+publish what it holds, never load pandas (0.3-0.45 s of a 0.4 s command) nor
+Pandera; rating loads them. Each command runs as the `ratings` script runs it, in
+a process of its own, which says at its exit what it loaded."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import copy_built, write_small_federation
+
+PROBE = ("import atexit, sys; sys.modules.setdefault('hypothesis', None); "  # as pipeline.cli.entry does
+         "atexit.register(lambda: print('loaded:', *sorted(m for m in ('pandas', 'pandera') if m in sys.modules), "
+         "file=sys.stderr)); sys.argv = ['ratings', *sys.argv[1:]]; from pipeline.cli import entry; entry()")
+
+
+def loaded(folder, *args) -> set[str]:
+    """What a command (its arguments) loaded of pandas and Pandera; it must succeed. It
+    runs in `folder`, so that `python -c` imports the installed package, not the checkout's."""
+    done = subprocess.run([sys.executable, "-c", PROBE, *map(str, args)], capture_output=True, text=True, cwd=folder,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    line = [x for x in done.stderr.splitlines() if x.startswith("loaded:")][-1]
+    return set(line.split()[1:])
+
+
+@pytest.fixture
+def built(published_once, tmp_path):
+    return copy_built(published_once, tmp_path)
+
+
+@pytest.mark.parametrize("command", [
+    ["submissions"], ["revisions"], ["corrections"], ["scenarios"], ["audit"],
+    ["query", "select count(*) from games"],
+    ["publish", "--out", "OUT"],  # the lists, states and report pages
+])
+def test_reading_and_publishing_commands_load_neither_pandas_nor_pandera(built, command, tmp_path):
+    w, out = built
+    assert loaded(tmp_path, *[str(out) if a == "OUT" else a for a in command], "--warehouse", w) == set()
+
+
+def test_rating_loads_them_so_the_probe_can_tell(tmp_path):
+    # The control: a run validates (Pandera's pandas models) and rates, and the probe sees it.
+    files = write_small_federation(tmp_path)
+    assert loaded(tmp_path, "run", "--players", files["players"], "--ratings", files["ratings"], "--games", files["games"],
+                  "--warehouse", tmp_path / "w.duckdb", "--out", tmp_path / "out") == {"pandas", "pandera"}
