@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import getpass
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -251,9 +253,13 @@ def _run(con, command: str, arguments: dict, by: str | None = None) -> Iterator[
 
 
 def _by(by: str | None) -> str:
-    from pipeline.ingest.submissions import user_name
-
-    return user_name(by)
+    """Who is doing it: --by, else the operating system's user."""
+    if by:
+        return by
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no user name in the environment nor in the password database
+        return os.environ.get("USER") or "unknown"
 
 
 def _files(players, ratings, calendar, games, events=(), unnamed=()) -> list[tuple[str | None, Path]]:
@@ -509,11 +515,14 @@ def list_rejects(submission: str | None, out_file: Path | None, warehouse: Path,
     Example: ratings rejects --out fix.csv && ratings run --games fix.csv
     """
     from pipeline.console import report_table
-    from pipeline.ingest import submissions
     from pipeline.validate import rejects
 
     with _opened(warehouse, wait, read_only=True) as con:
-        target = submissions.resolve(con, submission) if submission else None
+        target = None
+        if submission:  # pipeline.ingest loads the readers of every input format (and pandas)
+            from pipeline.ingest import submissions
+
+            target = submissions.resolve(con, submission)
         if out_file is None:
             report_table(con.sql(f"""select submission_id as submission, file_id as file, kind, row_number as row,
                                             reason from ({rejects.OPEN_REJECTS})

@@ -1,5 +1,5 @@
-"""Each command loads what it uses: the commands that only read the warehouse, or
-publish what it holds, never load pandas (0.3-0.45 s of a 0.4 s command) nor
+"""Each command loads what it uses: the commands that only read the warehouse, record
+a correction, or publish what it holds never load pandas (0.3-0.45 s of a 0.4 s command) nor
 Pandera; rating loads them. Each command runs as the `ratings` script runs it, in
 a process of its own, which says at its exit what it loaded."""
 from __future__ import annotations
@@ -32,8 +32,9 @@ def built(published_once, tmp_path):
 
 
 @pytest.mark.parametrize("command", [
-    ["submissions"], ["revisions"], ["corrections"], ["scenarios"], ["audit"],
+    ["submissions"], ["revisions"], ["corrections"], ["scenarios"], ["audit"], ["rejects"],
     ["query", "select count(*) from games"],
+    ["correct", "1", "--list", "2027-01", "--rating", "1850", "--reason", "appeal upheld"],
     ["publish", "--out", "OUT"],  # the lists, states and report pages
 ])
 def test_reading_and_publishing_commands_load_neither_pandas_nor_pandera(built, command, tmp_path):

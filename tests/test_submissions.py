@@ -294,3 +294,18 @@ def test_validate_exits_3_when_rows_are_rejected(cli, published, tmp_path):
     cli("ingest", bad, "--warehouse", w)
     assert cli("validate", "--warehouse", w, ok=False).exit_code == 3
     assert cli("validate", "--warehouse", w).exit_code == 0  # nothing staged any more
+
+
+def test_a_submission_without_by_is_the_systems_user_or_user_when_it_has_no_entry(cli, small_federation, tmp_path,
+                                                                                   monkeypatch):
+    w = tmp_path / "w.duckdb"
+    monkeypatch.setattr("getpass.getuser", lambda: "officer")
+    cli("ingest", "--players", small_federation["players"], "--warehouse", w)
+    # A container's user with no entry in the password database: getpass raises, $USER says who.
+    monkeypatch.setattr("getpass.getuser", lambda: (_ for _ in ()).throw(KeyError("uid 1000")))
+    monkeypatch.setenv("USER", "arbiter")
+    cli("ingest", "--ratings", small_federation["ratings"], "--warehouse", w)
+    monkeypatch.delenv("USER")
+    cli("ingest", "--games", small_federation["games"], "--warehouse", w)
+    assert query(w, "select submitted_by from submissions order by submission_id") == [
+        ("officer",), ("arbiter",), ("unknown",)]

@@ -10,8 +10,6 @@ versions is recorded as added, changed (from what to what) or withdrawn
 from __future__ import annotations
 
 import datetime as dt
-import getpass
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,16 +29,6 @@ WITHDRAWN_KINDS = {"games": "games", "go_games": "go_games", "events": "events"}
 
 class SubmissionError(ValueError):
     """A submission that cannot be found, replaced, withdrawn or taken in again; the message says why."""
-
-
-def user_name(by: str | None) -> str:
-    """Who is doing it: --by, else the operating system's user."""
-    if by:
-        return by
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):  # no user name in the environment nor in the password database
-        return os.environ.get("USER") or "unknown"
 
 
 @dataclass(frozen=True)

@@ -14,15 +14,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import duckdb
-import pandas as pd
 
-from pipeline.ingest import submissions
 from pipeline.config import KINDS, today
 from pipeline.input_layout import columns
-from pipeline.validate.schemas import rejection_reasons
 from pipeline.warehouse import row, scalar, stage_sql, staged, transaction
+
+# Pandera, pandas and the readers of the input files (pipeline.ingest) are loaded when
+# rows are validated: `ratings rejects`, which imports this package, needs none of them.
+if TYPE_CHECKING:
+    import pandas as pd
 
 CHUNK_ROWS = 1_000_000
 
@@ -46,6 +49,10 @@ class Validated:
 
 def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_id: int) -> Validated:
     """Check one staged part; accepted rows go to their table, the others to rejects."""
+    import pandas as pd
+
+    from pipeline.validate.schemas import rejection_reasons
+
     path, rows_read, message, staging, validated_before = row(con,
         "select path, rows_read, message, staged_in, taken_in_run is not null from source_files where file_id = ?",
         [file_id])
@@ -155,6 +162,8 @@ def validate_staged(con: duckdb.DuckDBPyConnection, run_id: int, by: str = "") -
     submission that replaces another first withdraws it (after validating what
     it still had staged), so that its games are not taken for duplicates of the
     old version's; then the changes game by game are recorded."""
+    from pipeline.ingest import submissions
+
     pending = con.sql("""select f.file_id, f.kind, s.submission_id, s.replaces,
                                 (select status from submissions o where o.submission_id = s.replaces)
                          from source_files f join submissions s using (submission_id)
@@ -187,6 +196,8 @@ def withdraw_submission(con: duckdb.DuckDBPyConnection, submission_id: int, run_
                         reason: str) -> int:
     """Withdraw a game file; what it still had staged is validated first, so that
     every one of its rows ends up withdrawn. Returns the rows withdrawn."""
+    from pipeline.ingest import submissions
+
     submissions.check_replaceable(con, submission_id)
     for file_id, kind in con.execute("""select file_id, kind from source_files where submission_id = ?
                                         and status = 'staged' order by file_id""", [submission_id]).fetchall():
