@@ -18,7 +18,7 @@ import duckdb
 from pipeline import systems
 from pipeline.warehouse import row, scalar
 
-if TYPE_CHECKING:  # a rule set's module imports numpy and pandas: only the commands that rate need them
+if TYPE_CHECKING:  # loaded with a rule set, by the commands that read a series (not `ratings submissions`)
     from pipeline.systems.base import RuleSet
 
 

@@ -23,6 +23,8 @@ def _month_end(year: int, month: int) -> dt.date:
 
 def nominal_calendar(first_day: dt.date, last_day: dt.date) -> pd.DataFrame:
     """The nominal lists whose windows cover first_day … last_day, in order."""
+    import pandas as pd
+
     rows = []
     year = first_day.year
     while True:
@@ -34,8 +36,6 @@ def nominal_calendar(first_day: dt.date, last_day: dt.date) -> pd.DataFrame:
         if dt.date(year, 1, 1) > last_day:
             break
         year += 1
-    import pandas as pd
-
     frame = pd.DataFrame(rows, columns=["list_id", "window_start", "window_end"])
     return frame.sort_values("window_start", ignore_index=True)
 
