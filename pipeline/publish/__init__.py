@@ -115,6 +115,10 @@ def write_dataset(table: pa.Table, out: Path, partition: str) -> None:
 
 FORMATS = ("csv", "parquet", "txt", "swiss-manager")
 DEFAULT_FORMATS = ("csv", "parquet")
+# The threads that write the lists: one a core, at most four. Each holds one list's
+# files in memory (a list of 800,000 players: 52 MB of CSV, Parquet and state), and
+# past a few threads the writers' Python parts, which hold the GIL, leave little to gain.
+WRITERS = min(4, os.cpu_count() or 1)
 # The files of a list's revision, by what _list_files names them.
 LIST_SUFFIXES = (".csv", "-excel.csv", ".parquet", ".txt", "-swiss-manager.csv")
 
@@ -204,7 +208,7 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
     again = {(list_id, revision) for list_id, revision in revisions
              if any((out / "lists" / f"{list_id}-r{revision}{suffix}").exists() for suffix in LIST_SUFFIXES)}
     written = 0
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+    with ThreadPoolExecutor(max_workers=WRITERS) as pool:
         for batch in ([r for r in revisions if r in again], [r for r in revisions if r not in again]):
             written += sum(pool.map(list_and_state, *zip(*batch))) if batch else 0
     if rs.current_list:
