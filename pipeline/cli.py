@@ -43,6 +43,7 @@ def failure_message(err: BaseException) -> str:
 def _user_errors() -> tuple[type[Exception], ...]:
     """The refusals a user can meet, each one message (their modules load only when a command runs)."""
     from pipeline.analysis.evaluate import NoCommonGames
+    from pipeline.formats.cells import LayoutError
     from pipeline.ingest.submissions import SubmissionError
     from pipeline.ingest.tables import InputFileError
     from pipeline.publish import PublishedFileConflict
@@ -54,7 +55,8 @@ def _user_errors() -> tuple[type[Exception], ...]:
     from pipeline.warehouse import WarehouseError
 
     return (InputFileError, SubmissionError, CorrectionRefused, PublishedFileConflict, SeriesError, NotFound,
-            UnknownList, WarehouseError, systems.UnknownRuleSet, systems.ParameterError, NoCommonGames, UnknownSince)
+            UnknownList, WarehouseError, systems.UnknownRuleSet, systems.ParameterError, NoCommonGames, UnknownSince,
+            LayoutError)
 
 
 class Commands(click.Group):

@@ -25,6 +25,7 @@ from pipeline.formats.list_files import (
     swiss_manager_csv,
 )
 from pipeline.formats.utf8 import first_bytes, lines_text, may_hold_control, utf8_cells
+from tests.conftest import write_rows
 
 LIST = pa.table({
     "player_id": [1503014, 42, 7],
@@ -254,3 +255,24 @@ def test_lines_text_is_each_line_and_its_end():
     assert lines_text(pa.array(["a", "é", ""]), "\r\n") == "a\r\né\r\n\r\n"
     assert lines_text(pa.array(["skip", "b", "c"]).slice(1, 2), "\n") == "b\nc\n"
     assert lines_text(pa.array([], type=pa.string()), "\n") == ""
+
+
+def test_a_name_the_txt_layout_cannot_hold_stops_publication_with_one_message(cli, tmp_path):
+    # A 70-character name: the FIDE TXT list's name column holds 60. The run rates, then
+    # publication stops with one message naming the list, the format, the player and
+    # what to do, and no traceback; published without the format, the lists appear.
+    players = write_rows(tmp_path / "p.csv", ["player_id", "name", "birth_year", "club"],
+                         [[1, "X" * 70, 1980, "A"], [2, "Bert", 1975, "A"]])
+    ratings = write_rows(tmp_path / "r.csv", ["player_id", "rating"], [[1, 1800], [2, 1700]])
+    games = write_rows(tmp_path / "g.csv", ["date", "white_id", "black_id", "result"],
+                       [["2026-09-05", 1, 2, "1-0"], ["2026-09-06", 2, 1, "1-0"]])
+    w, out = tmp_path / "w.duckdb", tmp_path / "out"
+    refused = cli("run", "--players", players, "--ratings", ratings, "--games", games, "--warehouse", w,
+                  "--out", out, "--format", "csv,txt", ok=False)
+    assert refused.exit_code == 1 and "Traceback" not in refused.output
+    assert ("Error: list 2027-01, --format txt: player 1: name 'XXXXXXXXXX" in refused.output
+            and "is longer than its column (60 characters): not written. Publish without --format txt"
+            in refused.output)
+    assert not (out / "lists" / "2027-01.txt").exists()
+    cli("publish", "--warehouse", w, "--out", out, "--format", "csv")
+    assert pd.read_csv(out / "lists" / "2027-01.csv")["name"].tolist() == ["X" * 70, "Bert"]

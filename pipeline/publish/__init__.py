@@ -24,7 +24,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
-from pipeline.formats.cells import spreadsheet_safe
+from pipeline.formats.cells import LayoutError, spreadsheet_safe
 from pipeline.warehouse import stage, stage_sql
 
 # List and event ids name files: letters, digits, _ . - (YYYY-MM, an event id).
@@ -135,10 +135,16 @@ def _list_files(one: pa.Table, pairing: pa.Table | None, list_id: str, formats: 
     if pairing is not None:  # the pairing programs' layouts (and pandas, which they use) only when asked for
         from pipeline.formats.list_files import fide_list_text, swiss_manager_csv
 
-        if "txt" in formats:
-            files[".txt"] = fide_list_text(pairing, list_id).encode("utf-8")
-        if "swiss-manager" in formats:
-            files["-swiss-manager.csv"] = swiss_manager_csv(pairing).encode("utf-8")
+        for fmt, suffix, text in (("txt", ".txt", lambda: fide_list_text(pairing, list_id)),
+                                  ("swiss-manager", "-swiss-manager.csv", lambda: swiss_manager_csv(pairing))):
+            if fmt in formats:
+                try:
+                    files[suffix] = text().encode("utf-8")
+                except LayoutError as err:  # a registry value the layout cannot hold: never cut, never forged
+                    raise LayoutError(
+                        f"list {list_id}, --format {fmt}: {err}. Publish without --format {fmt}; a registry "
+                        "row corrected now shows from the list's next revision (a revision keeps the registry "
+                        "it was computed with)") from err
     return files
 
 
