@@ -33,9 +33,12 @@ def main() -> None:
         con = connect(args.warehouse, read_only=True)
     except WarehouseError as err:
         parser.error(str(err))
-    series = series_in(con, scenarios=False)[0]
-    con.execute("set variable series = ?", [series.name])
-    con.execute("set variable estimates = false")
+    official = series_in(con, scenarios=False)
+    if not official:
+        parser.error(f"{args.warehouse}: no rated series yet (run `ratings run` on it first)")
+    series = official[0]
+    con.execute("set variable series = ?", [series.name])  # as pipeline.publish.publish_series sets them
+    con.execute("set variable estimates = ?", [series.rule_set.publishes_estimates])
     started = time.perf_counter()
     lists = by_key(pairing_lists(con, series.rule_set))
     query = time.perf_counter() - started

@@ -194,7 +194,7 @@ def _rows(t: dict[str, pa.Array]) -> int:
 
 
 def _blank(t: dict[str, pa.Array]) -> pa.Array:
-    return pa.array(np.full(_rows(t), "", dtype=object), type=pa.string())
+    return pa.repeat(pa.scalar("", pa.string()), _rows(t))
 
 
 def _filled(values: pa.Array, federation: str | None) -> pa.Array:

@@ -155,8 +155,8 @@ class Published:
     lists: pa.Table | None  # every list's public rows (sql/50_published_lists.sql); None: no list files
 
 
-def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: tuple[str, ...] = DEFAULT_FORMATS
-                   ) -> Published:
+def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: tuple[str, ...] = DEFAULT_FORMATS,
+                   writers: int = WRITERS) -> Published:
     """Write a series' files into its folder (OUT/ for the warehouse's first series,
     OUT/<series>/ for the others), as its rule set publishes them: for each list
     OUT/state/<list_id>.parquet and, where the rule set publishes list files,
@@ -165,7 +165,8 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
     OUT/lists/<list_id>.* and, for each revision after the first,
     OUT/diffs/<list_id>-r<revision>.csv; a current list where the rule set has one.
     Returns the list ids, the number of files written and the lists' rows (which the
-    reports read too)."""
+    reports read too). `writers`: the threads writing the lists (bench/publication.py
+    compares them with one)."""
     rs = series.rule_set
     out = Path(series.folder(Path(out)))
     (out / "lists").mkdir(parents=True, exist_ok=True)
@@ -189,8 +190,8 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
 
     def list_and_state(list_id: str, revision: int) -> int:
         written = 0
-        if refused.is_set():  # a revision was published before with other bytes: this folder is not ours
-            return written
+        if refused.is_set():  # a list failed (a folder of another warehouse, a value a layout cannot hold):
+            return written  # no list not yet started is written
         try:
             if rs.list_files:
                 files = _list_files(list_rows.get(list_id, lists.slice(0, 0)), pairing.get(list_id), list_id,
@@ -214,7 +215,7 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
     again = {(list_id, revision) for list_id, revision in revisions
              if any((out / "lists" / f"{list_id}-r{revision}{suffix}").exists() for suffix in LIST_SUFFIXES)}
     written = 0
-    with ThreadPoolExecutor(max_workers=WRITERS) as pool:
+    with ThreadPoolExecutor(max_workers=writers) as pool:
         for batch in ([r for r in revisions if r in again], [r for r in revisions if r not in again]):
             written += sum(pool.map(list_and_state, *zip(*batch))) if batch else 0
     if rs.current_list:
