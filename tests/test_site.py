@@ -224,9 +224,9 @@ def test_the_pages_are_written_whatever_garbage_the_process_holds(cli, federatio
     pages = build._language_pages
 
     @functools.wraps(pages)  # the same name: the pool sends it to the children by name
-    def collecting_first(lang):
+    def collecting_first(*part):
         gc.collect()
-        return pages(lang)
+        return pages(*part)
 
     monkeypatch.setattr(build, "_language_pages", collecting_first)
     w, _ = federation
@@ -239,6 +239,27 @@ def test_the_pages_are_written_whatever_garbage_the_process_holds(cli, federatio
     finally:
         gc.enable()
     assert "2 languages," in printed
+
+
+@pytest.mark.parametrize("languages", ["en", "en,fr"])
+def test_the_same_site_whatever_the_cores(cli, federation, tmp_path, monkeypatch, languages):
+    # Each language's players are split among the cores it has (one language on three
+    # cores: three shards; two on three: one each): the pages are the same bytes as
+    # those one process writes alone.
+    from pipeline.site import build
+
+    w, _ = federation
+    sites = {}
+    for cores in (1, 3):
+        monkeypatch.setattr(build.os, "cpu_count", lambda cores=cores: cores)
+        sites[cores] = tmp_path / f"site-{cores}"
+        cli("site", "--out", sites[cores], "--lang", languages, "--warehouse", w)
+    files = {cores: {p.relative_to(site): p.read_bytes() for p in site.rglob("*") if p.is_file()}
+             for cores, site in sites.items()}
+    # Six players, all on the lists (Finn Idle, who plays no game, keeps his rating): a page
+    # each in each language, however many shards wrote them.
+    assert len([p for p in files[3] if p.parent.name == "players"]) == 6 * len(languages.split(","))
+    assert files[1] == files[3]
 
 
 def test_a_site_of_the_later_lists_only(cli, federation, tmp_path):

@@ -116,8 +116,12 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
                 {k: list(g) for k, g in itertools.groupby(records, key=lambda r: r["player_id"])}, set(cards), clubs,
                 {list_id: (sorted(g["region"].dropna().unique()), sorted(g["club"].dropna().unique()))
                  for list_id, g in by_list.items()})
+    # A worker process a core: each language's pages in as many shards as the cores
+    # leave for it (one language on two cores: two shards of its players).
+    shards = max(1, (os.cpu_count() or 1) // len(languages))
+    parts = [(lang, shard, shards) for lang in languages for shard in range(shards)]
     try:
-        workers = min(len(languages), os.cpu_count() or 1)
+        workers = min(len(parts), os.cpu_count() or 1)
         if workers > 1:
             # A forked worker must not run the destructors of what it inherited: DuckDB's
             # objects, collected in a child that has none of DuckDB's threads, crash it
@@ -128,11 +132,11 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
             gc.freeze()
             try:
                 with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-                    done = list(pool.map(_language_pages, languages))
+                    done = list(pool.map(_language_pages, *zip(*parts)))
             finally:
                 gc.unfreeze()
         else:
-            done = [_language_pages(lang) for lang in languages]
+            done = [_language_pages(*part) for part in parts]
         players = len(_JOB.by_player)
     finally:
         _JOB = None
@@ -143,8 +147,10 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
     return Built(players, len(data.lists), sum(d[0] for d in done), write.bytes + sum(d[1] for d in done))
 
 
-def _language_pages(lang: str) -> tuple[int, int]:
-    """The pages of one language (a worker process); returns (pages, bytes)."""
+def _language_pages(lang: str, shard: int = 0, shards: int = 1) -> tuple[int, int]:
+    """The pages of one language, or of one shard of it: every `shards`-th player
+    from the `shard`-th, and (shard 0) the index, lists' and clubs' pages. Run in a
+    worker process; returns (pages, bytes)."""
     job = _JOB
     env = environment(lang)
     _ = translations(lang).gettext
@@ -158,11 +164,14 @@ def _language_pages(lang: str) -> tuple[int, int]:
         html = templates[template].render(root="../" * depth, page=path, **common, **values)
         write(base / path, html.encode("utf-8"))
 
-    page("index", "index.html", 1, lists=job.lists, latest=job.latest)
-    for l in job.lists:
-        regions, club_names = job.choices.get(l["list_id"], ([], []))
-        page("list", f"lists/{l['list_id']}.html", 2, l=l, under=UNDER, regions=regions, clubs=club_names)
-    for player_id, history in job.by_player.items():
+    if shard == 0:  # the pages that are no player's
+        page("index", "index.html", 1, lists=job.lists, latest=job.latest)
+        for l in job.lists:
+            regions, club_names = job.choices.get(l["list_id"], ([], []))
+            page("list", f"lists/{l['list_id']}.html", 2, l=l, under=UNDER, regions=regions, clubs=club_names)
+        for slug, players in job.clubs.items():
+            page("club", f"clubs/{slug}.html", 2, club=players[0]["club"], list_id=job.latest, players=players)
+    for player_id, history in itertools.islice(job.by_player.items(), shard, None, shards):
         peak = max(history, key=lambda h: (h["rating"], -h["position"]))
         last = history[-1]
         summary = {"player_id": player_id, "name": last["name"], "club": _value(last["club"]),
@@ -173,6 +182,4 @@ def _language_pages(lang: str) -> tuple[int, int]:
                            legend=False)
         page("player", f"players/{player_id}.html", 2, p=summary, history=history, chart=chart,
              cards=player_id in job.carded)
-    for slug, players in job.clubs.items():
-        page("club", f"clubs/{slug}.html", 2, club=players[0]["club"], list_id=job.latest, players=players)
     return write.files, write.bytes
