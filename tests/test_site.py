@@ -243,9 +243,9 @@ def test_the_pages_are_written_whatever_garbage_the_process_holds(cli, federatio
 
 @pytest.mark.parametrize("languages", ["en", "en,fr"])
 def test_the_same_site_whatever_the_cores(cli, federation, tmp_path, monkeypatch, languages):
-    # Each language's players are split among the cores it has (one language on three
-    # cores: three shards; two on three: one each): the pages are the same bytes as
-    # those one process writes alone.
+    # Each language's players are split in shards that keep the cores busy (three cores:
+    # three shards of each language, whether one or two): the pages are the same bytes
+    # as those one process writes alone.
     from pipeline.site import build
 
     w, _ = federation

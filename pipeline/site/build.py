@@ -116,9 +116,11 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
                 {k: list(g) for k, g in itertools.groupby(records, key=lambda r: r["player_id"])}, set(cards), clubs,
                 {list_id: (sorted(g["region"].dropna().unique()), sorted(g["club"].dropna().unique()))
                  for list_id, g in by_list.items()})
-    # A worker process a core: each language's pages in as many shards as the cores
-    # leave for it (one language on two cores: two shards of its players).
-    shards = max(1, (os.cpu_count() or 1) // len(languages))
+    # A worker process a core, each writing a language's pages or a shard of them: each
+    # language's players in as many shards as make the parts a multiple of the cores, so
+    # that none idles at the end (one language on two cores: two shards; three: two each).
+    cores = os.cpu_count() or 1
+    shards = cores // math.gcd(len(languages), cores)
     parts = [(lang, shard, shards) for lang in languages for shard in range(shards)]
     try:
         workers = min(len(parts), os.cpu_count() or 1)
