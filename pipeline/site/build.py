@@ -118,12 +118,12 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
                  for list_id, g in by_list.items()})
     # A worker process a core, each writing a language's pages or a shard of them: each
     # language's players in as many shards as make the parts a multiple of the cores, so
-    # that none idles at the end (one language on two cores: two shards; three: two each).
+    # that none idles at the end (on two cores: one language in two shards, three in two each).
     cores = os.cpu_count() or 1
     shards = cores // math.gcd(len(languages), cores)
     parts = [(lang, shard, shards) for lang in languages for shard in range(shards)]
     try:
-        workers = min(len(parts), os.cpu_count() or 1)
+        workers = min(len(parts), cores)
         if workers > 1:
             # A forked worker must not run the destructors of what it inherited: DuckDB's
             # objects, collected in a child that has none of DuckDB's threads, crash it
