@@ -136,14 +136,26 @@ def test_go_events_are_validated(cli, go_files, tmp_path):
         ["../up", "A path", "2026-01-10", "2026-01-10", "C", 19],  # would name a file outside OUT
         ["late", "Backwards", "2026-01-10", "2026-01-09", "B", 19],
         ["big", "Odd board", "2026-01-10", "2026-01-10", "E", 15],
-        ["ok-1", "Again", "2026-01-11", "2026-01-11", "C", 19]])
+        ["ok-1", "Again", "2026-01-11", "2026-01-11", "C", 19],
+        ["OK-1", "Shouting", "2026-01-12", "2026-01-12", "C", 19]])  # one file with ok-1's on Windows
+    w = tmp_path / "w.duckdb"
     out = cli("run", "--system", "go-belgium", "--players", go_files["players"], "--events", events,
-              "--warehouse", tmp_path / "w.duckdb", "--out", tmp_path / "out", rejected=True).output
-    assert "read 5 = accepted 1 + rejected 4" in out
+              "--warehouse", w, "--out", tmp_path / "out", rejected=True).output
+    assert "read 6 = accepted 1 + rejected 5" in out
     assert "event_id: not an event id (letters, digits, _ . -; at most 64; it names a file) (got '../up')" in out
     assert "the event ends before it starts" in out
     assert "board_size: unknown code (got '15')" in out and "class: unknown code (got 'E')" in out
     assert "event_id: ok-1 listed again (first at row 1)" in out
+    assert ("event_id: OK-1 differs only by case from ok-1 (row 1): the two would name one file on Windows "
+            "and macOS") in out
+    # A later file: its Ok-1 meets the stored ok-1; its new-1 is fine.
+    later = write_rows(tmp_path / "later.csv", ["event_id", "name", "start_date", "end_date", "class", "board_size"], [
+        ["Ok-1", "Later", "2026-02-10", "2026-02-10", "C", 19], ["new-1", "New", "2026-02-10", "2026-02-10", "C", 19]])
+    out = cli("run", "--system", "go-belgium", "--events", later, "--warehouse", w, "--out", tmp_path / "out",
+              rejected=True).output
+    assert "read 2 = accepted 1 + rejected 1" in out
+    assert ("event_id: Ok-1 differs only by case from ok-1, already in the warehouse: the two would name one "
+            "file on Windows and macOS") in out
 
 
 GO_FIXTURES = Path(__file__).parent / "fixtures" / "go"
