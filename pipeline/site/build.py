@@ -154,8 +154,9 @@ def _language_pages(lang: str, shard: int = 0, shards: int = 1) -> tuple[int, in
     from the `shard`-th, and (shard 0) the index, lists' and clubs' pages. Run in a
     worker process; returns (pages, bytes)."""
     job = _JOB
-    env = environment(lang)
-    _ = translations(lang).gettext
+    messages = translations(lang)  # a catalogue compiled once a worker, for the pages and the labels
+    env = environment(lang, messages)
+    _ = messages.gettext
     common = {"lang": lang, "languages": [(c, LANGUAGES[c]) for c in job.languages],
               "labels": {"none": _("No player found"), "shown": _("%(shown)s of %(total)s players")}}
     base = job.out / lang

@@ -53,11 +53,11 @@ def _page_gettext(translate):
     return gettext
 
 
-def environment(lang: str) -> jinja2.Environment:
-    """Templates of the site in `lang`: its messages, its number and date formats."""
+def environment(lang: str, messages: Translations) -> jinja2.Environment:
+    """Templates of the site in `lang`: its messages (`translations(lang)`, which the
+    caller reads once for its own labels too), its number and date formats."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
                              keep_trailing_newline=True, extensions=["jinja2.ext.i18n"])
-    messages = translations(lang)
     env.install_gettext_translations(messages, newstyle=True)
     env.globals["_"] = env.globals["gettext"] = _page_gettext(messages.gettext)
     env.filters["count"] = lambda v: "" if _missing(v) else format_decimal(int(v), locale=lang)
