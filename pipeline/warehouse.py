@@ -32,9 +32,13 @@ class WarehouseMissing(WarehouseError):
     """A command that reads the warehouse was given a path where there is none."""
 
 
-WAREHOUSE_VERSION = 6  # the layout of sql/schema.sql; 2: lists have revisions; 3: the FIDE rule set;
-# 4: submissions, withdrawn rows, registry versions, corrections with a trail; 5: series (several rule sets);
-# 6: events for chess too (rated_in, games_scheduled), lists in their rating order (position)
+WAREHOUSE_VERSION = 7  # the layout of sql/schema.sql and sql/migrations/; 2: lists have revisions; 3: the FIDE
+# rule set; 4: submissions, withdrawn rows, registry versions, corrections with a trail; 5: series (several rule
+# sets); 6: events for chess too (rated_in, games_scheduled), lists in their rating order (position);
+# 7: published_files (what each list's publication wrote)
+# sql/schema.sql is layout 6; sql/migrations/<n>.sql brings layout n - 1 to n. A warehouse of layout 6 or later
+# is brought up to date at its first writable connection; an older one is refused (rebuild it).
+MIGRATED_FROM = 6
 
 
 def connect(path: Path | str, read_only: bool = False, wait: float = 0.0) -> duckdb.DuckDBPyConnection:
@@ -70,7 +74,7 @@ def connect(path: Path | str, read_only: bool = False, wait: float = 0.0) -> duc
                     f"{path} is in use by another run ({holder.group(0) if holder else 'another process'}); "
                     f"try again when it has finished, or give --wait SECONDS") from err
             time.sleep(0.2)
-    _check_version(con, path)
+    _check_version(con, path, read_only)
     if not read_only:
         _refresh_views(con)
     return con
@@ -106,6 +110,8 @@ def _create(path: Path) -> None:
         else:
             with duckdb.connect(str(tmp)) as con:
                 con.execute(schema)
+                for migration in _migrations(MIGRATED_FROM):
+                    con.execute(migration.read_text())
                 con.execute("insert into warehouse_version values (?)", [WAREHOUSE_VERSION])
                 _refresh_views(con)
             if not tmp.with_name(tmp.name + ".wal").exists():  # closed and checkpointed: the file is all of it
@@ -122,7 +128,8 @@ _TEMPLATES: dict[str, bytes] = {}
 def _layout_key(schema: str) -> str:
     """What a new warehouse's bytes depend on: the tables, the views, the version row,
     and the DuckDB that wrote them (its storage format)."""
-    text = "\0".join([schema, (SQL_DIR / "views.sql").read_text(), str(WAREHOUSE_VERSION), duckdb.__version__])
+    text = "\0".join([schema, *(m.read_text() for m in _migrations(MIGRATED_FROM)), (SQL_DIR / "views.sql").read_text(),
+                      str(WAREHOUSE_VERSION), duckdb.__version__])
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -140,15 +147,35 @@ def _refresh_views(con: duckdb.DuckDBPyConnection) -> None:
         con.execute("insert or replace into settings values ('views_sha256', ?)", [digest])
 
 
-def _check_version(con: duckdb.DuckDBPyConnection, path: Path) -> None:
-    """A warehouse made by another layout (or not by this pipeline) is refused with a
-    clear message, not half-used (the pipeline has no migrations yet)."""
+def _migrations(found: int) -> list[Path]:
+    """The files that bring layout `found` to WAREHOUSE_VERSION, in order."""
+    return [SQL_DIR / "migrations" / f"{n}.sql" for n in range(found + 1, WAREHOUSE_VERSION + 1)]
+
+
+def _migrate(con: duckdb.DuckDBPyConnection, found: int) -> None:
+    """Each migration in one transaction with its version row: a run killed half-way
+    leaves the warehouse at the layout before it, whole."""
+    for n, migration in enumerate(_migrations(found), start=found + 1):
+        with transaction(con):
+            con.execute(migration.read_text())
+            con.execute("insert into warehouse_version values (?)", [n])
+
+
+def _check_version(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool = False) -> None:
+    """A warehouse of an older layout with migrations is brought up to date when
+    writable, and read as it is when read-only (its migrations only add what writing
+    commands use); one made by another layout (or not by this pipeline) is refused with a
+    clear message, not half-used."""
     tables = {t for (t,) in con.execute("select table_name from duckdb_tables() where schema_name = 'main'"
                                         ).fetchall()}
     if "warehouse_version" in tables:
         found = con.execute("select max(version) from warehouse_version").fetchall()[0][0]
     else:  # the first layout had no version table
         found = 1 if tables else None
+    if found is not None and MIGRATED_FROM <= found < WAREHOUSE_VERSION:
+        if not read_only:
+            _migrate(con, found)
+        return
     if found != WAREHOUSE_VERSION:
         con.close()
         if not tables:

@@ -1,8 +1,11 @@
 -- Each player's state after each list of a series: whoever the rule set keeps a
 -- state for (a rating, archives, games to date); pipeline/publish/ keeps the columns
 -- the rule set publishes (RuleSet.published_state).
--- inputs: player_state, getvariable('series')
+-- inputs: player_state, getvariable('series'), getvariable('publish_lists') (null: every list)
 -- grain: list_id, player_id
-with final as (select * from player_state where series = getvariable('series'))
+with final as (
+    select * from player_state
+    where series = getvariable('series') and (getvariable('publish_lists') is null or list_contains(getvariable('publish_lists'), list_id))
+)
 select * from final
 order by list_id, player_id

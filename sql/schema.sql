@@ -1,6 +1,7 @@
 -- The warehouse: every table the pipeline keeps. Idempotent (IF NOT EXISTS).
 
--- The layout version: pipeline/warehouse.py refuses a warehouse of another one.
+-- The layout version: pipeline/warehouse.py refuses a warehouse of another one. This file is
+-- layout 6; sql/migrations/<n>.sql brings it to layout n (a new warehouse runs them all).
 create table if not exists warehouse_version (version integer not null);
 
 -- Settings of the warehouse: `game`, the game its rule sets rate (chess or go),

@@ -25,6 +25,12 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from pipeline.formats.cells import LayoutError, spreadsheet_safe
+from pipeline.publish.record import (
+    file_digest,
+    list_fingerprints,
+    record_publication,
+    unchanged_lists,
+)
 from pipeline.warehouse import stage, stage_sql
 
 # List and event ids name files: letters, digits, _ . - (YYYY-MM, an event id).
@@ -152,11 +158,12 @@ def _list_files(one: pa.Table, pairing: pa.Table | None, list_id: str, formats: 
 class Published:
     list_ids: list[str]
     written: int  # files written (unchanged files are not)
-    lists: pa.Table | None  # every list's public rows (sql/50_published_lists.sql); None: no list files
+    lists: pa.Table | None  # the public rows (sql/50_published_lists.sql) of every list, when every list was
+    # built; None when lists that kept their revision were left alone (or the rule set has no list files)
 
 
 def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: tuple[str, ...] = DEFAULT_FORMATS,
-                   writers: int = WRITERS) -> Published:
+                   writers: int = WRITERS, record: bool = True) -> Published:
     """Write a series' files into its folder (OUT/ for the warehouse's first series,
     OUT/<series>/ for the others), as its rule set publishes them: for each list
     OUT/state/<list_id>.parquet and, where the rule set publishes list files,
@@ -164,9 +171,12 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
     list layout and -swiss-manager.csv for pairing programs), the latest revision as
     OUT/lists/<list_id>.* and, for each revision after the first,
     OUT/diffs/<list_id>-r<revision>.csv; a current list where the rule set has one.
-    Returns the list ids, the number of files written and the lists' rows (which the
-    reports read too). `writers`: the threads writing the lists (bench/publication.py
-    compares them with one)."""
+    A list whose files this warehouse recorded in this folder, unchanged since and
+    still on disk as written, is left alone (pipeline/publish/record.py).
+    Returns the list ids, the number of files written and, when every list was built,
+    their rows (which the reports read too). `writers`: the threads writing the lists
+    (bench/publication.py compares them with one); `record`: False builds every list and
+    records nothing (the bench, on a read-only warehouse)."""
     rs = series.rule_set
     out = Path(series.folder(Path(out)))
     (out / "lists").mkdir(parents=True, exist_ok=True)
@@ -177,34 +187,45 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
                             [series.name]).fetchall()
     for stale in out.glob("*/.*.tmp"):  # left by a killed run
         stale.unlink()
+    for list_id, _ in revisions:
+        if not FILE_NAME.fullmatch(list_id):  # a file name: never a path out of OUT (validation checks it too)
+            raise ValueError(f"list id {list_id!r} cannot name a file")
+    folder = out.resolve()
+    fingerprints = list_fingerprints(con, series, formats)
+    kept = unchanged_lists(con, folder, series, fingerprints, writers) if record else set()
+    revisions = [r for r in revisions if r[0] not in kept]
+    # The stages read only the lists to build (sql/50, 51, 53: getvariable('publish_lists')).
+    con.execute("set variable publish_lists = ?::varchar[]", [[list_id for list_id, _ in revisions] if kept else None])
     states = stage(con, "51_published_states").select(", ".join(("list_id", *rs.published_state))).to_arrow_table()
     state_rows, empty_state = by_key(states), states.slice(0, 0)
     lists = stage(con, "50_published_lists").to_arrow_table() if rs.list_files else None
     list_rows = by_key(lists) if rs.list_files else {}
     pairing = by_key(pairing_lists(con, rs)) if rs.list_files and {"txt", "swiss-manager"} & set(formats) else {}
-    for list_id, _ in revisions:
-        if not FILE_NAME.fullmatch(list_id):  # a file name: never a path out of OUT (validation checks it too)
-            raise ValueError(f"list id {list_id!r} cannot name a file")
+    con.execute("set variable publish_lists = null::varchar[]")  # a later stage on this connection reads all
 
     refused = threading.Event()
+    recorded: dict[str, dict[str, tuple[str, int]]] = {}
 
     def list_and_state(list_id: str, revision: int) -> int:
-        written = 0
+        written, files = 0, {}
         if refused.is_set():  # a list failed (a folder of another warehouse, a value a layout cannot hold):
             return written  # no list not yet started is written
         try:
             if rs.list_files:
-                files = _list_files(list_rows.get(list_id, lists.slice(0, 0)), pairing.get(list_id), list_id,
-                                    formats)
-                for suffix, data in files.items():
+                for suffix, data in _list_files(list_rows.get(list_id, lists.slice(0, 0)), pairing.get(list_id),
+                                                list_id, formats).items():
                     written += write_once(data, out / "lists" / f"{list_id}-r{revision}{suffix}")
                     written += write_bytes(data, out / "lists" / f"{list_id}{suffix}")
+                    files[f"lists/{list_id}-r{revision}{suffix}"] = files[f"lists/{list_id}{suffix}"] = \
+                        file_digest(data)
             if rs.list_files or list_id in state_rows:  # an event after which nobody is rated has no state file
-                state = state_rows.get(list_id, empty_state).drop_columns(["list_id"])
-                written += write_bytes(parquet_bytes(state), out / "state" / f"{list_id}.parquet")
+                data = parquet_bytes(state_rows.get(list_id, empty_state).drop_columns(["list_id"]))
+                written += write_bytes(data, out / "state" / f"{list_id}.parquet")
+                files[f"state/{list_id}.parquet"] = file_digest(data)
         except BaseException:
             refused.set()
             raise
+        recorded[list_id] = files
         return written
 
     # Arrow's writers and the file system release the GIL: the lists are written in
@@ -218,6 +239,8 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
     with ThreadPoolExecutor(max_workers=writers) as pool:
         for batch in ([r for r in revisions if r in again], [r for r in revisions if r not in again]):
             written += sum(pool.map(list_and_state, *zip(*batch))) if batch else 0
+    if record:
+        record_publication(con, folder, series, fingerprints, recorded)
     if rs.current_list:
         current = con.sql(rs.current_list).to_arrow_table()
         if "parquet" in formats:
@@ -233,7 +256,14 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
         for report, rows in by_key(changes, "report").items():
             if REPORT.fullmatch(report):
                 written += write_once(csv_bytes(rows.drop_columns(["report"])), out / "diffs" / f"{report}.csv")
-    return Published([list_id for list_id, _ in revisions], written, lists)
+    return Published([list_id for list_id in fingerprints], written, None if kept else lists)
+
+
+def list_rows(con: duckdb.DuckDBPyConnection, series) -> pa.Table:
+    """Every list's public rows (sql/50_published_lists.sql), for the reports."""
+    con.execute("set variable series = ?", [series.name])
+    con.execute("set variable publish_lists = null::varchar[]")
+    return stage(con, "50_published_lists").to_arrow_table()
 
 
 def pairing_lists(con: duckdb.DuckDBPyConnection, rule_set) -> pa.Table:

@@ -10,7 +10,7 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
-from pipeline.publish import FILE_NAME, replace_atomically
+from pipeline.publish import FILE_NAME, list_rows, replace_atomically
 from pipeline.publish.pages import TEMPLATES
 from pipeline.publish.svg import bars, line_chart
 
@@ -162,8 +162,8 @@ class ReportTables:
 def write_reports(con: duckdb.DuckDBPyConnection, out: Path, series, published: pa.Table | None) -> list[Path]:
     """<series folder>/<list_id>/index.html for each list of the series whose report is
     missing or older than its revision (the page records the revision it shows), from
-    the lists' rows publication read (pipeline.publish.Published.lists; None for a
-    rule set without list files, which has no pages)."""
+    the lists' rows publication read (pipeline.publish.Published.lists), or read here
+    when publication left some lists alone (None; a rule set without list files has no pages)."""
     written = []
     if not series.rule_set.list_files:  # rule sets without list files have no list pages
         return written
@@ -182,7 +182,8 @@ def write_reports(con: duckdb.DuckDBPyConnection, out: Path, series, published: 
         if path.exists() and path.read_text().endswith(marker + "\n"):
             continue
         if tables is None:  # fetched once, when a page is to be written
-            tables = ReportTables(con, series, published, accuracy)
+            rows = published if published is not None else list_rows(con, series)
+            tables = ReportTables(con, series, rows, accuracy)
         path.parent.mkdir(parents=True, exist_ok=True)
         page = tables.page(list_id) + marker + "\n"
         replace_atomically(path, lambda tmp, text=page: tmp.write_text(text))
