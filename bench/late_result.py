@@ -5,6 +5,7 @@ files, as before layout 7).
 
     python bench/late_result.py                      # both rule sets, 3 repeats
     python bench/late_result.py --system fide --repeat 5
+    python bench/late_result.py --reports            # the HTML pages too (their bytes compared)
 
 For each rule set: the history rated and published once (`ratings run --no-reports`),
 then, from copies of that warehouse and folder, alternately, `ratings run --games
@@ -48,7 +49,7 @@ def late_game(warehouse: Path, path: Path) -> Path:
     return path
 
 
-def late_run(base: Path, work: Path, late: Path, record: bool) -> tuple[float, float, int]:
+def late_run(base: Path, work: Path, late: Path, record: bool, reports: bool) -> tuple[float, float, int]:
     """Seconds of the run and of its publication, and the files it wrote. The run is in
     `work`, where the history was first published (the record is by folder), put back
     from the copy `base` each time."""
@@ -58,7 +59,7 @@ def late_run(base: Path, work: Path, late: Path, record: bool) -> tuple[float, f
         with duckdb.connect(str(work / "w.duckdb")) as con:
             con.execute("delete from published_files")
     seconds, _, out = measured([RATINGS, "run", "--games", str(late), "--warehouse", str(work / "w.duckdb"),
-                                "--out", str(work / "out"), "--no-reports"])
+                                "--out", str(work / "out"), *([] if reports else ["--no-reports"])])
     publish = float(re.search(r"^\s+Publish took ([\d.]+) s$", out, flags=re.MULTILINE)[1])
     written = re.search(r"(\d+) files written", out)
     return seconds, publish, int(written[1]) if written else 0
@@ -69,6 +70,7 @@ def main() -> None:
     parser.add_argument("--belgium", type=Path, default=ROOT.parent / "shared" / "data" / "belgium")
     parser.add_argument("--system", choices=["performance", "fide"], action="append")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--reports", action="store_true", help="the HTML pages too, first and late runs")
     args = parser.parse_args()
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench-late-") as scratch:
@@ -79,14 +81,15 @@ def main() -> None:
             work.mkdir(parents=True)
             measured([RATINGS, "run", "--system", system, "--players", str(files["players"]),
                       "--ratings", str(files["ratings"]), "--games", str(files["games"]),
-                      "--warehouse", str(work / "w.duckdb"), "--out", str(work / "out"), "--no-reports"])
+                      "--warehouse", str(work / "w.duckdb"), "--out", str(work / "out"),
+                      *([] if args.reports else ["--no-reports"])])
             shutil.copytree(work, base)
             late = late_game(base / "w.duckdb", scratch / system / "late.csv")
             runs: dict[bool, list[tuple[float, float, int]]] = {True: [], False: []}
             outputs = {}
             for _ in range(args.repeat):
                 for record in (False, True):
-                    runs[record].append(late_run(base, work, late, record))
+                    runs[record].append(late_run(base, work, late, record, args.reports))
                     outputs[record] = digests(work / "out")
             same = outputs[True] == outputs[False]
             lists = len(list((base / "out" / "state").glob("*.parquet")))
@@ -94,7 +97,8 @@ def main() -> None:
                 total, publish, written = zip(*runs[record])
                 rows.append((system, lists, "with the record" if record else "record emptied", total, publish,
                              written[-1], same))
-    print(f"# one late result on the Belgian history, --no-reports, {args.repeat} runs each, alternately\n")
+    print(f"# one late result on the Belgian history, {'with the reports' if args.reports else '--no-reports'}, "
+          f"{args.repeat} runs each, alternately\n")
     print("| rule set | lists | publication | run median s | run range s | publish median s | files written "
           "| same bytes |")
     print("|---|---:|---|---:|---:|---:|---:|---|")

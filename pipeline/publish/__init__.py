@@ -259,11 +259,14 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
     return Published([list_id for list_id in fingerprints], written, None if kept else lists)
 
 
-def list_rows(con: duckdb.DuckDBPyConnection, series) -> pa.Table:
-    """Every list's public rows (sql/50_published_lists.sql), for the reports."""
+def list_rows(con: duckdb.DuckDBPyConnection, series, list_ids: list[str]) -> pa.Table:
+    """These lists' public rows (sql/50_published_lists.sql), for the reports."""
     con.execute("set variable series = ?", [series.name])
-    con.execute("set variable publish_lists = null::varchar[]")
-    return stage(con, "50_published_lists").to_arrow_table()
+    con.execute("set variable publish_lists = ?::varchar[]", [list_ids])
+    try:
+        return stage(con, "50_published_lists").to_arrow_table()
+    finally:
+        con.execute("set variable publish_lists = null::varchar[]")
 
 
 def pairing_lists(con: duckdb.DuckDBPyConnection, rule_set) -> pa.Table:

@@ -162,16 +162,18 @@ class ReportTables:
 def write_reports(con: duckdb.DuckDBPyConnection, out: Path, series, published: pa.Table | None) -> list[Path]:
     """<series folder>/<list_id>/index.html for each list of the series whose report is
     missing or older than its revision (the page records the revision it shows), from
-    the lists' rows publication read (pipeline.publish.Published.lists), or read here
-    when publication left some lists alone (None; a rule set without list files has no pages)."""
+    the lists' rows publication read (pipeline.publish.Published.lists), or, when
+    publication left some lists alone (None), those of the lists the pages to write show
+    (a rule set without list files has no pages)."""
     written = []
     if not series.rule_set.list_files:  # rule sets without list files have no list pages
         return written
     folder = Path(series.folder(Path(out)))
     accuracy = list_accuracy(con, series)
-    tables = None
-    for list_id, revision in con.execute("select list_id, revision from lists where series = ? "
-                                         "order by position", [series.name]).fetchall():
+    lists = con.execute("select list_id, revision from lists where series = ? order by position",
+                        [series.name]).fetchall()
+    due = []
+    for k, (list_id, revision) in enumerate(lists):
         if not FILE_NAME.fullmatch(list_id):
             continue
         # The predictive figures grow with the games played under the list: a page is
@@ -179,11 +181,16 @@ def write_reports(con: duckdb.DuckDBPyConnection, out: Path, series, published: 
         scored = accuracy.get(list_id, {}).get("games", 0)
         marker = f"<!-- revision {revision}, {scored} games scored -->"
         path = folder / list_id / "index.html"
-        if path.exists() and path.read_text().endswith(marker + "\n"):
-            continue
-        if tables is None:  # fetched once, when a page is to be written
-            rows = published if published is not None else list_rows(con, series)
-            tables = ReportTables(con, series, rows, accuracy)
+        if not (path.exists() and path.read_text().endswith(marker + "\n")):
+            due.append((k, list_id, marker, path))
+    if not due:
+        return written
+    if published is None:  # lists were left alone: read the rows the due pages show, each
+        # page its list and the HISTORY_LISTS - 1 before it (its chart; its summary's change)
+        shown = {lists[j][0] for k, *_ in due for j in range(max(0, k - HISTORY_LISTS + 1), k + 1)}
+        published = list_rows(con, series, sorted(shown))
+    tables = ReportTables(con, series, published, accuracy)
+    for _, list_id, marker, path in due:
         path.parent.mkdir(parents=True, exist_ok=True)
         page = tables.page(list_id) + marker + "\n"
         replace_atomically(path, lambda tmp, text=page: tmp.write_text(text))
