@@ -7,9 +7,9 @@ files, as before layout 7).
     python bench/late_result.py --system fide --repeat 5
     python bench/late_result.py --reports            # the HTML pages too (their bytes compared)
 
-For each rule set: the history rated and published once (`ratings run --no-reports`),
-then, from copies of that warehouse and folder, alternately, `ratings run --games
-late.csv --no-reports` with the record and without it. The late game is the history's
+For each rule set: the history rated and published once (`ratings run --no-reports`,
+or with its reports with --reports), then, from copies of that warehouse and folder,
+alternately, `ratings run --games late.csv` (the same) with the record and without it. The late game is the history's
 last game again, between the same players on the same day, in an event of its own:
 it revises the last list only. Prints one table (medians and ranges of the run's wall
 time and of its publication stage, files written) and whether both ways leave the

@@ -161,7 +161,7 @@ def _migrate(con: duckdb.DuckDBPyConnection, found: int) -> None:
             con.execute("insert into warehouse_version values (?)", [n])
 
 
-def _check_version(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool = False) -> None:
+def _check_version(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) -> None:
     """A warehouse of an older layout with migrations is brought up to date when
     writable, and read as it is when read-only (its migrations only add what writing
     commands use); one made by another layout (or not by this pipeline) is refused with a

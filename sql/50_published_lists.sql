@@ -6,7 +6,8 @@
 with final as (
     select list_id, player_id, name, club, rating, previous_rating, change, games, status
     from rating_history
-    where series = getvariable('series') and (getvariable('publish_lists') is null or list_contains(getvariable('publish_lists'), list_id))
+    where series = getvariable('series')
+      and (getvariable('publish_lists') is null or list_contains(getvariable('publish_lists'), list_id))
 )
 select * from final
 order by list_id, rating desc, player_id

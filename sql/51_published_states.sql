@@ -5,7 +5,8 @@
 -- grain: list_id, player_id
 with final as (
     select * from player_state
-    where series = getvariable('series') and (getvariable('publish_lists') is null or list_contains(getvariable('publish_lists'), list_id))
+    where series = getvariable('series')
+      and (getvariable('publish_lists') is null or list_contains(getvariable('publish_lists'), list_id))
 )
 select * from final
 order by list_id, player_id

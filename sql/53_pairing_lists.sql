@@ -13,9 +13,14 @@
 -- grain: list_id, player_id
 with rated as (
     select list_id, player_id, rating::double as rating, games from list_ratings
-    where series = getvariable('series') and (getvariable('publish_lists') is null or list_contains(getvariable('publish_lists'), list_id))
+    where series = getvariable('series')
+      and (getvariable('publish_lists') is null or list_contains(getvariable('publish_lists'), list_id))
 ),
-series_lists as (select * from lists where series = getvariable('series') and (getvariable('publish_lists') is null or list_contains(getvariable('publish_lists'), list_id))),
+series_lists as (
+    select * from lists
+    where series = getvariable('series')
+      and (getvariable('publish_lists') is null or list_contains(getvariable('publish_lists'), list_id))
+),
 estimated_players as (select distinct player_id from player_versions where estimated_rating is not null),
 -- each rated player with their rating, then the estimated players who are not rated
 -- (union all: no search for duplicates over FIDE's 4 M rows, no join back to rated)

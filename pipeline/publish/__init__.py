@@ -14,7 +14,9 @@ import os
 import re
 import shutil
 import threading
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -194,14 +196,12 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
     fingerprints = list_fingerprints(con, series, formats)
     kept = unchanged_lists(con, folder, series, fingerprints, writers) if record else set()
     revisions = [r for r in revisions if r[0] not in kept]
-    # The stages read only the lists to build (sql/50, 51, 53: getvariable('publish_lists')).
-    con.execute("set variable publish_lists = ?::varchar[]", [[list_id for list_id, _ in revisions] if kept else None])
-    states = stage(con, "51_published_states").select(", ".join(("list_id", *rs.published_state))).to_arrow_table()
+    with only_lists(con, [list_id for list_id, _ in revisions] if kept else None):
+        states = stage(con, "51_published_states").select(", ".join(("list_id", *rs.published_state))).to_arrow_table()
+        lists = stage(con, "50_published_lists").to_arrow_table() if rs.list_files else None
+        pairing = by_key(pairing_lists(con, rs)) if rs.list_files and {"txt", "swiss-manager"} & set(formats) else {}
     state_rows, empty_state = by_key(states), states.slice(0, 0)
-    lists = stage(con, "50_published_lists").to_arrow_table() if rs.list_files else None
-    list_rows = by_key(lists) if rs.list_files else {}
-    pairing = by_key(pairing_lists(con, rs)) if rs.list_files and {"txt", "swiss-manager"} & set(formats) else {}
-    con.execute("set variable publish_lists = null::varchar[]")  # a later stage on this connection reads all
+    rows_by_list = by_key(lists) if rs.list_files else {}
 
     refused = threading.Event()
     recorded: dict[str, dict[str, tuple[str, int]]] = {}
@@ -212,7 +212,7 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
             return written  # no list not yet started is written
         try:
             if rs.list_files:
-                for suffix, data in _list_files(list_rows.get(list_id, lists.slice(0, 0)), pairing.get(list_id),
+                for suffix, data in _list_files(rows_by_list.get(list_id, lists.slice(0, 0)), pairing.get(list_id),
                                                 list_id, formats).items():
                     written += write_once(data, out / "lists" / f"{list_id}-r{revision}{suffix}")
                     written += write_bytes(data, out / "lists" / f"{list_id}{suffix}")
@@ -256,17 +256,25 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
         for report, rows in by_key(changes, "report").items():
             if REPORT.fullmatch(report):
                 written += write_once(csv_bytes(rows.drop_columns(["report"])), out / "diffs" / f"{report}.csv")
-    return Published([list_id for list_id in fingerprints], written, None if kept else lists)
+    return Published(list(fingerprints), written, None if kept else lists)
+
+
+@contextmanager
+def only_lists(con: duckdb.DuckDBPyConnection, list_ids: list[str] | None) -> Iterator[None]:
+    """The publication stages (sql/50, 51, 53: getvariable('publish_lists')) read only
+    these lists meanwhile (None: every list), and every list again after."""
+    con.execute("set variable publish_lists = ?::varchar[]", [list_ids])
+    try:
+        yield
+    finally:
+        con.execute("set variable publish_lists = null::varchar[]")
 
 
 def list_rows(con: duckdb.DuckDBPyConnection, series, list_ids: list[str]) -> pa.Table:
     """These lists' public rows (sql/50_published_lists.sql), for the reports."""
     con.execute("set variable series = ?", [series.name])
-    con.execute("set variable publish_lists = ?::varchar[]", [list_ids])
-    try:
+    with only_lists(con, list_ids):
         return stage(con, "50_published_lists").to_arrow_table()
-    finally:
-        con.execute("set variable publish_lists = null::varchar[]")
 
 
 def pairing_lists(con: duckdb.DuckDBPyConnection, rule_set) -> pa.Table:
