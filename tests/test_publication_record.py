@@ -148,3 +148,40 @@ def test_a_warehouse_of_layout_6_is_migrated_with_its_data(cli, published, publi
     built_lists.clear()
     cli("publish", "--warehouse", w, "--out", out)
     assert built_lists == []
+
+
+def test_after_a_late_result_each_page_reads_only_the_lists_it_shows(cli, tmp_path, monkeypatch):
+    """With more lists than a page shows (HISTORY_LISTS = 12: its list and the 11 before),
+    the pages a late result changes read only their lists' rows, and are the bytes a
+    full publication, which reads every list, writes."""
+    from pipeline.publish import report
+    from pipeline.simulate import simulate
+
+    assert report.HISTORY_LISTS == 12
+    files = simulate(40, 14, 3, tmp_path / "sim")  # 14 lists, 2020-01 to 2024-05, four months apart
+    w, out = tmp_path / "w.duckdb", tmp_path / "out"
+    cli("run", "--players", files["players"], "--ratings", files["ratings"], "--games", files["games"],
+        "--warehouse", w, "--out", out)
+    with duckdb.connect(str(w), read_only=True) as con:
+        lists = [i for (i,) in con.execute("select list_id from lists order by position").fetchall()]
+        # two players rated on 2024-01, so that the page of that list scores their game
+        white, black = [p for (p,) in con.execute("""select player_id from player_state
+                                      where list_id = '2024-01' and rating is not null
+                                      order by player_id limit 2""").fetchall()]
+    assert len(lists) == 14 and lists[0] == "2020-01" and lists[-1] == "2024-05"
+    read = []
+    original = report.list_rows
+    monkeypatch.setattr(report, "list_rows", lambda con, series, ids: read.append(ids) or original(con, series, ids))
+    # Played on 2024-02-10: in 2024-05's window (January to April 2024), while 2024-01 was in force.
+    late = write_rows(tmp_path / "late.csv", ["date", "white_id", "black_id", "result", "event"],
+                      [["2024-02-10", white, black, "1-0", "Late open"]])
+    cli("run", "--games", late, "--warehouse", w, "--out", out)
+    # Two pages due: 2024-05's (2020-09 to 2024-05) and 2024-01's (2020-05 to 2024-01):
+    # every list but the first, read once.
+    assert read == [lists[1:]]
+    fresh = tmp_path / "fresh"
+    cli("publish", "--warehouse", w, "--out", fresh)
+    assert len(read) == 1  # a full publication reads every list with the lists' files
+    pages = {name: data for name, data in files_of(out).items() if name.endswith(".html")}
+    assert len(pages) == 14
+    assert pages == {name: data for name, data in files_of(fresh).items() if name.endswith(".html")}
