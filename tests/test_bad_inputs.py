@@ -123,25 +123,29 @@ def test_random_malformed_rows_are_accepted_or_rejected_never_lost(cli, small_fe
                        "where f.kind = 'games' and r.reason <> ''").fetchall()[0][0] == rejected
 
 
+EVENT = "Championnat interclubs FRBE-KBSB 2026-2027, division 3, série B, Brussels"  # 80 bytes (é: 2)
+
+
 @pytest.mark.slow
 def test_a_200_mb_file_with_one_bad_row_at_the_end(cli, registry, tmp_path):
     big = tmp_path / "big.csv"
+    rows = 2_100_000  # of about 100 bytes, as long event names make them: more than 200 MB
     con = duckdb.connect()
     # Unique games between players 1..8 (round = row number), then one bad result at the very end.
     con.execute(f"""copy (
         select (date '2026-09-01' + (i % 120)::integer)::varchar as date, 1 + i % 8 as white_id,
                1 + (i + 1 + (i // 8) % 7) % 8 as black_id,
-               ['1-0', '0-1', '1/2-1/2'][1 + i % 3] as result, 'Big open, Brussels' as event, i as round
-        from range(5600000) t(i)
-        union all select '2026-10-01', 1, 2, '1-1', 'Big open, Brussels', -1
+               ['1-0', '0-1', '1/2-1/2'][1 + i % 3] as result, '{EVENT}' as event, i as round
+        from range({rows}) t(i)
+        union all select '2026-10-01', 1, 2, '1-1', '{EVENT}', -1
     ) to '{big}' (header)""")
     assert big.stat().st_size > 200 * 10**6
     cli("ingest", "--games", big, "--warehouse", registry)
     con = duckdb.connect(str(registry), read_only=True)
     # Each row staged with its number in the file (its round + 1): none moved, none lost.
     assert con.execute("select count(*) filter (where row_number = round::bigint + 1), max(row_number) "
-                       "from staged_games").fetchall() == [(5600000, 5600001)]
+                       "from staged_games").fetchall() == [(rows, rows + 1)]
     con.close()
     result = cli("validate", "--warehouse", registry, rejected=True)
-    assert "read 5600001 = accepted 5600000 + rejected 1" in result.output
-    assert "big.csv, row 5600001: result: unknown code (got '1-1')" in result.output
+    assert f"read {rows + 1} = accepted {rows} + rejected 1" in result.output
+    assert f"big.csv, row {rows + 1}: result: unknown code (got '1-1')" in result.output
