@@ -1,6 +1,6 @@
 """Ratings from a series or a file, in one shape: `source_lists (source, list_id,
-list_date)` and `source_ratings (source, list_id, list_date, player_id, rating)`,
-temp tables of the connection that every comparison reads.
+list_date)`, a temp table, and `source_ratings (source, list_id, list_date, player_id,
+rating)`, a temp view: what every comparison of the connection reads.
 
 A list is in force from its date until the next list's: a list named YYYY-MM from
 the first of that month (the month of publication, R1; FIDE's lists are dated so),
@@ -49,39 +49,51 @@ def _list_date(list_id: str, day_after: str) -> str:
             f"else {day_after} end")
 
 
+def _text(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
 def load_sources(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> None:
-    """(Re)make source_lists and source_ratings from `sources` (their names distinct)."""
-    con.execute("create or replace temp table source_ratings (source varchar, list_id varchar, list_date date, "
-                "player_id bigint, rating double)")
-    for source in sources:
+    """(Re)make the view source_ratings and the table source_lists from `sources` (their
+    names distinct). A series' ratings are read where they are, not copied: FIDE's four
+    million took 0.3 s to copy into a table, and the list reports read them at every run;
+    a file of ratings is read into a table of its own."""
+    typed = ("select null::varchar as source, null::varchar as list_id, null::date as list_date, "
+             "null::bigint as player_id, null::double as rating where false")
+    parts = [typed]  # the view's columns and types, whatever the sources
+    for k, source in enumerate(sources):
+        name = _text(source.name)
         if source.series is not None:
-            # Each list dated before the join: once a list, not once a rating (half the insert's time).
-            con.execute(f"""insert into source_ratings
-                select ?, s.list_id, s.list_date, p.player_id, p.rating
+            series = _text(source.series)
+            # Each list dated before the join: once a list, not once a rating.
+            parts.append(f"""select {name}, s.list_id, s.list_date, p.player_id, p.rating
                 from (select series, list_id, {_list_date('list_id', 'window_end + 1')} as list_date
-                      from lists where series = ?) s
+                      from lists where series = {series}) s
                 join player_state p using (series, list_id)
-                where p.rating is not null""", [source.name, source.series])
-            con.execute("""insert into source_ratings
-                select ?, ?, (select min(window_start) from lists where series = ?), player_id, rating
+                where p.rating is not null""")
+            parts.append(f"""select {name}, {_text(INITIAL)}, (select min(window_start) from lists where series = {series}),
+                       player_id, rating
                 from initial_ratings where rating is not null
-                  and exists (select 1 from lists where series = ?)""",
-                        [source.name, INITIAL, source.series, source.series])
+                  and exists (select 1 from lists where series = {series})""")
         else:
-            _insert_file(con, source)
+            table = f"source_file_{k}"
+            _file_table(con, source, table)
+            parts.append(f"select * from {table}")
+    con.execute("create or replace temp view source_ratings as " + " union all ".join(parts))
     con.execute("""create or replace temp table source_lists as
         select source, list_id, list_date, count(*) as players from source_ratings group by all""")
 
 
-def _insert_file(con: duckdb.DuckDBPyConnection, source: Source) -> None:
+def _file_table(con: duckdb.DuckDBPyConnection, source: Source, table: str) -> None:
     """A file of ratings: player_id, list_id (YYYY-MM or YYYYMM), rating; a row that
     does not read is an error naming the file and the row, never skipped. Read by a
     connection of its own (the warehouse may be open read-only, with no file access)."""
     with duckdb.connect() as reader:
-        table = _rating_file(reader, source.path)
-    con.register("file_ratings", table)
-    con.execute("""insert into source_ratings
-        select ?, l, strptime(l || '-01', '%Y-%m-%d')::date, p, r from file_ratings""", [source.name])
+        ratings = _rating_file(reader, source.path)
+    con.register("file_ratings", ratings)
+    con.execute(f"""create or replace temp table {table} as
+        select {_text(source.name)} as source, l as list_id, strptime(l || '-01', '%Y-%m-%d')::date as list_date,
+               p as player_id, r as rating from file_ratings""")
     con.unregister("file_ratings")
 
 

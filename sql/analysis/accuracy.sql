@@ -4,12 +4,14 @@
 -- ln 2 = 0.6931 and 0.25.
 -- inputs: scored (the games as scored)
 -- grain: source, list_id
+-- Means are taken over exact sums (decimal(38, 12)): a sum of doubles depends on the order
+-- DuckDB's threads add it in, and a rerun would write other last digits.
 with clipped as (select *, least(greatest(expected, 1e-12), 1 - 1e-12) as e from scored),
 final as (
     select source, list_id, count(*) as games,
-           avg(-(white_score * ln(e) + (1 - white_score) * ln(1 - e))) as log_loss,
-           avg((white_score - e) * (white_score - e)) as brier,
-           avg(white_score) as white_score, avg(e) as expected
+           avg((-(white_score * ln(e) + (1 - white_score) * ln(1 - e)))::decimal(38, 12)) as log_loss,
+           avg(((white_score - e) * (white_score - e))::decimal(38, 12)) as brier,
+           avg(white_score::decimal(38, 12)) as white_score, avg(e::decimal(38, 12)) as expected
     from clipped
     group by grouping sets ((source, list_id), (source))
 )

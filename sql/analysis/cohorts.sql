@@ -4,6 +4,8 @@
 -- ratings drifting (or the cohort getting stronger), not players coming and going.
 -- inputs: compared_pairs
 -- grain: list_id
+-- Means are taken over exact sums (decimal(38, 12)): a sum of doubles depends on the order
+-- DuckDB's threads add it in, and a rerun would write other last digits.
 with decades as (select *, (year(list_date) // 10) * 10 as decade from compared_pairs),
 lists_in as (select decade, count(distinct list_id) as lists from decades group by decade),
 members as (
@@ -11,7 +13,7 @@ members as (
     group by d.decade, d.player_id, l.lists having count(*) = l.lists
 ),
 final as (
-    select d.decade, d.list_id, d.list_date, count(*) as players, avg(d.a) as mean_a, avg(d.b) as mean_b
+    select d.decade, d.list_id, d.list_date, count(*) as players, avg(d.a::decimal(38, 12)) as mean_a, avg(d.b::decimal(38, 12)) as mean_b
     from decades d join members m using (decade, player_id)
     group by d.decade, d.list_id, d.list_date
 )
