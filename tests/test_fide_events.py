@@ -154,6 +154,26 @@ def test_x6_matches(fide_events):
     assert "X6" in _calc(w, "2026-06", 7)[5]
 
 
+
+def test_x6_applies_to_two_players_only(cli, tmp_path):
+    """A scheduled event of three players is no match, however its games fall: A (1) plays
+    C (3) twice, then B (2). As a match of two games, A's two wins would decide it and the
+    third game would go unrated; with three players every game is rated."""
+    ratings = [[1, 2000, 100, 2000], [2, 1800, 100, 1800], [3, 1900, 100, 1900]]
+    games = [["2026-05-04", 1, 3, "1-0", "trio"], ["2026-05-05", 3, 1, "0-1", "trio"],
+             ["2026-05-06", 1, 2, "1-0", "trio"]]
+    files = ["--players", write_rows(tmp_path / "players.csv", ["player_id", "name", "birth_year"], PLAYERS[:3]),
+             "--ratings", write_rows(tmp_path / "ratings.csv", ["player_id", "rating", "games_total", "peak_rating"],
+                                     ratings),
+             "--games", write_rows(tmp_path / "games.csv", ["date", "white_id", "black_id", "result", "event"], games),
+             "--events", write_rows(tmp_path / "events.csv", ["event_id", "name", "start_date", "end_date",
+                                                               "games_scheduled"],
+                                    [["trio", "Trio", "2026-05-04", "2026-05-06", 2]])]
+    w = tmp_path / "w.duckdb"
+    cli("run", "--system", "fide", *files, "--warehouse", w, "--out", tmp_path / "out", "--no-reports")
+    # Rated on 2026-06 (X1: the list whose window holds 6 May): A 3 games, 3 points; B 1, 0; C 2, 0.
+    assert [_calc(w, "2026-06", player)[:2] for player in (1, 2, 3)] == [(3, 3.0), (1, 0.0), (2, 0.0)]
+
 def test_x1_a_late_report_is_rated_on_the_list_the_events_file_names(fide_events):
     lists = _lists(fide_events[1])
     # Late report (2–3 March) would be on list 2026-04; rated_in puts it on 2026-06, from the ratings of

@@ -45,7 +45,10 @@ spans as (
            least(any_value(e.start_date), min(p.date)) as first_day,
            greatest(any_value(e.end_date), max(p.date)) as last_day,
            any_value(e.rated_in) as rated_in, any_value(e.games_scheduled) as games_scheduled,
-           len(list_distinct(flatten(list([p.white_id, p.black_id])))) as players
+           -- two players: every game between the same pair (a game is never a player against
+           -- themself), told without collecting each event's players (a tenth of the placement's time)
+           min(least(p.white_id, p.black_id)) = max(least(p.white_id, p.black_id))
+               and min(greatest(p.white_id, p.black_id)) = max(greatest(p.white_id, p.black_id)) as two_players
     from played p left join described e on 'event ' || e.event_id = p.event_key
     group by p.event_key
 ),
@@ -71,7 +74,7 @@ match_points as (
                     case p.result when '+/-' then (p.white_id > p.black_id)::integer
                                   when '-/+' then (p.white_id < p.black_id)::integer else 0 end) as second_points
     from played p join placed e using (event_key)
-    where e.players = 2 and e.games_scheduled is not null
+    where e.two_players and e.games_scheduled is not null
 ),
 decided as (
     select m.game_key,
@@ -82,7 +85,7 @@ decided as (
 ),
 final as (
     select p.game_key, p.event_key, e.event_name, e.first_day, e.last_day, e.rated_on, e.start_list,
-           e.players = 2 as match, coalesce(d.after_decided, false) as after_decided
+           e.two_players as match, coalesce(d.after_decided, false) as after_decided
     from played p join placed e using (event_key) left join decided d using (game_key)
 )
 select * from final
