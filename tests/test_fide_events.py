@@ -154,7 +154,6 @@ def test_x6_matches(fide_events):
     assert "X6" in _calc(w, "2026-06", 7)[5]
 
 
-
 def test_x6_applies_to_two_players_only(cli, tmp_path):
     """A scheduled event of three players is no match, however its games fall: A (1) plays
     C (3) twice, then B (2). As a match of two games, A's two wins would decide it and the
@@ -173,6 +172,7 @@ def test_x6_applies_to_two_players_only(cli, tmp_path):
     cli("run", "--system", "fide", *files, "--warehouse", w, "--out", tmp_path / "out", "--no-reports")
     # Rated on 2026-06 (X1: the list whose window holds 6 May): A 3 games, 3 points; B 1, 0; C 2, 0.
     assert [_calc(w, "2026-06", player)[:2] for player in (1, 2, 3)] == [(3, 3.0), (1, 0.0), (2, 0.0)]
+
 
 def test_x1_a_late_report_is_rated_on_the_list_the_events_file_names(fide_events):
     lists = _lists(fide_events[1])

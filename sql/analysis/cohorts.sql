@@ -13,7 +13,8 @@ members as (
     group by d.decade, d.player_id, l.lists having count(*) = l.lists
 ),
 final as (
-    select d.decade, d.list_id, d.list_date, count(*) as players, avg(d.a::decimal(38, 12)) as mean_a, avg(d.b::decimal(38, 12)) as mean_b
+    select d.decade, d.list_id, d.list_date, count(*) as players,
+           avg(d.a::decimal(38, 12)) as mean_a, avg(d.b::decimal(38, 12)) as mean_b
     from decades d join members m using (decade, player_id)
     group by d.decade, d.list_id, d.list_date
 )

@@ -15,7 +15,8 @@ ranked as (
 ),
 final as (
     select list_id, b_list_id, list_date, count(*) as players,
-           avg(a::decimal(38, 12)) as mean_a, avg(b::decimal(38, 12)) as mean_b, avg(b::decimal(38, 12)) - avg(a::decimal(38, 12)) as mean_difference,
+           avg(a::decimal(38, 12)) as mean_a, avg(b::decimal(38, 12)) as mean_b,
+           avg(b::decimal(38, 12)) - avg(a::decimal(38, 12)) as mean_difference,
            median(a) as median_a, median(b) as median_b, median(b) - median(a) as median_difference,
            -- Pearson's r of the ranks from exact sums (the ranks are halves: decimal(38, 1));
            -- 0 / 0 is NaN, as corr() gives for one player or equal ranks
