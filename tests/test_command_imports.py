@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from tests.conftest import copy_built, write_small_federation
+from tests.conftest import copy_built, write_rows, write_small_federation
 
 PROBE = ("import atexit, sys; sys.modules.setdefault('hypothesis', None); "  # as pipeline.cli.entry does
          "atexit.register(lambda: print('loaded:', *sorted(m for m in ('pandas', 'pandera') if m in sys.modules), "
@@ -41,6 +42,15 @@ def test_reading_and_publishing_commands_load_neither_pandas_nor_pandera(built, 
     w, out = built
     assert loaded(tmp_path, *[str(out) if a == "OUT" else a for a in command], "--warehouse", w) == set()
 
+
+
+def test_taking_in_a_table_loads_neither_but_a_tournament_report_loads_pandas(built, tmp_path):
+    # A late result as a table: staged by DuckDB alone. A TRF file: its reader builds frames.
+    w, _ = built
+    late = write_rows(tmp_path / "late.csv", ["date", "white_id", "black_id", "result"], [["2027-02-15", 4, 3, "1-0"]])
+    assert loaded(tmp_path, "ingest", "--games", late, "--warehouse", w) == set()
+    trf = Path(__file__).parent / "fixtures" / "trf" / "lichess_swiss_2020_06.trf"
+    assert "pandas" in loaded(tmp_path, "ingest", "--games", trf, "--register-new", "--warehouse", w)
 
 def test_rating_loads_them_so_the_probe_can_tell(tmp_path):
     # The control: a run validates (Pandera's pandas models) and rates, and the probe sees it.

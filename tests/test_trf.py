@@ -13,10 +13,10 @@ import pandas as pd
 import pytest
 
 from pipeline.formats.cells import LayoutError
+from pipeline.formats.sniff import looks_like_trf
 from pipeline.formats.trf import (
     Problem,
     date_from,
-    looks_like_trf,
     read_trf,
     tournament_from_text,
     trf_text,

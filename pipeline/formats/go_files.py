@@ -60,7 +60,16 @@ from xml.parsers import expat
 import numpy as np
 import pandas as pd
 
-from pipeline.formats.trf import Problem, text_of  # one Problem type for every tournament format
+from pipeline.formats.sniff import (
+    EGD_HEADER,
+    EGD_RESULT,
+    LINE_BREAK,
+    grade_text,
+    looks_like_egd,
+    looks_like_opengotha,
+    text_of,
+)
+from pipeline.formats.trf import Problem  # one Problem type for every tournament format
 
 __all__ = ["GoTournament", "Problem", "clean_name", "egd_from_text", "grade_text", "looks_like_egd",
            "looks_like_opengotha",
@@ -69,10 +78,6 @@ __all__ = ["GoTournament", "Problem", "clean_name", "egd_from_text", "grade_text
 PLAYER_COLUMNS = ["key", "name", "grade", "rating", "egd_pin", "club", "country", "line"]
 GAME_COLUMNS = ["round", "date", "black", "white", "winner", "handicap", "forfeit", "counted"]
 DEFAULT_BOARD = 19
-LINE_BREAK = re.compile(r"\r\n|\r|\n")
-GRADE = re.compile(r"([0-9]{1,2})\s*(k|kyu|d|dan|p|pro)", re.IGNORECASE)
-KYU_RANGE = range(1, 31)  # OpenGotha's grades: 30k to 9d, and 1p to 9p
-DAN_RANGE = range(1, 10)
 
 # OpenGotha result code -> (winner, by default).
 OPENGOTHA_RESULTS = {
@@ -85,9 +90,6 @@ OPENGOTHA_RESULTS = {
 NO_RESULT = "RESULT_UNKNOWN"
 OLD_RATING_SHIFT = 2050  # OpenGotha: `if (importedDataVersion < 201L) rating += 2050`
 
-EGD_HEADER = re.compile(r"\s*;\s*([A-Z]{2})\[(.*)\]")
-EGD_RESULT = re.compile(r"(?P<opp>[0-9]+)(?P<res>[-+=?])(?:(?P<sep>[/!])(?P<colour>[wWbB?])?(?P<hd>[0-9])?)?"
-                        r"(?P<bang>!)?")
 EGD_CLASSES = ("A", "B", "C", "D")
 # This line's result then the opponent's, for a game both lines agree on.
 EGD_AGREEING = ("+-", "-+", "==", "++", "--")
@@ -111,26 +113,6 @@ class GoTournament:
 
 # ---------------------------------------------------------------------------
 # Grades and other small values
-
-
-def grade_text(grade: str | None) -> str | None:
-    """A grade as "5k" or "2d"; None when it is not one.
-
-    Accepts "5K", "5k", "5 kyu", "2D", "2 dan". A professional grade counts
-    as the amateur dan OpenGotha ranks it at when pairing (Player.
-    convertKDPToInt): 1p-3p 7d, 4p-6p 8d, 7p-9p 9d; the pro grade itself is
-    not kept. A bare number is None: OpenGotha would read it as kyu, but a
-    missing letter is as likely a typo as a kyu.
-    """
-    match = GRADE.fullmatch(str(grade).strip()) if grade is not None else None
-    if not match:
-        return None
-    number, kind = int(match[1]), match[2][0].lower()
-    if kind == "k":
-        return f"{number}k" if number in KYU_RANGE else None
-    if number not in DAN_RANGE:
-        return None
-    return f"{number}d" if kind == "d" else f"{7 + (number - 1) // 3}d"
 
 
 def _grade_step(grade: str) -> int:
@@ -192,39 +174,6 @@ def _with_none(values: pd.Series) -> pd.Series:
 
 def _by_line(problems: Iterable[Problem]) -> tuple[Problem, ...]:
     return tuple(sorted(problems, key=lambda p: p.line))
-
-
-# ---------------------------------------------------------------------------
-# Recognising the formats
-
-
-def looks_like_opengotha(head: bytes) -> bool:
-    """Whether the start of a file is an XML document whose root is <Tournament>."""
-    # A multi-byte character cut at the end of the head must not matter.
-    text = head.decode("utf-8", errors="ignore").lstrip("\ufeff \t\r\n")
-    text = re.sub(r"^<\?xml[^>]*\?>\s*", "", text)
-    while text.startswith("<!--") and "-->" in text:
-        text = text[text.index("-->") + 3:].lstrip()
-    return bool(re.match(r"<Tournament[\s/>]", text))
-
-
-def looks_like_egd(head: bytes) -> bool:
-    """Whether the start of a file is an EGD results table: an EGD header tag
-    in a comment, or a player line with a grade and two results."""
-    lines = [line for line in LINE_BREAK.split(head.decode("utf-8", errors="ignore").lstrip("\ufeff"))[:60]
-             if line.strip()]
-    if not lines or lines[0].lstrip().startswith("<"):
-        return False
-    if any(EGD_HEADER.match(line) and EGD_HEADER.match(line)[1] in ("CL", "EV", "PC", "DT", "HA", "KM", "TM")
-           for line in lines):
-        return True
-    return any(_looks_like_player_line(line) for line in lines)
-
-
-def _looks_like_player_line(line: str) -> bool:
-    tokens = line.split(";")[0].split()
-    results = [t for t in tokens if (m := EGD_RESULT.fullmatch(t)) and int(m["opp"]) > 0]
-    return len(results) >= 2 and any(grade_text(t) for t in tokens)
 
 
 # ---------------------------------------------------------------------------

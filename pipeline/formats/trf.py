@@ -56,13 +56,11 @@ import pandas as pd
 
 from pipeline.formats.cells import CONTROL, LayoutError, refuse_breaking
 from pipeline.formats.csv_text import decide_encoding
+from pipeline.formats.sniff import LINE_BREAK, PLAYER, is_trf_record
 
-PLAYER = "001"
 FIXED_END = 84  # last column of the points field: a 001 line must reach it
 FIRST_ROUND = 92  # column of round 1's opponent
 ROUND_WIDTH = 10
-LINE_BREAK = re.compile(r"\r\n|\r|\n")
-RECORD = re.compile(r"[0-9A-Z]{3}")  # the code that starts every TRF line
 COLOURS = ("w", "b")
 FRENCH_COLOURS = {"b": "w", "n": "b"}  # blanc, noir (lower-cased like every colour letter)
 NO_COLOUR = ("-", " ")
@@ -120,15 +118,6 @@ class Tournament:
 # Reading
 
 
-def looks_like_trf(head: bytes) -> bool:
-    """Whether the start of a file is a TRF: its first records carry TRF codes
-    (three characters and a space) and one of them is a 012 tag or a player."""
-    records = [line for line in LINE_BREAK.split(text_of(head))[:50]
-               if line.strip() and not line.startswith("###")][:5]
-    return bool(records) and all(_is_record(line) for line in records) \
-        and any(line[:3] in ("012", PLAYER) or line[:2] == "00" for line in records)
-
-
 def read_trf(path: str | Path, default_date: dt.date | None = None) -> Tournament:
     """The tournament of a TRF file, its encoding decided on the whole file: one
     that mixes UTF-8 and Latin-1 lines is refused (`fatal`), never read as mojibake;
@@ -138,15 +127,6 @@ def read_trf(path: str | Path, default_date: dt.date | None = None) -> Tournamen
     t = tournament_from_text(data.decode(decided.encoding or "latin-1").removeprefix("\ufeff"), default_date)
     guessed = (decided.note,) if decided.encoding in ("latin-1", "cp1252") else ()
     return replace(t, assumptions=guessed + t.assumptions, fatal=decided.refusal or t.fatal)
-
-
-def text_of(data: bytes, fallback: str = "latin-1") -> str:
-    """UTF-8 when it decodes, else the fallback (older Windows programs write Latin-1)."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        text = data.decode(fallback)
-    return text.removeprefix("\ufeff")
 
 
 def tournament_from_text(text: str, default_date: dt.date | None = None) -> Tournament:
@@ -175,10 +155,6 @@ def tournament_from_text(text: str, default_date: dt.date | None = None) -> Tour
                       tuple(sorted(problems, key=lambda p: p.line)), tuple(assumptions), fatal)
 
 
-def _is_record(line: str) -> bool:
-    return bool(RECORD.fullmatch(line[:3])) and line[3:4] in ("", " ")
-
-
 def _scan(lines: list[str], problems: list[Problem]) -> tuple[dict[str, str], dict[str, int], list[dict], list[tuple]]:
     """Tags, the line of each tag's first occurrence, player rows and round blocks."""
     tags: dict[str, str] = {}
@@ -188,7 +164,7 @@ def _scan(lines: list[str], problems: list[Problem]) -> tuple[dict[str, str], di
     for number, line in enumerate(lines, 1):
         if not line.strip() or line.startswith("###"):
             continue
-        if not _is_record(line):
+        if not is_trf_record(line):
             problems.append(Problem(number, f"not a TRF record: {line[:20]!r}"))
         elif line[:3] == PLAYER:
             row = _player_row(line, number, problems)

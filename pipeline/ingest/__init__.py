@@ -13,14 +13,26 @@ import contextlib
 import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import duckdb
 
 from pipeline.ingest import submissions
-from pipeline.ingest.tables import Ingested, InputFileError, file_sha256, ingest_file, kind_of, tournament_format
-from pipeline.ingest.go import GoTournamentIngested, ingest_go_tournament
-from pipeline.ingest.trf import TournamentIngested, ingest_tournament
 from pipeline.ingest.submissions import SubmissionError
+from pipeline.ingest.tables import (
+    Ingested,
+    InputFileError,
+    file_sha256,
+    ingest_file,
+    kind_of,
+    tournament_format,
+)
+
+# The tournament reports' readers load pandas: imported when a report is taken in, so
+# that `ratings ingest` of tables loads neither pandas nor Pandera.
+if TYPE_CHECKING:
+    from pipeline.ingest.go import GoTournamentIngested
+    from pipeline.ingest.trf import TournamentIngested
 
 
 @dataclass(frozen=True)
@@ -105,6 +117,9 @@ def submit_tournaments(con: duckdb.DuckDBPyConnection, paths: list[Path], run_id
     """Stage tournament reports (FIDE TRF, SWAR, OpenGotha, EGD), each as a submission,
     their players matched to the registry as it stands; `default_date` dates the
     rounds of a TRF that gives them no date (--date)."""
+    from pipeline.ingest.go import ingest_go_tournament
+    from pipeline.ingest.trf import ingest_tournament
+
     done = []
     for path in paths:
         fmt = tournament_format(path)

@@ -19,8 +19,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline.formats.csv_text import CsvText, csv_text, utf8_blocks
-from pipeline.formats.go_files import looks_like_egd, looks_like_opengotha
-from pipeline.formats.trf import looks_like_trf
+from pipeline.formats.sniff import looks_like_egd, looks_like_opengotha, looks_like_trf
 from pipeline.input_layout import REQUIRED, columns
 from pipeline.warehouse import scalar, staged
 
