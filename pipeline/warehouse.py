@@ -188,6 +188,12 @@ def _check_version(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) 
                               f"{WAREHOUSE_VERSION}: rebuild it from the input files into a new warehouse")
 
 
+def sql_text(value: str | Path) -> str:
+    """A value as an SQL string literal (where a statement cannot take a parameter: a
+    view's definition, a table function's file name)."""
+    return "'" + str(value).replace("'", "''") + "'"
+
+
 def stage_sql(name: str) -> str:
     """The text of sql/<name>.sql (a pure SELECT, or a statement for audits)."""
     return (SQL_DIR / f"{name}.sql").read_text()

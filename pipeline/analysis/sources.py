@@ -15,6 +15,7 @@ from pathlib import Path
 import duckdb
 
 from pipeline.rate.series import SeriesError, series_in
+from pipeline.warehouse import sql_text
 
 INITIAL = "(initial)"
 FILE_COLUMNS = ("player_id", "list_id", "rating")
@@ -49,10 +50,6 @@ def _list_date(list_id: str, day_after: str) -> str:
             f"else {day_after} end")
 
 
-def _text(value: str) -> str:
-    return "'" + value.replace("'", "''") + "'"
-
-
 def load_sources(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> None:
     """(Re)make the view source_ratings and the table source_lists from `sources` (their
     names distinct). A series' ratings are read where they are, not copied: FIDE's four
@@ -62,16 +59,16 @@ def load_sources(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> None:
              "null::bigint as player_id, null::double as rating where false")
     parts = [typed]  # the view's columns and types, whatever the sources
     for k, source in enumerate(sources):
-        name = _text(source.name)
+        name = sql_text(source.name)
         if source.series is not None:
-            series = _text(source.series)
+            series = sql_text(source.series)
             # Each list dated before the join: once a list, not once a rating.
             parts.append(f"""select {name}, s.list_id, s.list_date, p.player_id, p.rating
                 from (select series, list_id, {_list_date('list_id', 'window_end + 1')} as list_date
                       from lists where series = {series}) s
                 join player_state p using (series, list_id)
                 where p.rating is not null""")
-            parts.append(f"""select {name}, {_text(INITIAL)}, (select min(window_start) from lists where series = {series}),
+            parts.append(f"""select {name}, {sql_text(INITIAL)}, (select min(window_start) from lists where series = {series}),
                        player_id, rating
                 from initial_ratings where rating is not null
                   and exists (select 1 from lists where series = {series})""")
@@ -92,7 +89,7 @@ def _file_table(con: duckdb.DuckDBPyConnection, source: Source, table: str) -> N
         ratings = _rating_file(reader, source.path)
     con.register("file_ratings", ratings)
     con.execute(f"""create or replace temp table {table} as
-        select {_text(source.name)} as source, l as list_id, strptime(l || '-01', '%Y-%m-%d')::date as list_date,
+        select {sql_text(source.name)} as source, l as list_id, strptime(l || '-01', '%Y-%m-%d')::date as list_date,
                p as player_id, r as rating from file_ratings""")
     con.unregister("file_ratings")
 

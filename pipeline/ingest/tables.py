@@ -21,7 +21,7 @@ import pyarrow.parquet as pq
 from pipeline.formats.csv_text import CsvText, csv_text, utf8_blocks
 from pipeline.formats.sniff import looks_like_egd, looks_like_opengotha, looks_like_trf
 from pipeline.input_layout import REQUIRED, columns
-from pipeline.warehouse import scalar, staged
+from pipeline.warehouse import scalar, sql_text, staged
 
 
 class InputFileError(Exception):
@@ -64,10 +64,6 @@ def _quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def _literal(path: Path) -> str:
-    return "'" + str(path).replace("'", "''") + "'"
-
-
 @dataclass(frozen=True)
 class Readable:
     """How DuckDB reads a file's rows as text, with `__row` = 1 for the first data row."""
@@ -98,10 +94,10 @@ def readable(con: duckdb.DuckDBPyConnection, path: Path) -> Iterator[Readable]:
     if head[:4] == b"PAR1":
         with read_as(path, "Parquet file", (pa.ArrowInvalid, OSError, duckdb.Error)):
             records = pq.ParquetFile(path).metadata.num_rows
-            cols = con.sql(f"select * from read_parquet({_literal(path)}) limit 0").columns
+            cols = con.sql(f"select * from read_parquet({sql_text(path)}) limit 0").columns
         text = ", ".join(f"cast({_quote(c)} as varchar) as {_quote(c)}" for c in cols)
         yield Readable(f"select file_row_number + 1 as __row, {text} "
-                       f"from read_parquet({_literal(path)}, file_row_number = true)", records, ("Parquet",))
+                       f"from read_parquet({sql_text(path)}, file_row_number = true)", records, ("Parquet",))
         return
     if not head:
         raise InputFileError(f"{path}: the file is empty (expected a header line)")
@@ -122,7 +118,7 @@ def readable(con: duckdb.DuckDBPyConnection, path: Path) -> Iterator[Readable]:
         delimiter = (text.delimiter or ",").replace("'", "''")
         # null_padding: a short row is read with its missing values null (validation
         # rejects them); a field beyond the header becomes an unnamed column, ignored.
-        yield Readable(f"select row_number() over () as __row, * from read_csv({_literal(read)}, all_varchar = true, "
+        yield Readable(f"select row_number() over () as __row, * from read_csv({sql_text(read)}, all_varchar = true, "
                        f"header = true, encoding = '{encoding}', delim = '{delimiter}', quote = '\"', "
                        f"escape = '\"', comment = '', null_padding = true, parallel = false)",
                        text.records, text.notes[1:] if text.encoding == "utf-8" else text.notes)

@@ -12,7 +12,7 @@ import datetime as dt
 import duckdb
 
 from pipeline.rate.periods import Columns, to_arrow
-from pipeline.warehouse import scalar, stage_sql, transaction
+from pipeline.warehouse import scalar, sql_text, stage_sql, transaction
 
 COMMON_TABLES = ("lists", "player_state", "calculations")  # every rule set fills them
 
@@ -47,7 +47,7 @@ def computed_rows(con: duckdb.DuckDBPyConnection, series: str, table: str, parts
     unknown = sorted(given - {c for c, _ in columns})
     if unknown:
         raise ValueError(f"the rule set gave {table} columns it does not have: {', '.join(unknown)}")
-    literal = "'" + series.replace("'", "''") + "'"
+    literal = sql_text(series)
     # Each column as the table holds it, so that an unchanged row fingerprints the same.
     select = ", ".join(f"{literal} as series" if name == "series" else f'"{name}"::{kind} as "{name}"' if name in given
                        else f'null::{kind} as "{name}"' for name, kind in columns if name != "revision")
@@ -60,7 +60,7 @@ def fingerprints(con: duckdb.DuckDBPyConnection, series: str, tables: list[str])
     table but lists as one number a table (the sum of the rows' hashes), to tell the
     lists whose results changed with one aggregation a table."""
     parts = [t for t in tables if t != "lists"]
-    literal = "'" + series.replace("'", "''") + "'"
+    literal = sql_text(series)
     con.execute("create or replace temp view new_prints as " + " union all ".join(
         f"select list_id, sum(hash(t)) + {k} as h from new_{table} t group by list_id"
         for k, table in enumerate(parts)))
