@@ -59,6 +59,34 @@ def test_a_rule_set_added_through_the_registry_runs_end_to_end(cli, plain_elo, s
     assert "FAILED" not in cli("audit", "--warehouse", w).output
 
 
+def test_the_rows_a_rule_set_returns_become_one_table_as_given():
+    """pipeline.rate.periods.to_arrow: the parts of every list, one table; NumPy's
+    fixed-width text taken a part at a time (each as wide as its longest value), a part
+    of no rows adding none, NaN stored as NULL."""
+    import numpy as np
+
+    from pipeline.rate.periods import to_arrow
+
+    parts = [
+        {"list_id": "2027-01", "player_id": np.array([1, 2]), "rule": np.array(["rated", "no game counted"]),
+         "performance": np.array([1650.0, np.nan])},
+        {"list_id": "2027-05", "player_id": np.array([], dtype=np.int64), "rule": np.array([], dtype="<U1"),
+         "performance": np.array([])},
+        {"list_id": "2027-09", "player_id": np.array([3]), "rule": np.array(["correction: appeal à Liège"]),
+         "performance": np.array([1700.5])},
+    ]
+    table = to_arrow(parts)
+    assert table.column("rule").type == "string"
+    assert table.to_pylist() == [
+        {"list_id": "2027-01", "player_id": 1, "rule": "rated", "performance": 1650.0},
+        {"list_id": "2027-01", "player_id": 2, "rule": "no game counted", "performance": None},
+        {"list_id": "2027-09", "player_id": 3, "rule": "correction: appeal à Liège", "performance": 1700.5},
+    ]
+    # Text given otherwise (objects, as the Go rule sets give it) is read as before.
+    mixed = [dict(parts[0], rule=parts[0]["rule"].astype(object)), parts[2]]
+    assert to_arrow(mixed).column("rule").to_pylist() == ["rated", "no game counted", "correction: appeal à Liège"]
+
+
 def test_two_rule_sets_in_one_warehouse_give_the_lists_they_give_alone(cli, small_federation, tmp_path):
     files = ["--players", small_federation["players"], "--ratings", small_federation["ratings"],
              "--games", small_federation["games"]]
