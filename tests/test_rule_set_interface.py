@@ -87,6 +87,26 @@ def test_the_rows_a_rule_set_returns_become_one_table_as_given():
     assert to_arrow(mixed).column("rule").to_pylist() == ["rated", "no game counted", "correction: appeal à Liège"]
 
 
+def test_a_text_column_of_the_games_is_read_as_one_string_a_value():
+    """pipeline.rate.periods.column: the games' text columns a rule set carries (FIDE's
+    start lists) as the cells' values, nulls as None, whatever the chunks and the
+    string type; each distinct value one Python string, hashed once by what follows."""
+    import numpy as np
+    import pyarrow
+
+    from pipeline.rate.periods import column
+
+    chunks = pyarrow.chunked_array([pyarrow.array(["2019-01", None, "2019-02"]), pyarrow.array(["2019-02", "2019-01"])])
+    for text in (chunks, chunks.cast(pyarrow.large_string())):
+        values = column(pyarrow.table({"start_list": text}), "start_list", object)
+        assert values.dtype == object and values.tolist() == ["2019-01", None, "2019-02", "2019-02", "2019-01"]
+        assert values[0] is values[4] and values[2] is values[3]
+    empty = pyarrow.table({"start_list": pyarrow.array([], type=pyarrow.string())})
+    assert column(empty, "start_list", object).tolist() == []
+    # Numbers are read as before, in the type asked for.
+    assert column(pyarrow.table({"day": [3, 1]}), "day", np.int64).tolist() == [3, 1]
+
+
 def test_two_rule_sets_in_one_warehouse_give_the_lists_they_give_alone(cli, small_federation, tmp_path):
     files = ["--players", small_federation["players"], "--ratings", small_federation["ratings"],
              "--games", small_federation["games"]]
