@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # pandas is loaded by the commands that rate, not by those th
 def column(table: pa.Table, name: str, dtype=float) -> np.ndarray:
     values = table.column(name)
     if dtype is object and (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)):
-        # A text column of few values (FIDE's start lists: 421 in a million games) as one
+        # A text column of few values (FIDE's start lists: a few hundred in a million games) as one
         # Python string a value, not a new one a cell: made once and hashed once by the
         # factorising that follows (FIDE's list games on the Belgian history 1.3-1.6 -> 0.8 s).
         encoded = values.combine_chunks().dictionary_encode()
