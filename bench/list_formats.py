@@ -18,10 +18,10 @@ import argparse
 import statistics
 import time
 
+from rated_warehouse import official_series
+
 from pipeline.formats.list_files import fide_list_text, swiss_manager_csv
 from pipeline.publish import by_key, pairing_lists
-from pipeline.rate.series import series_in
-from pipeline.warehouse import WarehouseError, connect
 
 
 def main() -> None:
@@ -29,13 +29,7 @@ def main() -> None:
     parser.add_argument("warehouse")
     parser.add_argument("--federation", default=None, help="fills Fed where a player has none")
     args = parser.parse_args()
-    try:
-        con = connect(args.warehouse, read_only=True)
-    except WarehouseError as err:
-        parser.error(str(err))
-    official = series_in(con, scenarios=False)
-    if not official:
-        parser.error(f"{args.warehouse}: no rated series yet (run `ratings run` on it first)")
+    con, official = official_series(parser, args.warehouse)
     series = official[0]
     con.execute("set variable series = ?", [series.name])  # as pipeline.publish.publish_series sets them
     con.execute("set variable estimates = ?", [series.rule_set.publishes_estimates])

@@ -18,10 +18,10 @@ import hashlib
 import statistics
 import time
 
+from rated_warehouse import official_series
+
 from pipeline.publish.report import list_accuracy
-from pipeline.rate.series import series_in
 from pipeline.systems.fide.events import place_fide_games
-from pipeline.warehouse import WarehouseError, connect
 
 
 def main() -> None:
@@ -29,13 +29,7 @@ def main() -> None:
     parser.add_argument("warehouse")
     parser.add_argument("--repeat", type=int, default=4)
     args = parser.parse_args()
-    try:
-        con = connect(args.warehouse, read_only=True)
-    except WarehouseError as err:
-        parser.error(str(err))
-    official = series_in(con, scenarios=False)
-    if not official:
-        parser.error(f"{args.warehouse}: no rated series yet (run `ratings run` on it first)")
+    con, official = official_series(parser, args.warehouse)
 
     def figures(series):
         scores = list_accuracy(con, series)

@@ -17,9 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from rated_warehouse import official_series
+
 from pipeline.publish import FORMATS, WRITERS, publish_series
-from pipeline.rate.series import series_in
-from pipeline.warehouse import WarehouseError, connect
 
 
 def digests(folder: Path) -> dict[str, str]:
@@ -36,13 +36,7 @@ def main() -> None:
     formats = tuple(args.format.split(","))
     if not set(formats) <= set(FORMATS):
         parser.error(f"--format: choose among {', '.join(FORMATS)}")
-    try:
-        con = connect(args.warehouse, read_only=True)
-    except WarehouseError as err:
-        parser.error(str(err))
-    official = series_in(con, scenarios=False)
-    if not official:
-        parser.error(f"{args.warehouse}: no rated series yet (run `ratings run` on it first)")
+    con, official = official_series(parser, args.warehouse)
     series = official[0]
     seconds: dict[int, list[float]] = {1: [], WRITERS: []}
     written, folders = {}, {}

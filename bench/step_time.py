@@ -1,0 +1,57 @@
+"""One step of a `ratings` command timed inside it: the command runs in this process
+with the function named wrapped, and each call's seconds are printed at the end.
+
+    python bench/step_time.py pipeline.rate.store:store -- run --system fide \\
+        --players belgium/players.parquet --ratings belgium/ratings.parquet \\
+        --games belgium/games.parquet --warehouse fide.duckdb --out fide/ --no-reports
+    python bench/step_time.py pipeline.systems.fide.events:fide_period_games -- run --system fide ...
+
+The function is replaced in its module and in every module that imported it by name
+(bench/run.py times whole stages; this, one step of one, as the README's figures say).
+"""
+from __future__ import annotations
+
+import argparse
+import functools
+import importlib
+import sys
+import time
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("step", help="module:function, e.g. pipeline.rate.store:store")
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="-- then the ratings command and its options")
+    args = parser.parse_args()
+    module_name, _, name = args.step.partition(":")
+    try:
+        original = getattr(importlib.import_module(module_name), name)
+    except (ImportError, AttributeError) as err:
+        parser.error(f"{args.step}: {err}")
+    seconds: list[float] = []
+
+    @functools.wraps(original)
+    def timed(*a, **k):
+        started = time.perf_counter()
+        try:
+            return original(*a, **k)
+        finally:
+            seconds.append(time.perf_counter() - started)
+
+    # Modules that imported the step by name hold it too; those imported later take the wrapper.
+    from pipeline.cli import main as ratings
+
+    for module in list(sys.modules.values()):
+        if getattr(module, name, None) is original:
+            setattr(module, name, timed)
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    try:
+        ratings(command)
+    except SystemExit as done:
+        if done.code not in (0, None):
+            print(f"ratings exited with status {done.code}", file=sys.stderr)
+    print(f"{args.step}: {len(seconds)} call(s), " + ", ".join(f"{s:.2f}" for s in seconds) + " s")
+
+
+if __name__ == "__main__":
+    main()
