@@ -38,19 +38,32 @@ def main() -> None:
         finally:
             seconds.append(time.perf_counter() - started)
 
-    # Modules that imported the step by name hold it too; those imported later take the wrapper.
-    from pipeline.cli import main as ratings
+    replace_everywhere(name, original, timed)
+    run_ratings(args.command)
+    print(f"{args.step}: {len(seconds)} call(s), " + ", ".join(f"{s:.2f}" for s in seconds) + " s")
+
+
+def replace_everywhere(name: str, original, replacement) -> None:
+    """`original` replaced by `replacement` in every module that holds it under `name`:
+    its own and those that imported it by name (those imported later take the replacement)."""
+    import pipeline.cli  # noqa: F401  (the command's modules, imported before they are searched)
 
     for module in list(sys.modules.values()):
         if getattr(module, name, None) is original:
-            setattr(module, name, timed)
-    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+            setattr(module, name, replacement)
+
+
+def run_ratings(command: list[str]) -> None:
+    """`ratings COMMAND...` in this process as the console script runs it (a leading `--`
+    dropped); a non-zero exit is said."""
+    from pipeline.cli import entry
+
+    sys.argv = ["ratings", *(command[1:] if command[:1] == ["--"] else command)]
     try:
-        ratings(command)
+        entry()
     except SystemExit as done:
         if done.code not in (0, None):
             print(f"ratings exited with status {done.code}", file=sys.stderr)
-    print(f"{args.step}: {len(seconds)} call(s), " + ", ".join(f"{s:.2f}" for s in seconds) + " s")
 
 
 if __name__ == "__main__":
