@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import functools
 import importlib
+import statistics
 import sys
 import time
 
@@ -40,7 +41,15 @@ def main() -> None:
 
     replace_everywhere(name, original, timed)
     run_ratings(args.command)
-    print(f"{args.step}: {len(seconds)} call(s), " + ", ".join(f"{s:.2f}" for s in seconds) + " s")
+    print(f"{args.step}: {calls_said(seconds)}")
+
+
+def calls_said(seconds: list[float]) -> str:
+    """The calls' time in all, then each call's (up to ten) or the median and the longest."""
+    total = f"{len(seconds)} call(s), {sum(seconds):.3f} s in all"
+    if len(seconds) <= 10:
+        return total + ": " + ", ".join(f"{s:.3f}" for s in seconds) + " s"
+    return total + f"; median {statistics.median(seconds):.4f} s, longest {max(seconds):.4f} s"
 
 
 def replace_everywhere(name: str, original, replacement) -> None:

@@ -24,7 +24,7 @@ def test_step_time_times_each_call_of_the_function_named(small_federation, tmp_p
     # One series: its rating stores once.
     done = timer("step_time.py", "pipeline.rate.store:store", "--", *run(small_federation), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert re.search(r"^pipeline\.rate\.store:store: 1 call\(s\), \d+\.\d\d s$", done.stdout, re.MULTILINE), done.stdout
+    assert re.search(r"^pipeline\.rate\.store:store: 1 call\(s\), (\d+\.\d{3}) s in all: \1 s$", done.stdout, re.MULTILINE), done.stdout
     assert (tmp_path / "out" / "lists" / "2027-01.csv").is_file()  # the command itself ran whole
 
 
@@ -46,3 +46,13 @@ def test_statement_time_lists_every_statement_it_counts(small_federation, tmp_pa
     seconds = [float(s) for s, _ in listed]
     assert seconds == sorted(seconds, reverse=True)
     assert abs(sum(seconds) - float(total)) <= 0.0005 * len(seconds) + 0.001 and float(total) <= float(command)
+
+
+def test_step_time_sums_many_calls_and_gives_their_median_and_longest():
+    from bench.step_time import calls_said
+
+    # Twelve calls: 0.1 s eleven times and 0.5 s once make 1.6 s; the median of twelve is
+    # the mean of the sixth and seventh, both 0.1.
+    assert calls_said([0.1] * 11 + [0.5]) == "12 call(s), 1.600 s in all; median 0.1000 s, longest 0.5000 s"
+    # Up to ten calls are each said.
+    assert calls_said([0.25, 0.5]) == "2 call(s), 0.750 s in all: 0.250, 0.500 s"

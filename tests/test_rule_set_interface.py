@@ -85,6 +85,15 @@ def test_the_rows_a_rule_set_returns_become_one_table_as_given():
     # Text given otherwise (objects, as the Go rule sets give it) is read as before.
     mixed = [dict(parts[0], rule=parts[0]["rule"].astype(object)), parts[2]]
     assert to_arrow(mixed).column("rule").to_pylist() == ["rated", "no game counted", "correction: appeal à Liège"]
+    # Python strings in every part (as the FIDE and Go rule sets give their rules), a part
+    # of no rows among them: a chunk a part that has rows, the same values.
+    as_objects = [dict(p, rule=p["rule"].astype(object)) for p in parts]
+    rules = to_arrow(as_objects).column("rule")
+    assert rules.type == "string" and rules.num_chunks == 2
+    assert rules.to_pylist() == ["rated", "no game counted", "correction: appeal à Liège"]
+    # Objects that read as two Arrow types (a text, then a part of None alone) are concatenated.
+    nulls = [as_objects[0], dict(parts[2], rule=np.array([None], dtype=object))]
+    assert to_arrow(nulls).column("rule").to_pylist() == ["rated", "no game counted", None]
 
 
 def test_a_text_column_of_the_games_is_read_as_one_string_a_value():

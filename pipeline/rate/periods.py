@@ -173,13 +173,18 @@ def _column(values: list[np.ndarray]) -> pa.Array | pa.ChunkedArray:
     """One column from its parts, a part at a time when they are of one type: FIDE's
     412 lists concatenated first took 0.9 s to copy (0.5 of it its 575,743 rules as
     NumPy's fixed-width text, four bytes a character, each as wide as the longest).
-    Parts of several types (a list of no rows, objects) are concatenated, as NumPy
-    unifies them."""
+    Objects (the rules' texts as Python strings) are a part at a time when every part
+    with rows reads as one Arrow type. Parts of several types are concatenated, as
+    NumPy unifies them."""
     kinds = {v.dtype.kind for v in values}
     if kinds == {"U"}:
         return pa.chunked_array([pa.array(v, type=pa.string()) for v in values], type=pa.string())
     if len({v.dtype for v in values}) == 1 and kinds <= set("biufM"):
         return pa.chunked_array([_arrow(v) for v in values])
+    if kinds == {"O"}:
+        chunks = [_arrow(v) for v in values if len(v)]
+        if len({c.type for c in chunks}) == 1:
+            return pa.chunked_array(chunks)
     return _arrow(np.concatenate(values))
 
 

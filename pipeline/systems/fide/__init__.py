@@ -151,7 +151,7 @@ def _calculations(list_id: str, ids: np.ndarray, previous: np.ndarray, r: Period
         "list_id": list_id, "player_id": ids, "previous_rating": previous, "junior": r.junior,
         "games_played": r.played.astype(np.int64), "games": r.games.astype(np.int64), "score": r.score,
         "mean_opponent": r.mean_opponent, "percentage": r.p, "bonus": r.dp, "performance": r.performance,
-        "rule": r.rule.astype(str), "unrounded": r.unrounded, "rating": r.rating, "expected": r.expected,
+        "rule": r.rule, "unrounded": r.unrounded, "rating": r.rating, "expected": r.expected,
         "k": r.k, "change": r.change,
     }
 

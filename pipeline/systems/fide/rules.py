@@ -27,6 +27,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from pipeline.systems.texts import first_that_holds
+
 HERE = Path(__file__).parent  # the rule set's tables are data files beside its code
 EPOCH = pd.Timestamp("1970-01-01")  # days in the games arrays count from it
 
@@ -359,13 +361,13 @@ def rate_sides(s: Sides, rating: np.ndarray, games_total: np.ndarray, peak: np.n
 
     new_rating = np.select([stays_rated, enters], [after, ru], np.nan)
     excluded_games = np.bincount(player[s.excluded], minlength=n)
-    unrated_rule = np.select(
+    unrated_rule = first_that_holds(
         [enters, (new_games > 0) & (pooled >= rules.initial_games),
          (new_games > 0), ignored_games > 0, excluded_games > 0, played > 0],
         [Rule.INITIAL, Rule.INITIAL_BELOW_FLOOR, Rule.POOLED, Rule.FIRST_EVENT_IGNORED, Rule.MATCH_NOT_RATED,
          Rule.UNRATED_OPPONENTS_ONLY], Rule.NO_GAMES)
-    rated_rule = np.select([(games == 0) & (excluded_games > 0), games == 0, ~stays_rated],
-                           [Rule.MATCH_NOT_RATED, Rule.NO_GAMES, Rule.BELOW_FLOOR], k_rule)
+    rated_rule = first_that_holds([(games == 0) & (excluded_games > 0), games == 0, ~stays_rated],
+                                  [Rule.MATCH_NOT_RATED, Rule.NO_GAMES, Rule.BELOW_FLOOR], k_rule)
     counted = np.where(rated, games, new_games)
     counted_sum = np.where(rated, opp_sum, new_opponents)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -378,9 +380,9 @@ def rate_sides(s: Sides, rating: np.ndarray, games_total: np.ndarray, peak: np.n
     pooled_side = np.zeros(len(player), dtype=bool)
     pooled_side[keep] = True
     decided = s.decided if s.decided is not None else np.zeros(len(player), dtype=bool)
-    use = np.select([both, pooled_side, sides, decided, s.excluded, np.isnan(s.opponent_rating)],
-                    [SideUse.RATED, SideUse.POOLED, SideUse.FIRST_EVENT, SideUse.DECIDED, SideUse.UNRATED_MATCH,
-                     SideUse.UNRATED_OPPONENT], SideUse.UNRATED_PLAYER)
+    use = first_that_holds([both, pooled_side, sides, decided, s.excluded, np.isnan(s.opponent_rating)],
+                           [SideUse.RATED, SideUse.POOLED, SideUse.FIRST_EVENT, SideUse.DECIDED,
+                            SideUse.UNRATED_MATCH, SideUse.UNRATED_OPPONENT], SideUse.UNRATED_PLAYER)
     last_rated = np.full(n, -1, dtype=np.int64)  # the day of the latest game rated for the player
     np.maximum.at(last_rated, who, s.day[both])
     np.maximum.at(last_rated, player[keep], s.day[keep])

@@ -20,6 +20,7 @@ import pandas as pd
 from pipeline.rate.periods import column, local_indices
 from pipeline.systems.base import Fixes, Outcome, Period, RatedList, RuleSet
 from pipeline.systems.go.grades import grade_text, level_of_points, levels_of_grades, middle_of
+from pipeline.systems.texts import first_that_holds
 from pipeline.config import GO_MAX_RATING, GO_MIN_RATING
 
 HERE = Path(__file__).parent
@@ -164,10 +165,10 @@ class GoRuleSet(RuleSet):
         played = np.bincount(r.sides["player"], minlength=len(local))
         weightless = np.bincount(r.sides["player"], weights=r.sides["rule"] == "not counted: weight 0 (G7)",
                                  minlength=len(local))
-        rule = np.select([r.first, np.isnan(r.start), (played > 0) & (weightless == played),
-                          (played > 0) & (r.games == 0)],
-                         ["first rating (G2)", "no rating to count from", "no game counted: weight 0 (G7)",
-                          "no game counted: no opponent with a rating"], "rated").astype(object)
+        rule = first_that_holds([r.first, np.isnan(r.start), (played > 0) & (weightless == played),
+                                 (played > 0) & (r.games == 0)],
+                                ["first rating (G2)", "no rating to count from", "no game counted: weight 0 (G7)",
+                                 "no game counted: no opponent with a rating"], "rated")
         if fixes is not None:  # the commission's rating, and the grade it reads as; every later event follows
             s.rating[who] = fixes.ratings
             s.level[who] = level_of_points(fixes.ratings)

@@ -8,6 +8,7 @@ import pandas as pd
 from pipeline.systems.go import GoRuleSet, Rated
 from pipeline.systems.go_belgium.rules import *  # noqa: F403 (the rules, for their users)
 from pipeline.systems.go_belgium.rules import EventResult, GoBelgiumRules, game_weight, rate_event
+from pipeline.systems.texts import first_that_holds
 
 
 class GoBelgium(GoRuleSet):
@@ -35,8 +36,8 @@ def _sides(g: pd.DataFrame, r: EventResult) -> dict:
         "own": t["own"], "opponent_rating": t["opponent_rating"], "difference": t["difference"], "con": t["con"],
         "a": t["a"], "expected": t["expected"], "weight": s.weight, "factor": s.factor,
         "change": np.where(r.counted, t["change"], 0.0),
-        "rule": np.select([r.counted, s.weight <= 0], ["counted", "not counted: weight 0 (G7)"],
-                          "not counted: a player has no rating to count from").astype(object),
+        "rule": first_that_holds([r.counted, s.weight <= 0], ["counted", "not counted: weight 0 (G7)"],
+                                 "not counted: a player has no rating to count from"),
     }
 
 

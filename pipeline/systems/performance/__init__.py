@@ -140,7 +140,7 @@ def _calculations(list_id: str, ids: np.ndarray, previous: np.ndarray, r: ListRe
         "percentage": t.p[keep], "bonus": np.where(counted, bonus(np.nan_to_num(t.p[keep]), rules), np.nan),
         "performance": np.where(counted, r.performance[keep], np.nan),
         "estimate": r.estimation.estimate[keep],
-        "rule": r.rule[keep].astype(str), "unrounded": r.unrounded[keep], "rating": r.rating[keep],
+        "rule": r.rule[keep], "unrounded": r.unrounded[keep], "rating": r.rating[keep],
     }
 
 

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from pipeline.systems.performance.components import anchored
+from pipeline.systems.texts import first_that_holds
 
 HERE = Path(__file__).parent  # the rule set's tables are data files beside its code
 
@@ -219,7 +220,7 @@ def rated_players_ratings(previous: np.ndarray, nj: np.ndarray, pj: np.ndarray,
     barycentre = (pj0 * nj + (w - nj) * previous) / w
     cases = [nj == 0, pj0 < previous, nj >= quota]
     rating = np.select(cases, [previous, brake, pj0], barycentre)
-    rule = np.select(cases, [Rule.NO_GAMES, Rule.BRAKE, Rule.QUOTA], Rule.BARYCENTRE)
+    rule = first_that_holds(cases, [Rule.NO_GAMES, Rule.BRAKE, Rule.QUOTA], Rule.BARYCENTRE)
     nothing = np.full(len(previous), np.nan)
     return NewRatings(rating, nothing, np.zeros(len(previous), dtype=np.int64), rule)
 
@@ -241,9 +242,9 @@ def unrated_players_ratings(nj: np.ndarray, pj: np.ndarray, pa: np.ndarray, na: 
     new_pa = np.select([no_games, archived], [pa, merged], np.nan)
     new_na = np.select([no_games, archived], [na, total], 0).astype(np.int64)
     # Nj ≥ 8 forgets the past (seed III.2.a), so it is a first rating either way.
-    rule = np.select([no_games, alone, enters, archived],
-                     [Rule.NO_GAMES, Rule.FIRST_RATING, Rule.ARCHIVES_MERGED, Rule.ARCHIVED],
-                     Rule.NO_GAMES)
+    rule = first_that_holds([no_games, alone, enters, archived],
+                            [Rule.NO_GAMES, Rule.FIRST_RATING, Rule.ARCHIVES_MERGED, Rule.ARCHIVED],
+                            Rule.NO_GAMES)
     return NewRatings(rating, np.where(new_na > 0, new_pa, np.nan), new_na, rule)
 
 
