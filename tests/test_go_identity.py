@@ -7,8 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-import pandas as pd
-import pandera.errors
+import duckdb
 import pytest
 
 from pipeline.formats.go_files import egd_from_text
@@ -23,6 +22,7 @@ from pipeline.ingest.go import (
     registry_identities,
 )
 from pipeline.validate.schemas import GoEventsInput
+from pipeline.validate.typed import type_and_check
 from pipeline.warehouse import connect
 
 EGD = ["; EV[Club Night]", "; DT[2024-04-06,2024-04-06]",
@@ -107,17 +107,20 @@ EVENT = {"event_id": "club-night", "name": "Club Night", "start_date": dt.date(2
 def test_event_row_problems_mirror_the_events_schema(change, problems):
     event = EVENT | change
     assert event_row_problems(event) == problems
-    # The same row as ingest_go_tournament stages it, through the schema validation applies.
-    staged = pd.DataFrame([{
-        "event_id": event["event_id"], "name": event["name"],
-        "start_date": event["start_date"].isoformat() if event["start_date"] else None,
-        "end_date": event["end_date"].isoformat() if event["end_date"] else None,
-        "class": event["class"] or "B", "board_size": str(event["board_size"])}])
-    try:
-        GoEventsInput.validate(staged, lazy=True)
-        accepted = True
-    except pandera.errors.SchemaErrors:
-        accepted = False
+    # The same row as ingest_go_tournament stages it, through the typing and the
+    # schema that validation applies.
+    con = duckdb.connect()
+    con.execute("""create table staged_events (file_id integer, row_number bigint, fixes_file integer,
+                   fixes_row bigint, event_id varchar, name varchar, start_date varchar, end_date varchar,
+                   class varchar, board_size varchar, rated_in varchar, games_scheduled varchar)""")
+    con.execute("insert into staged_events (file_id, row_number, event_id, name, start_date, end_date, class, "
+                "board_size) values (1, 1, ?, ?, ?, ?, ?, ?)",
+                [event["event_id"], event["name"],
+                 event["start_date"].isoformat() if event["start_date"] else None,
+                 event["end_date"].isoformat() if event["end_date"] else None,
+                 event["class"] or "B", str(event["board_size"])])
+    type_and_check(con, "events", GoEventsInput, "staged_events", 1, set(), 10)
+    accepted = not con.execute("select * from schema_rejects").fetchall()
     assert accepted == (problems == [])
 
 

@@ -1,8 +1,9 @@
 """Validate: move each staged part's rows into the warehouse or the rejects table.
 
-Row checks are the Pandera models of `pipeline.validate.schemas`, run lazily so every
-problem of every row is reported at once; checks against the warehouse are the
-SQL of sql/validate/. Every row of a part is stored, rejected, or later
+Each staged row is typed once in DuckDB, as the Pandera models of
+`pipeline.validate.schemas` declare (pipeline/validate/typed.py); the models check the
+typed values, run lazily so every problem of every row is reported at once; checks
+against the warehouse are the SQL of sql/validate/. Every row of a part is stored, rejected, or later
 withdrawn (sql/audits/rows_accounted.sql checks each row, not only the counts).
 
 A part staged again from the same content holds only its rows still rejected:
@@ -12,9 +13,7 @@ rejected again, its own reject replaces the old one (`superseded`).
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import duckdb
 
@@ -24,8 +23,6 @@ from pipeline.warehouse import row, scalar, stage_sql, staged, transaction
 
 # Pandera, pandas and the readers of the input files (pipeline.ingest) are loaded when
 # rows are validated: `ratings rejects`, which imports this package, needs none of them.
-if TYPE_CHECKING:
-    import pandas as pd
 
 CHUNK_ROWS = 1_000_000
 
@@ -49,9 +46,8 @@ class Validated:
 
 def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_id: int) -> Validated:
     """Check one staged part; accepted rows go to their table, the others to rejects."""
-    import pandas as pd
-
-    from pipeline.validate.schemas import rejection_reasons
+    from pipeline.validate.schemas import schema_of
+    from pipeline.validate.typed import type_and_check
 
     path, rows_read, message, staging, validated_before = row(con,
         "select path, rows_read, message, staged_in, taken_in_run is not null from source_files where file_id = ?",
@@ -60,31 +56,27 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_i
     examined = scalar(con, f"select count(*) from {table} where file_id = ?", [file_id])
     missing = set(message.removeprefix("missing column(s): ").split(", ")) if message else set()
     game = row(con, "select value from settings where key = 'game'")
-    last_row = scalar(con, f"select coalesce(max(row_number), 0) from {table} where file_id = ?", [file_id])
-    schema_rejects = pd.concat([rejection_reasons(kind, frame, missing, game[0] if game else None)
-                                for frame in _frames(con, table, file_id, last_row, kind)],
-                               ignore_index=True)
+    model = schema_of(kind, game[0] if game else None)
     with transaction(con):
         con.execute("set variable today = ?", [today()])
-        con.register("schema_rejects", schema_rejects)
-        # Views, not copies of the file: the SQL checks read every staged row (with
-        # try_cast), the insert reads the accepted ones.
-        # Rows with a problem found while reading (a bad TRF line) are rejected with it
-        # and take no part in the other checks.
-        read_problem = "problem is null" if kind in WITH_PROBLEMS else "true"
-        con.execute(f"""create or replace temp view candidates as
-            select * from {table} where file_id = {file_id} and {read_problem}""")
+        # Each row typed once (pipeline/validate/typed.py): the Pandera checks, the SQL
+        # checks and the insert all read these. Rows with a problem found while reading
+        # (a bad TRF line) are rejected with it and take no part in the other checks.
+        read_problem = "and problem is null" if kind in WITH_PROBLEMS else ""
+        type_and_check(con, kind, model, table, file_id, missing, CHUNK_ROWS, read_problem)
+        con.execute("create or replace temp view candidates as select * from typed_rows")
         problems = (f"union all select row_number, problem from {table} "
                     f"where file_id = {file_id} and problem is not null" if kind in WITH_PROBLEMS else "")
         if kind in WITH_PROBLEMS:  # games: plausible dates, against the games already stored
             con.execute("""create or replace temp view candidate_dates as
-                select row_number, try_cast(date as date) as d from candidates where try_cast(date as date) is not null""")
+                select row_number, date as d from candidates where date is not null""")
             con.execute(f"""create or replace temp view stored_dates as
                 select date as d, count(*) as n from {CLEAN_TABLE[kind]} group by date""")
             problems += f" union all select * from ({stage_sql('validate/plausible_dates')})"
         con.execute(f"""create or replace temp table file_rejects as
             select row_number, string_agg(reason, '; ' order by reason) as reason from (
-                select * from schema_rejects union all select * from ({stage_sql(f"validate/{kind}")})
+                select * from schema_rejects
+                union all select * from ({stage_sql(f"validate/{kind}")})
                 {problems}
             ) group by row_number""")
         record = ", ".join(f"'{c}': s.\"{c}\"" for c in columns(kind))
@@ -107,7 +99,7 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_i
                             select nextval('player_versions_seq'), {run_id}, * from clean_rows""")
             con.execute("insert or replace into players select * from clean_rows")
             con.execute("drop table clean_rows")
-        else:  # straight from the staged rows: a million games are not copied twice
+        else:  # straight from the typed rows: a million games are not copied again
             con.execute(f"insert into {CLEAN_TABLE[kind]} by name {stage_sql(f'clean/{kind}')}")
         # Rows staged again from the same content, and rows of a fix file, close their rejects.
         con.execute(f"""update rejects set status = 'taken in', resolved_run = {run_id},
@@ -132,20 +124,10 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_i
         for name in ("accepted", "candidate_dates", "stored_dates", "candidates"):
             con.execute(f"drop view if exists {name}")
         con.execute("drop table file_rejects")
-        con.unregister("schema_rejects")
+        con.execute("drop table typed_rows")
+        con.execute("drop table schema_rejects")
     return Validated(file_id, kind, path, examined if validated_before else rows_read, accepted, rejected,
                      bool(validated_before))
-
-
-def _frames(con: duckdb.DuckDBPyConnection, table: str, file_id: int, rows: int, kind: str) -> Iterator[pd.DataFrame]:
-    """The staged rows as pandas frames of at most CHUNK_ROWS rows, indexed by row
-    number: the Pandera pass holds one chunk in memory, whatever the file's size."""
-    names = ", ".join(f'"{c}"' for c in columns(kind))
-    read_problem = "and problem is null" if kind in WITH_PROBLEMS else ""
-    for first in range(0, max(rows, 1), CHUNK_ROWS):
-        frame = con.sql(f"""select row_number, {names} from {table} where file_id = {file_id} {read_problem}
-                            and row_number > {first} and row_number <= {first + CHUNK_ROWS}""")
-        yield frame.to_arrow_table().to_pandas().set_index("row_number")
 
 
 @dataclass(frozen=True)

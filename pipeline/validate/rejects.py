@@ -12,9 +12,8 @@ from pathlib import Path
 import duckdb
 import pyarrow.csv as pacsv
 
-from pipeline.publish import replace_atomically
 from pipeline.input_layout import columns
-
+from pipeline.publish import replace_atomically
 
 OPEN_REJECTS = """select f.submission_id, r.file_id, f.kind, r.row_number, r.reason, r.record
                   from rejects r join source_files f using (file_id)

@@ -1,22 +1,31 @@
-"""Pandera models of the raw inputs: one row of text per input row.
+"""Pandera models of the input rows, on typed values.
 
-Each check is named for the problem it finds, and that name becomes the
-reason written in the rejects table. Checks that need the warehouse (ids in
-the registry, duplicates, calendar windows) are SQL, in sql/validate/.
+Validation types each staged row once, in DuckDB (pipeline/validate/typed.py): a
+column declared with a parse (`parsed(...)`, in its Field's metadata) holds its value
+of that type, NULL where the file gives nothing or something that is not of its kind;
+the parse's reason names the second case. The models then check the typed values: each
+check is named for the problem it finds, and that name becomes the reason written in
+the rejects table. Checks that need the warehouse (ids in the registry, duplicates,
+calendar windows) are SQL, in sql/validate/.
 """
 from __future__ import annotations
 
-from typing import Optional
+from dataclasses import dataclass
+from typing import Annotated, Optional
 
-import numpy as np
 import pandas as pd
 import pandera.pandas as pa
 import pyarrow
-import pyarrow.compute as pc
 from pandera.typing import Series
 
-from pipeline.config import GO_MAX_RATING, GO_MIN_RATING, MAX_RATING, MIN_BIRTH_YEAR, MIN_RATING, today
-from pipeline.formats.utf8 import utf8_cells
+from pipeline.config import (
+    GO_MAX_RATING,
+    GO_MIN_RATING,
+    MAX_RATING,
+    MIN_BIRTH_YEAR,
+    MIN_RATING,
+    today,
+)
 from pipeline.input_layout import EVENT_ID
 
 # Results from White's side; forfeits are kept and never rated (their scores:
@@ -24,6 +33,52 @@ from pipeline.input_layout import EVENT_ID
 RESULT_CODES = ("1-0", "0-1", "1/2-1/2", "½-½", "+/-", "-/+", "-/-")
 
 NOT_AN_ID = "not a whole-number id of at most 15 digits"
+UNPARSEABLE_DATE = "unparseable date (expected YYYY-MM-DD)"
+
+
+@dataclass(frozen=True)
+class Parse:
+    """How a column's text becomes its value, in DuckDB: `sql` reads the text `{c}` and
+    gives the value, or NULL for a text that is not one; `reason` says why such a text
+    is rejected."""
+
+    sql: str
+    reason: str
+
+
+# The staged texts are trimmed and never empty (pipeline/ingest/tables.py). Regular
+# expressions first: DuckDB's casts are lenient ('+5', ' 5', '1_000' and '2024-1-5' cast).
+ID = "case when regexp_full_match({c}, '[0-9]{{1,15}}') then {c}::bigint end"
+# A day of the Gregorian calendar written YYYY-MM-DD (the cast refuses 30 February; year
+# 0000, which DuckDB reads as 1 BC, is refused too).
+DATE = ("case when regexp_full_match({c}, '[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}') and not starts_with({c}, '0000') "
+        "then try_cast({c} as date) end")
+# A decimal number as pandas' to_numeric reads one (no 'inf', no 'nan': never in range).
+NUMBER = ("case when regexp_full_match({c}, '[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?') "
+          "then try_cast({c} as double) end")
+
+
+def whole(pattern: str) -> str:
+    """The parse of a whole number whose text matches `pattern` (digits only)."""
+    braces = pattern.replace("{", "{{").replace("}", "}}")  # kept through str.format
+    return f"case when regexp_full_match({{c}}, '{braces}') then {{c}}::bigint end"
+
+
+def parsed(sql: str, reason: str) -> dict[str, Parse]:
+    """A Field's metadata: the column is typed by `sql`; a text it refuses is rejected for `reason`."""
+    return {"parse": Parse(sql, reason)}
+
+
+# The typed columns as DuckDB hands them over (Arrow, without a copy into NumPy).
+Int = Series[Annotated[pd.ArrowDtype, pyarrow.int64()]]
+Number = Series[Annotated[pd.ArrowDtype, pyarrow.float64()]]
+Day = Series[Annotated[pd.ArrowDtype, pyarrow.date32()]]
+Text = Series[Annotated[pd.ArrowDtype, pyarrow.string()]]
+
+# What each row check reads: a row whose value in one of those columns did not parse is
+# rejected for that value, and the row check does not judge it (it would judge a NULL
+# that the file did not leave empty: "neither a rating nor archives" for a rating of "x").
+ROW_CHECK_READS: dict[str, tuple[str, ...]] = {}
 
 
 # pandera (0.35, and its main branch) builds a model's checks from what the decorators
@@ -31,83 +86,26 @@ NOT_AN_ID = "not a whole-number id of at most 15 digits"
 # model that inherits the same check (RatingsInput and PlayersInput from PlayerRows,
 # GoEventsInput from EventsInput) falls back to the method's __name__: "player_id: _id"
 # instead of the reason. Giving the method the name too keeps the reason for all of them.
-def _keeping_names(decorator):
-    """A Pandera check decorator whose check keeps its name in every model that inherits it."""
-    def named_check(*fields: str, name: str, **kwargs):
-        def named(fn):
-            fn.__name__ = name
-            return decorator(*fields, name=name, **kwargs)(fn)
-        return named
-    return named_check
+def check(*fields: str, name: str, **kwargs):
+    """A Pandera column check that keeps its name (the reason) in every model that inherits it."""
+    def named(fn):
+        fn.__name__ = name
+        return pa.check(*fields, name=name, **kwargs)(fn)
+    return named
 
 
-check = _keeping_names(pa.check)
-dataframe_check = _keeping_names(pa.dataframe_check)
+def row_check(*, name: str, reads: tuple[str, ...]):
+    """A Pandera check of whole rows, named for the problem, reading the columns `reads`;
+    a row it cannot judge (a value missing: the comparison gives NA) passes."""
+    if ROW_CHECK_READS.setdefault(name, reads) != reads:
+        raise ValueError(f"two row checks named {name!r} read different columns")
 
-
-def _text(s: pd.Series) -> pyarrow.Array:
-    """The column as an Arrow string array (the frames' columns are Arrow-backed: no copy)."""
-    text = pyarrow.array(s, from_pandas=True)
-    return text if pyarrow.types.is_string(text.type) or pyarrow.types.is_large_string(text.type) \
-        else pc.cast(text, pyarrow.string())
-
-
-def _digits(s: pd.Series, longest: int = 15) -> np.ndarray:
-    """Cells of 1 to `longest` ASCII digits (`[0-9]{1,15}`), by counting the bytes
-    that are not digits: a regular expression over a million ids takes 0.08 s, this 0.05 s."""
-    data, start, length, present = utf8_cells(_text(s))
-    others = np.zeros(len(data) + 1, dtype=np.int32)  # the non-digit bytes before each byte
-    np.cumsum((data - 48) > 9, dtype=np.int32, out=others[1:])  # uint8: a byte below "0" wraps above 9
-    return present & (length >= 1) & (length <= longest) & (others[start + length] == others[start])
-
-
-def _numbers(s: pd.Series) -> pd.Series:
-    """The text as numbers (NaN where it is not one), as pd.to_numeric reads it; the
-    plain digit strings that most cells are (ids, ratings) cast at once by Arrow,
-    only the others through pandas (pd.to_numeric on a million strings takes 0.5 s)."""
-    text = _text(s)
-    plain = _digits(s)
-    values = pc.cast(pc.if_else(pyarrow.array(plain), text, pyarrow.scalar("0")), "float64")
-    out = pd.Series(values.to_numpy(zero_copy_only=False), index=s.index)
-    if not plain.all():
-        out[~plain] = pd.to_numeric(s[~plain], errors="coerce")
-    return out
-
-
-def _is_id(s: pd.Series) -> pd.Series:
-    return pd.Series(_digits(s), index=s.index)
-
-
-DAYS_IN_MONTH = np.array([0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31])
-DASH = np.uint8((ord("-") - ord("0")) % 256)  # "-" minus "0" in uint8 arithmetic
-
-
-def _is_date(s: pd.Series) -> pd.Series:
-    """YYYY-MM-DD naming a day of the Gregorian calendar (no 30 February), as pandas'
-    strict parser (`pd.to_datetime(format="%Y-%m-%d")`) accepts them, by arithmetic
-    on the bytes of the ten-byte cells: the parser takes 0.35 s for a million dates,
-    a regular expression and slices 0.2 s, this 0.07-0.1 s."""
-    data, start, length, present = utf8_cells(_text(s))
-    ten = np.flatnonzero(present & (length == 10))
-    first = start[ten]
-    b = [data[first + k] - np.uint8(ord("0")) for k in range(10)]  # a digit's value; uint8: others above 9
-    shaped = (b[4] == DASH) & (b[7] == DASH)
-    for k in (0, 1, 2, 3, 5, 6, 8, 9):
-        shaped &= b[k] <= 9
-    n = [x.astype(np.int32) for x in b]
-    year, month, day = n[0] * 1000 + n[1] * 100 + n[2] * 10 + n[3], n[5] * 10 + n[6], n[8] * 10 + n[9]
-    leap = (year % 4 == 0) & ((year % 100 != 0) | (year % 400 == 0))
-    last = DAYS_IN_MONTH[np.clip(month, 0, 12)] + (leap & (month == 2))
-    valid = np.zeros(len(s), dtype=bool)
-    valid[ten] = shaped & (month >= 1) & (month <= 12) & (day >= 1) & (day <= last)
-    return pd.Series(valid, index=s.index)
-
-
-def _different_ids(a: pd.Series, b: pd.Series) -> pd.Series:
-    """Compared as numbers: `1` and `01` are one player. Rows whose ids are not ids
-    are rejected by the id check, not this one."""
-    a, b = _numbers(a), _numbers(b)
-    return (a != b) | a.isna() | b.isna()
+    def named(fn):
+        def judged(cls, df: pd.DataFrame) -> Series[bool]:
+            return fn(cls, df).fillna(True).astype(bool)
+        judged.__name__ = name
+        return pa.dataframe_check(name=name)(judged)
+    return named
 
 
 # Control characters (newline, tab, escape, ...) would break the lines of the public
@@ -120,18 +118,10 @@ def _no_control(s: pd.Series) -> pd.Series:
     return ~s.str.contains(CONTROL, regex=True)
 
 
-def _in_range(s: pd.Series, low: float, high: float) -> pd.Series:
-    return _numbers(s).between(low, high)
-
-
 class PlayerRows(pa.DataFrameModel):
     """Rows about one player: a whole-number player_id."""
 
-    player_id: Series[str] = pa.Field(nullable=False)
-
-    @check("player_id", name=NOT_AN_ID)
-    def _id(cls, s: Series[str]) -> Series[bool]:
-        return _is_id(s)
+    player_id: Int = pa.Field(nullable=False, metadata=parsed(ID, NOT_AN_ID))
 
     class Config:
         strict = False
@@ -140,14 +130,16 @@ class PlayerRows(pa.DataFrameModel):
 # Ruling G6: declared grades run from 30 kyu to 9 dan (0k, 0d, 10d are no grades).
 GO_GRADE = r"\s*((30|[12][0-9]|[1-9])\s*[kK]|[1-9]\s*[dD]|NC|nc)\s*"
 
+ESTIMATED_RATING = f"absurd estimated rating (not a number from {MIN_RATING} to {MAX_RATING})"
+BIRTH_YEAR = f"impossible birth year (not a year from {MIN_BIRTH_YEAR} to this year)"
+
 
 class PlayersInput(PlayerRows):
-    name: Series[str] = pa.Field(nullable=False)
-    birth_year: Series[str] = pa.Field(nullable=True)
-    club: Series[str] = pa.Field(nullable=True)
-    estimated_rating: Series[str] = pa.Field(nullable=True)
-
-    grade: Series[str] = pa.Field(nullable=True)
+    name: Text = pa.Field(nullable=False)
+    birth_year: Int = pa.Field(nullable=True, metadata=parsed(whole("[0-9]{4}"), BIRTH_YEAR))
+    club: Text = pa.Field(nullable=True)
+    estimated_rating: Number = pa.Field(nullable=True, metadata=parsed(NUMBER, ESTIMATED_RATING))
+    grade: Text = pa.Field(nullable=True)
 
     @check("name", "club", name=CONTROL_CHARACTER)
     def _printable(cls, s: Series[str]) -> Series[bool]:
@@ -157,141 +149,128 @@ class PlayersInput(PlayerRows):
     def _grade(cls, s: Series[str]) -> Series[bool]:
         return s.str.fullmatch(GO_GRADE)
 
-    @check("estimated_rating",
-           name=f"absurd estimated rating (not a number from {MIN_RATING} to {MAX_RATING})")
-    def _estimated_rating(cls, s: Series[str]) -> Series[bool]:
-        return _in_range(s, MIN_RATING, MAX_RATING)
+    @check("estimated_rating", name=ESTIMATED_RATING)
+    def _estimated_rating(cls, s: Series[float]) -> Series[bool]:
+        return s.between(MIN_RATING, MAX_RATING)
 
-    @check("birth_year", name=f"impossible birth year (not a year from {MIN_BIRTH_YEAR} to this year)")
-    def _birth_year(cls, s: Series[str]) -> Series[bool]:
-        return s.str.fullmatch(r"[0-9]{4}") & _in_range(s, MIN_BIRTH_YEAR, today().year)
+    @check("birth_year", name=BIRTH_YEAR)
+    def _birth_year(cls, s: Series[int]) -> Series[bool]:
+        return s.between(MIN_BIRTH_YEAR, today().year)
+
+
+RATING = f"negative or absurd rating (not a number from {MIN_RATING} to {MAX_RATING})"
+ARCHIVE_PERFORMANCE = f"absurd archived performance (not a number from {MIN_RATING} to {MAX_RATING})"
+ARCHIVE_GAMES = "archived games must be a whole number from 1 to 7"
+PEAK_RATING = f"absurd peak rating (not a number from {MIN_RATING} to {MAX_RATING})"
 
 
 class RatingsInput(PlayerRows):
-    rating: Series[str] = pa.Field(nullable=True)
-    archive_performance: Series[str] = pa.Field(nullable=True)
-    archive_games: Series[str] = pa.Field(nullable=True)
-    games_total: Series[str] = pa.Field(nullable=True)
-    peak_rating: Series[str] = pa.Field(nullable=True)
+    rating: Number = pa.Field(nullable=True, metadata=parsed(NUMBER, RATING))
+    archive_performance: Number = pa.Field(nullable=True, metadata=parsed(NUMBER, ARCHIVE_PERFORMANCE))
+    archive_games: Int = pa.Field(nullable=True, metadata=parsed(whole("[1-7]"), ARCHIVE_GAMES))
+    games_total: Int = pa.Field(nullable=True, metadata=parsed(
+        whole("[0-9]{1,6}"), "games_total must be a whole number of games (0 or more)"))
+    peak_rating: Number = pa.Field(nullable=True, metadata=parsed(NUMBER, PEAK_RATING))
 
-    @check("rating", name=f"negative or absurd rating (not a number from {MIN_RATING} to {MAX_RATING})")
-    def _rating(cls, s: Series[str]) -> Series[bool]:
-        return _in_range(s, MIN_RATING, MAX_RATING)
+    @check("rating", name=RATING)
+    def _rating(cls, s: Series[float]) -> Series[bool]:
+        return s.between(MIN_RATING, MAX_RATING)
 
-    @check("archive_performance",
-           name=f"absurd archived performance (not a number from {MIN_RATING} to {MAX_RATING})")
-    def _archive_performance(cls, s: Series[str]) -> Series[bool]:
-        return _in_range(s, MIN_RATING, MAX_RATING)
+    @check("archive_performance", name=ARCHIVE_PERFORMANCE)
+    def _archive_performance(cls, s: Series[float]) -> Series[bool]:
+        return s.between(MIN_RATING, MAX_RATING)
 
-    @check("archive_games", name="archived games must be a whole number from 1 to 7")
-    def _archive_games(cls, s: Series[str]) -> Series[bool]:
-        return s.str.fullmatch(r"[1-7]")
+    @check("peak_rating", name=PEAK_RATING)
+    def _peak_rating(cls, s: Series[float]) -> Series[bool]:
+        return s.between(MIN_RATING, MAX_RATING)
 
-    @check("games_total", name="games_total must be a whole number of games (0 or more)")
-    def _games_total(cls, s: Series[str]) -> Series[bool]:
-        return s.str.fullmatch(r"[0-9]{1,6}")
-
-    @check("peak_rating", name=f"absurd peak rating (not a number from {MIN_RATING} to {MAX_RATING})")
-    def _peak_rating(cls, s: Series[str]) -> Series[bool]:
-        return _in_range(s, MIN_RATING, MAX_RATING)
-
-    @dataframe_check(name="peak_rating is below the rating (the peak is the highest published rating)")
+    @row_check(name="peak_rating is below the rating (the peak is the highest published rating)",
+               reads=("peak_rating", "rating"))
     def _peak_at_least_rating(cls, df: pd.DataFrame) -> Series[bool]:
-        peak, rating = _numbers(df["peak_rating"]), _numbers(df["rating"])
-        return peak.isna() | rating.isna() | (peak >= rating)
+        return df["peak_rating"] >= df["rating"]
 
-    @dataframe_check(name="archive_performance and archive_games go together")
+    @row_check(name="archive_performance and archive_games go together",
+               reads=("archive_performance", "archive_games"))
     def _archives_paired(cls, df: pd.DataFrame) -> Series[bool]:
         return df["archive_performance"].isna() == df["archive_games"].isna()
 
-    @dataframe_check(name="a rated player has no archives (seed: Pa/Na only for unrated players)")
+    @row_check(name="a rated player has no archives (seed: Pa/Na only for unrated players)",
+               reads=("rating", "archive_games"))
     def _archives_unrated(cls, df: pd.DataFrame) -> Series[bool]:
         return df["rating"].isna() | df["archive_games"].isna()
 
-    @dataframe_check(name="neither a rating nor archives")
+    @row_check(name="neither a rating nor archives", reads=("rating", "archive_games"))
     def _something(cls, df: pd.DataFrame) -> Series[bool]:
         return df["rating"].notna() | df["archive_games"].notna()
 
 
+LIST_ID = r"[0-9]{4}-(0[1-9]|1[0-2])"
+
+
 class CalendarInput(pa.DataFrameModel):
-    list_id: Series[str] = pa.Field(nullable=False)
-    window_start: Series[str] = pa.Field(nullable=False)
-    window_end: Series[str] = pa.Field(nullable=False)
+    list_id: Text = pa.Field(nullable=False)
+    window_start: Day = pa.Field(nullable=False, metadata=parsed(DATE, UNPARSEABLE_DATE))
+    window_end: Day = pa.Field(nullable=False, metadata=parsed(DATE, UNPARSEABLE_DATE))
 
     @check("list_id", name="not a list id YYYY-MM (R1: the month of publication)")
     def _list_id(cls, s: Series[str]) -> Series[bool]:
-        return s.str.fullmatch(r"[0-9]{4}-(0[1-9]|1[0-2])")
+        return s.str.fullmatch(LIST_ID)
 
-    @check("window_start", "window_end", name="unparseable date (expected YYYY-MM-DD)")
-    def _dates(cls, s: Series[str]) -> Series[bool]:
-        return _is_date(s)
-
-    @dataframe_check(name="window ends before it starts")
+    @row_check(name="window ends before it starts", reads=("window_start", "window_end"))
     def _ordered(cls, df: pd.DataFrame) -> Series[bool]:
-        return ~(df["window_end"] < df["window_start"])
+        return df["window_end"] >= df["window_start"]
 
     class Config:
         strict = False
 
 
 class GamesInput(pa.DataFrameModel):
-    date: Series[str] = pa.Field(nullable=False)
-    white_id: Series[str] = pa.Field(nullable=False)
-    black_id: Series[str] = pa.Field(nullable=False)
-    result: Series[str] = pa.Field(nullable=False, isin=list(RESULT_CODES))
-    game_id: Series[str] = pa.Field(nullable=True)
-    event: Series[str] = pa.Field(nullable=True)
-    round: Series[str] = pa.Field(nullable=True)
+    date: Day = pa.Field(nullable=False, metadata=parsed(DATE, UNPARSEABLE_DATE))
+    white_id: Int = pa.Field(nullable=False, metadata=parsed(ID, NOT_AN_ID))
+    black_id: Int = pa.Field(nullable=False, metadata=parsed(ID, NOT_AN_ID))
+    result: Text = pa.Field(nullable=False, isin=list(RESULT_CODES))
+    # Kept as they are written: nothing to check, so never handed to Pandera.
+    game_id: Optional[Text] = pa.Field(nullable=True)
+    event: Optional[Text] = pa.Field(nullable=True)
+    round: Optional[Text] = pa.Field(nullable=True)
 
-    @check("date", name="unparseable date (expected YYYY-MM-DD)")
-    def _date(cls, s: Series[str]) -> Series[bool]:
-        return _is_date(s)
-
-    @check("white_id", "black_id", name=NOT_AN_ID)
-    def _ids(cls, s: Series[str]) -> Series[bool]:
-        return _is_id(s)
-
-    @dataframe_check(name="a player plays against themself")
+    @row_check(name="a player plays against themself", reads=("white_id", "black_id"))
     def _two_players(cls, df: pd.DataFrame) -> Series[bool]:
-        return _different_ids(df["white_id"], df["black_id"])
+        return df["white_id"] != df["black_id"]
 
     class Config:
         strict = False
 
 
+GO_POINTS = f"not Go points (a number from {GO_MIN_RATING} to {GO_MAX_RATING})"
 
 
 class GoRatingsInput(PlayerRows):
     """Starting points of Go players (negative: kyu)."""
 
-    rating: Series[str] = pa.Field(nullable=False)
+    rating: Number = pa.Field(nullable=False, metadata=parsed(NUMBER, GO_POINTS))
 
-    @check("rating", name=f"not Go points (a number from {GO_MIN_RATING} to {GO_MAX_RATING})")
-    def _rating(cls, s: Series[str]) -> Series[bool]:
-        return _in_range(s, GO_MIN_RATING, GO_MAX_RATING)
-
-
+    @check("rating", name=GO_POINTS)
+    def _rating(cls, s: Series[float]) -> Series[bool]:
+        return s.between(GO_MIN_RATING, GO_MAX_RATING)
 
 
 class EventsInput(pa.DataFrameModel):
     """An event: a chess tournament (FIDE rates it as a whole, X1-X3) or a Go event."""
 
-    event_id: Series[str] = pa.Field(nullable=False)
-    name: Series[str] = pa.Field(nullable=False)
-    start_date: Series[str] = pa.Field(nullable=False)
-    end_date: Series[str] = pa.Field(nullable=False)
-    class_: Series[str] = pa.Field(nullable=True, isin=["A", "B", "C", "D"], alias="class")
-    board_size: Series[str] = pa.Field(nullable=True, isin=["9", "13", "19"])
-    rated_in: Optional[Series[str]] = pa.Field(nullable=True)  # chess only (FIDE, X1)
-    games_scheduled: Optional[Series[str]] = pa.Field(nullable=True)  # chess only (FIDE, X6)
+    event_id: Text = pa.Field(nullable=False)
+    name: Text = pa.Field(nullable=False)
+    start_date: Day = pa.Field(nullable=False, metadata=parsed(DATE, UNPARSEABLE_DATE))
+    end_date: Day = pa.Field(nullable=False, metadata=parsed(DATE, UNPARSEABLE_DATE))
+    class_: Text = pa.Field(nullable=True, isin=["A", "B", "C", "D"], alias="class")
+    board_size: Text = pa.Field(nullable=True, isin=["9", "13", "19"])
+    rated_in: Optional[Text] = pa.Field(nullable=True)  # chess only (FIDE, X1)
+    games_scheduled: Optional[Int] = pa.Field(nullable=True, metadata=parsed(  # chess only (FIDE, X6)
+        whole("[1-9][0-9]?"), "games_scheduled must be a whole number of games from 1 to 99 (X6)"))
 
     @check("rated_in", name="not a list id YYYY-MM (the list that rates the event, X1)")
     def _rated_in(cls, s: Series[str]) -> Series[bool]:
-        return s.str.fullmatch(r"[0-9]{4}-(0[1-9]|1[0-2])")
-
-    @check("games_scheduled", name="games_scheduled must be a whole number of games from 1 to 99 (X6)")
-    def _scheduled(cls, s: Series[str]) -> Series[bool]:
-        return s.str.fullmatch(r"[1-9][0-9]?")
+        return s.str.fullmatch(LIST_ID)
 
     @check("name", name=CONTROL_CHARACTER)
     def _printable(cls, s: Series[str]) -> Series[bool]:
@@ -301,19 +280,16 @@ class EventsInput(pa.DataFrameModel):
     def _event_id(cls, s: Series[str]) -> Series[bool]:
         return s.str.fullmatch(EVENT_ID)
 
-    @check("start_date", "end_date", name="unparseable date (expected YYYY-MM-DD)")
-    def _dates(cls, s: Series[str]) -> Series[bool]:
-        return _is_date(s)
-
-    @dataframe_check(name="the event ends before it starts")
+    @row_check(name="the event ends before it starts", reads=("start_date", "end_date"))
     def _ordered(cls, df: pd.DataFrame) -> Series[bool]:
-        return ~(df["end_date"] < df["start_date"])
+        return df["end_date"] >= df["start_date"]
 
-    @dataframe_check(name="rated_in: a list dated before the event ends cannot rate it (X1)")
+    @row_check(name="rated_in: a list dated before the event ends cannot rate it (X1)",
+               reads=("rated_in", "end_date"))
     def _rated_after(cls, df: pd.DataFrame) -> Series[bool]:
         if "rated_in" not in df:
             return pd.Series(True, index=df.index)
-        return df["rated_in"].isna() | ~(df["rated_in"] <= df["end_date"].str.slice(0, 7))
+        return df["rated_in"] > df["end_date"].dt.strftime("%Y-%m")
 
     class Config:
         strict = False
@@ -322,42 +298,27 @@ class EventsInput(pa.DataFrameModel):
 class GoEventsInput(EventsInput):
     """A Go event: its class decides the weight of its games."""
 
-    class_: Series[str] = pa.Field(nullable=False, isin=["A", "B", "C", "D"], alias="class")
+    class_: Text = pa.Field(nullable=False, isin=["A", "B", "C", "D"], alias="class")
 
 
 class GoGamesInput(pa.DataFrameModel):
-    event_id: Series[str] = pa.Field(nullable=False)
-    date: Series[str] = pa.Field(nullable=False)
-    black_id: Series[str] = pa.Field(nullable=False)
-    white_id: Series[str] = pa.Field(nullable=False)
-    winner: Series[str] = pa.Field(nullable=False, isin=["B", "W", "b", "w", "jigo", "Jigo", "JIGO"])
-    handicap: Series[str] = pa.Field(nullable=True)
-    weight: Series[str] = pa.Field(nullable=True)
-    round: Series[str] = pa.Field(nullable=True)
-
-    @check("round", name="round must be a whole number")
-    def _round(cls, s: Series[str]) -> Series[bool]:
-        return s.str.fullmatch(r"[0-9]{1,4}")
-
-    @check("date", name="unparseable date (expected YYYY-MM-DD)")
-    def _date(cls, s: Series[str]) -> Series[bool]:
-        return _is_date(s)
-
-    @check("black_id", "white_id", name=NOT_AN_ID)
-    def _ids(cls, s: Series[str]) -> Series[bool]:
-        return _is_id(s)
-
-    @check("handicap", name="handicap must be a whole number of stones from 0 to 9")
-    def _handicap(cls, s: Series[str]) -> Series[bool]:
-        return s.str.fullmatch(r"[0-9]")
+    event_id: Text = pa.Field(nullable=False)
+    date: Day = pa.Field(nullable=False, metadata=parsed(DATE, UNPARSEABLE_DATE))
+    black_id: Int = pa.Field(nullable=False, metadata=parsed(ID, NOT_AN_ID))
+    white_id: Int = pa.Field(nullable=False, metadata=parsed(ID, NOT_AN_ID))
+    winner: Text = pa.Field(nullable=False, isin=["B", "W", "b", "w", "jigo", "Jigo", "JIGO"])
+    handicap: Int = pa.Field(nullable=True, metadata=parsed(
+        whole("[0-9]"), "handicap must be a whole number of stones from 0 to 9"))
+    weight: Number = pa.Field(nullable=True, metadata=parsed(NUMBER, "weight must be a number from 0 to 2"))
+    round: Int = pa.Field(nullable=True, metadata=parsed(whole("[0-9]{1,4}"), "round must be a whole number"))
 
     @check("weight", name="weight must be a number from 0 to 2")
-    def _weight(cls, s: Series[str]) -> Series[bool]:
-        return _in_range(s, 0, 2)
+    def _weight(cls, s: Series[float]) -> Series[bool]:
+        return s.between(0, 2)
 
-    @dataframe_check(name="a player plays against themself")
+    @row_check(name="a player plays against themself", reads=("white_id", "black_id"))
     def _two_players(cls, df: pd.DataFrame) -> Series[bool]:
-        return _different_ids(df["black_id"], df["white_id"])
+        return df["black_id"] != df["white_id"]
 
     class Config:
         strict = False
@@ -372,6 +333,7 @@ SCHEMAS: dict[str, type[pa.DataFrameModel]] = {
     "go_games": GoGamesInput,
 }
 
+
 def schema_of(kind: str, game: str | None) -> type[pa.DataFrameModel]:
     """The model of a kind; starting points in a warehouse of Go are Go points."""
     if kind == "ratings" and game == "go":
@@ -379,30 +341,3 @@ def schema_of(kind: str, game: str | None) -> type[pa.DataFrameModel]:
     if kind == "events" and game != "chess":  # events without a warehouse game are Go's, as before FIDE's
         return GoEventsInput
     return SCHEMAS[kind]
-
-
-def rejection_reasons(kind: str, frame: pd.DataFrame, missing: set[str], game: str | None = None) -> pd.DataFrame:
-    """Every problem of every row at once (lazy validation): row_number, reason.
-
-    `frame` is indexed by row number; `missing` names the required columns the
-    file does not have, so that their rows say so instead of "missing value".
-    """
-    try:
-        schema_of(kind, game).validate(frame, lazy=True)
-    except pa.errors.SchemaErrors as err:
-        fc = err.failure_cases
-    else:
-        return pd.DataFrame({"row_number": pd.Series(dtype="int64"), "reason": pd.Series(dtype="str")})
-    fc = fc[fc["index"].notna()].copy()
-    column = fc["column"].astype("str")
-    value = fc["failure_case"].astype("str")
-    check = fc["check"].astype("str")
-    reason = column + ": " + check + " (got '" + value + "')"
-    reason = reason.where(check != "not_nullable", column + ": missing value")
-    reason = reason.where(~(column.isin(missing) & (check == "not_nullable")),
-                          column + ": column missing from the file")
-    whole_row = (fc["schema_context"].astype("str") == "DataFrameSchema") | ~column.isin(frame.columns)
-    reason = reason.where(~whole_row, check)  # a check of the whole row names no column
-    reason = reason.str.replace(r"isin\(\[.*?\]\)", "unknown code", regex=True)
-    out = pd.DataFrame({"row_number": fc["index"].astype("int64"), "reason": reason})
-    return out.drop_duplicates().sort_values(["row_number", "reason"], ignore_index=True)

@@ -1,13 +1,12 @@
 -- Typed Go games from the accepted staged rows; Black receives the handicap stones.
--- inputs: accepted (staged_go_games rows that passed every check)
+-- inputs: accepted (the typed rows that passed every check)
 -- grain: game_key
 with final as (
     select (file_id::bigint << 32) + row_number as game_key,
-           event_id, date::date as date, black_id::bigint as black_id, white_id::bigint as white_id,
+           event_id, date, black_id, white_id,
            case lower(winner) when 'b' then 'B' when 'w' then 'W' else 'jigo' end as winner,
            case lower(winner) when 'b' then 1.0 when 'w' then 0.0 else 0.5 end as black_result,
-           coalesce(handicap::integer, 0) as handicap, weight::double as weight, file_id, row_number,
-           try_cast(round as integer) as round, run_id
+           coalesce(handicap, 0)::integer as handicap, weight, file_id, row_number, round::integer as round, run_id
     from accepted
 )
 select * from final

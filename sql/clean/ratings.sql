@@ -1,9 +1,8 @@
 -- Typed initial ratings from the accepted staged rows.
--- inputs: accepted (staged_ratings rows that passed every check)
+-- inputs: accepted (the typed rows that passed every check)
 -- grain: player_id
 with final as (
-    select player_id::bigint as player_id, rating::double as rating,
-           archive_performance::double as archive_performance, archive_games::integer as archive_games,
+    select player_id, rating, archive_performance, archive_games::integer as archive_games,
            file_id, row_number, games_total::integer as games_total, peak_rating::double as peak_rating
     from accepted
 )

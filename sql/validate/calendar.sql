@@ -1,8 +1,8 @@
--- Relational checks of staged calendar rows (try_cast: rows the schema rejects may be malformed).
--- inputs: candidates (all staged_calendar rows of one file), calendar
+-- Relational checks of staged calendar rows.
+-- inputs: candidates (the typed rows of one file: NULL where a text did not parse), calendar
 -- grain: row_number, reason
 with windows as (
-    select row_number, list_id, try_cast(window_start as date) as window_start, try_cast(window_end as date) as window_end
+    select row_number, list_id, window_start, window_end
     from candidates
 ),
 repeated as (

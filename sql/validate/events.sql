@@ -1,5 +1,5 @@
 -- Relational checks of staged events (chess or Go).
--- inputs: candidates (all staged_events rows of one file), events
+-- inputs: candidates (the typed rows of one file: NULL where a text did not parse), events
 -- grain: row_number, reason
 with repeated as (
     select a.row_number, 'event_id: ' || a.event_id || ' listed again (first at row ' || min(b.row_number) || ')' as reason

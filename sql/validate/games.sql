@@ -1,22 +1,21 @@
--- Relational checks of staged games (try_cast: rows the schema rejects may be malformed).
--- inputs: candidates (all staged_games rows of one file), players, games, calendar
+-- Relational checks of staged games.
+-- inputs: candidates (the typed rows of one file: NULL where a text did not parse), players, games, calendar
 -- grain: row_number, reason
 with unknown_white as (
     select row_number, 'white_id: ' || white_id || ' is not in the player registry' as reason
     from candidates c
-    where try_cast(c.white_id as bigint) is not null
-      and not exists (select 1 from players p where p.player_id = try_cast(c.white_id as bigint))
+    where c.white_id is not null
+      and not exists (select 1 from players p where p.player_id = c.white_id)
 ),
 unknown_black as (
     select row_number, 'black_id: ' || black_id || ' is not in the player registry' as reason
     from candidates c
-    where try_cast(c.black_id as bigint) is not null
-      and not exists (select 1 from players p where p.player_id = try_cast(c.black_id as bigint))
+    where c.black_id is not null
+      and not exists (select 1 from players p where p.player_id = c.black_id)
 ),
 -- the values as they will be stored, so that `3` and `03`, or `½-½` and `1/2-1/2`, are one
 parsed as (
-    select row_number, try_cast(date as date) as date, try_cast(white_id as bigint) as white_id,
-           try_cast(black_id as bigint) as black_id, replace(result, '½-½', '1/2-1/2') as result,
+    select row_number, date, white_id, black_id, replace(result, '½-½', '1/2-1/2') as result,
            game_id, event, round
     from candidates
 ),
@@ -49,9 +48,9 @@ outside_calendar as (
     select row_number, 'date: ' || date || ' is outside every calendar window' as reason
     from candidates c
     -- only a calendar file bounds the dates: the nominal windows cover every day (R1)
-    where try_cast(c.date as date) is not null and exists (select 1 from calendar where file_id is not null)
+    where c.date is not null and exists (select 1 from calendar where file_id is not null)
       and not exists (select 1 from calendar k
-                      where k.file_id is not null and try_cast(c.date as date) between k.window_start and k.window_end)
+                      where k.file_id is not null and c.date between k.window_start and k.window_end)
 ),
 final as (
     select * from unknown_white

@@ -1,12 +1,13 @@
--- Relational checks of staged Go games (try_cast: rows the schema rejects may be malformed).
--- inputs: candidates (the staged_go_games rows of one file, without reading problems), players, events, go_games
+-- Relational checks of staged Go games.
+-- inputs: candidates (the typed rows of one file, without reading problems: NULL where a text did not
+--         parse), players, events, go_games
 -- grain: row_number, reason
 with unknown_player as (
     select row_number, side || ': ' || id || ' is not in the player registry' as reason
     from (select row_number, 'black_id' as side, black_id as id from candidates
           union all select row_number, 'white_id', white_id from candidates) c
-    where try_cast(c.id as bigint) is not null
-      and not exists (select 1 from players p where p.player_id = try_cast(c.id as bigint))
+    where c.id is not null
+      and not exists (select 1 from players p where p.player_id = c.id)
 ),
 unknown_event as (
     select row_number, 'event_id: ' || event_id || ' is not in the events' as reason
@@ -16,15 +17,13 @@ outside_event as (
     select c.row_number, 'date: ' || c.date || ' is outside the event (' || e.start_date || ' … ' || e.end_date || ')'
            as reason
     from candidates c join events e using (event_id)
-    where try_cast(c.date as date) not between e.start_date and e.end_date
+    where c.date not between e.start_date and e.end_date
 ),
 -- the values as they will be stored, so that `3` and `03`, or `b` and `B`, are one
 parsed as (
-    select row_number, event_id, try_cast(date as date) as date, try_cast(black_id as bigint) as black_id,
-           try_cast(white_id as bigint) as white_id,
+    select row_number, event_id, date, black_id, white_id,
            case lower(winner) when 'b' then 'B' when 'w' then 'W' else 'jigo' end as winner,
-           coalesce(try_cast(handicap as integer), 0) as handicap, try_cast(weight as double) as weight,
-           try_cast(round as integer) as round
+           coalesce(handicap, 0) as handicap, weight, round
     from candidates
 ),
 numbered as (

@@ -1,10 +1,10 @@
--- Relational checks of staged registry rows (try_cast: rows the schema rejects may be malformed).
--- inputs: candidates (all staged_players rows of one file)
+-- Relational checks of staged registry rows.
+-- inputs: candidates (the typed rows of one file: NULL where a text did not parse)
 -- grain: row_number, reason
 with numbered as (
-    select row_number, min(row_number) over (partition by try_cast(player_id as bigint)) as first_row
+    select row_number, min(row_number) over (partition by player_id) as first_row
     from candidates
-    where try_cast(player_id as bigint) is not null
+    where player_id is not null
 ),
 final as (
     select row_number, 'player_id: listed again (first at row ' || first_row || ')' as reason

@@ -1,16 +1,16 @@
--- Relational checks of staged initial ratings (try_cast: rows the schema rejects may be malformed).
--- inputs: candidates (all staged_ratings rows of one file), players, initial_ratings
+-- Relational checks of staged initial ratings.
+-- inputs: candidates (the typed rows of one file: NULL where a text did not parse), players, initial_ratings
 -- grain: row_number, reason
 with unknown as (
     select row_number, 'player_id: ' || player_id || ' is not in the player registry' as reason
     from candidates c
-    where try_cast(c.player_id as bigint) is not null
-      and not exists (select 1 from players p where p.player_id = try_cast(c.player_id as bigint))
+    where c.player_id is not null
+      and not exists (select 1 from players p where p.player_id = c.player_id)
 ),
 numbered as (
-    select row_number, min(row_number) over (partition by try_cast(player_id as bigint)) as first_row
+    select row_number, min(row_number) over (partition by player_id) as first_row
     from candidates
-    where try_cast(player_id as bigint) is not null
+    where player_id is not null
 ),
 repeated_in_file as (
     select row_number, 'player_id: listed again (first at row ' || first_row || ')' as reason
@@ -19,7 +19,7 @@ repeated_in_file as (
 already_stored as (
     select c.row_number,
            'player_id: already has an initial rating (file ' || r.file_id || ', row ' || r.row_number || ')' as reason
-    from candidates c join initial_ratings r on r.player_id = try_cast(c.player_id as bigint)
+    from candidates c join initial_ratings r on r.player_id = c.player_id
 ),
 final as (
     select * from unknown
