@@ -14,17 +14,22 @@ HTML pages are not part of the comparison), peak memory of
 the `ratings run` process, games per second, estimation rounds, the bare pass, the
 reference implementation, and the ratios. Each command runs in its own process.
 
-With --floor, the Belgian history is also rated under FIDE's rules (412 monthly lists):
-a row `Belgium 1988-2022, FIDE` whose stages are those of `ratings run --system fide
+With --floor, each case also runs `ratings run` with its defaults (the HTML reports
+included) beside its floor, bench/floor/performance_floor.py: the same work done bare
+(its lists and states are the pipeline's, byte for byte: tests/test_performance_floor.py).
+Both are processes of their own, timed from start to exit, so the ratio compares like with
+like (the run's figure includes Python's start and imports, and so does the floor's);
+"floor work s" is the floor's own total without its start, as the script prints it.
+The Belgian history is also rated under FIDE's rules (412 monthly lists): a row
+`Belgium 1988-2022, FIDE` whose stages are those of `ratings run --system fide
 --no-reports`, and whose floor columns set `ratings run --system fide` with its defaults
-(reports included) beside its floor, bench/floor/fide_floor.py (the same medians of
---repeat, alternately); then a table of their phases side by side (ingest and
-validation against the floor's typed read, rating against placing, rating and storing,
-publication with the reports against the floor's files and pages, and the rest: Python's
-start and imports, the warehouse's creation). --no-fide leaves the FIDE case out.
-A floor's "floor s" is its own total, without Python's start (as printed by the floor
-script); the phase table's "start and the rest" of the floor is its process's wall time
-less that total. The FIDE floor writes into an empty folder each time, as the run does.
+beside its floor, bench/floor/fide_floor.py. --repeat N runs each run and its floor N
+times, alternately, and keeps the medians. Then, for every case, a table of the phases
+side by side: ingest and validation against the floor's typed read, rating against
+placing, rating and storing, publication with the reports against the floor's files and
+pages, and the rest (Python's start and imports, the warehouse's creation and its last
+checkpoint). --no-fide leaves the FIDE case out. A floor writes into an empty folder each
+time, as the run does.
 """
 from __future__ import annotations
 
@@ -92,21 +97,12 @@ def pipeline_run(files: dict[str, Path], work: Path, reports: bool = False, syst
     return {"total": seconds, "rss": rss, "games": games, "rounds": rounds, "lists": lists, **stages}
 
 
-def floor_run(files: dict[str, Path], work: Path) -> float:
-    """The standalone floor of the same run, reports included (bench/floor/), into an
-    empty folder as the run writes into one."""
+def floor_run(script: str, files: dict[str, Path], work: Path) -> tuple[dict, float]:
+    """A floor (bench/floor/), reports included, into an empty folder: its phases (its
+    JSON) and its process's wall time."""
     shutil.rmtree(work / "floor", ignore_errors=True)
-    _, _, out = measured([sys.executable, str(HERE / "floor" / "performance_floor.py"), str(files["players"]),
-                          str(files["ratings"]), str(files["games"]), str(work / "floor")])
-    return json.loads(out)["total"]
-
-
-def fide_floor_run(files: dict[str, Path], work: Path) -> tuple[dict, float]:
-    """The FIDE floor (bench/floor/fide_floor.py), reports included, into an empty folder:
-    its phases (its JSON) and its process's wall time."""
-    shutil.rmtree(work / "fide-floor", ignore_errors=True)
-    seconds, _, out = measured([sys.executable, str(HERE / "floor" / "fide_floor.py"), str(files["players"]),
-                                str(files["ratings"]), str(files["games"]), str(work / "fide-floor")])
+    seconds, _, out = measured([sys.executable, str(HERE / "floor" / script), str(files["players"]),
+                                str(files["ratings"]), str(files["games"]), str(work / "floor")])
     return json.loads(out), seconds
 
 
@@ -143,7 +139,7 @@ def main() -> None:
     args = parser.parse_args()
     sizes = [s for s in args.sizes.split(",") if s]
     ref_limit = list(SIZES).index(args.reference_up_to)
-    rows, fide = [], None
+    rows, phases = [], []
     with tempfile.TemporaryDirectory(prefix="ratings-bench-") as tmp:
         work = Path(tmp)
         cases = [(f"synthetic {s}", simulated(s, work), list(SIZES).index(s) <= ref_limit) for s in sizes]
@@ -156,48 +152,43 @@ def main() -> None:
             ref = reference_run(files) if with_reference else None
             floor = with_floor(files, work, args.repeat) if args.floor else None
             rows.append((name, files["games"].suffix[1:], run, bare, ref, floor))
+            if floor:
+                phases.append((name, *floor))
         if args.floor and not args.no_fide and args.belgium.exists():
             name, files = "Belgium 1988-2022, FIDE", cases[-1][1]
             print(f"… {name}", file=sys.stderr)
             bare = bare_pass(files["games"])
             run = pipeline_run(files, work, system="fide")
-            fide = with_fide_floor(files, work, args.repeat)
-            rows.append((name, files["games"].suffix[1:], run, bare, None, (fide[0], fide[1]["total"])))
+            floor = with_floor(files, work, args.repeat, "fide")
+            rows.append((name, files["games"].suffix[1:], run, bare, None, floor))
+            phases.append((name, *floor))
     print_table(rows)
-    if fide:
+    for case in phases:
         print()
-        print_fide_phases(*fide)
+        print_phases(*case)
     print()
     print(f"`ratings --help`: {help_seconds():.2f} s (median of 5)")
 
 
-def with_floor(files: dict[str, Path], work: Path, repeat: int) -> tuple[dict, float]:
-    """`ratings run` with its defaults and the floor, alternately `repeat` times: the
-    run whose total is the median, and the median floor (a shared machine's load
-    moves both alike, one after the other)."""
-    runs, floors = [], []
-    for _ in range(max(1, repeat)):
-        runs.append(pipeline_run(files, work, reports=True))
-        floors.append(floor_run(files, work))
-    runs.sort(key=lambda r: r["total"])
-    return runs[len(runs) // 2], statistics.median(floors)
+FLOORS = {None: "performance_floor.py", "fide": "fide_floor.py"}
 
 
-def with_fide_floor(files: dict[str, Path], work: Path, repeat: int) -> tuple[dict, dict, float]:
-    """`ratings run --system fide` with its defaults and the FIDE floor, alternately
-    `repeat` times: the run whose total is the median, the floor's median phases
-    (each phase's median, `total` the median total) and its median process time."""
+def with_floor(files: dict[str, Path], work: Path, repeat: int, system: str | None = None) -> tuple[dict, dict, float]:
+    """`ratings run` (under `system`) with its defaults and its floor, alternately
+    `repeat` times (a shared machine's load moves both alike, one after the other): the
+    run whose total is the median, the floor's median phases (each phase's median,
+    `total` the median total) and its median process time."""
     runs, floors = [], []
     for _ in range(max(1, repeat)):
-        runs.append(pipeline_run(files, work, reports=True, system="fide"))
-        floors.append(fide_floor_run(files, work))
+        runs.append(pipeline_run(files, work, reports=True, system=system))
+        floors.append(floor_run(FLOORS[system], files, work))
     runs.sort(key=lambda r: r["total"])
     phases = {k: statistics.median(f[0][k] for f in floors) for k in floors[0][0] if k not in ("rejected", "lists")}
     return runs[len(runs) // 2], phases, statistics.median(f[1] for f in floors)
 
 
-def print_fide_phases(run: dict, floor: dict, floor_process: float) -> None:
-    """`ratings run --system fide` (its defaults) and its floor, phase by phase."""
+def print_phases(name: str, run: dict, floor: dict, floor_process: float) -> None:
+    """`ratings run` (its defaults) and its floor, phase by phase."""
     run_parts = {"read": run.get("ingest", 0) + run.get("validate", 0), "rate": run.get("rate", 0),
                  "publish": run.get("publish", 0)}
     floor_parts = {"read": floor["read and check"], "rate": floor["place"] + floor["rate"] + floor["store"],
@@ -205,14 +196,13 @@ def print_fide_phases(run: dict, floor: dict, floor_process: float) -> None:
     run_parts["rest"] = run["total"] - sum(run_parts.values())
     floor_parts["rest"] = floor_process - floor["total"]
     run_parts["total"], floor_parts["total"] = run["total"], floor_process
-    head = ("| Belgium 1988-2022, FIDE | ingest + validate s (floor: read and check) "
+    head = (f"| {name} | ingest + validate s (floor: read and check) "
             "| rate s (floor: place, rate, store) | publish s, reports included (floor: publish, reports) "
             "| start and the rest s | process s |")
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
-    print("| `ratings run --system fide` | " + " | ".join(f"{run_parts[k]:.2f}" for k in run_parts) + " |")
-    print("| floor | "
-          + " | ".join(f"{floor_parts[k]:.2f}" for k in floor_parts) + " |")
+    print("| `ratings run` | " + " | ".join(f"{run_parts[k]:.2f}" for k in run_parts) + " |")
+    print("| floor | " + " | ".join(f"{floor_parts[k]:.2f}" for k in floor_parts) + " |")
     print("| run / floor | " + " | ".join(f"{run_parts[k] / floor_parts[k]:.1f}×" if floor_parts[k] > 0 else "–"
                                        for k in run_parts) + " |")
     print()
@@ -230,14 +220,18 @@ def print_table(rows) -> None:
     print()
     head = ("| case | input | games | lists | ingest s | validate s | rate s | publish s | run s | peak MiB "
             "| games/s | max rounds | bare pass s | run / bare | rate / bare | reference s | reference / run "
-            "| run with reports s | floor s | run with reports / floor | reference / run with reports |")
+            "| run with reports s | floor s | floor work s | run with reports / floor | reference / run with reports |")
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
     for name, fmt, r, bare, ref, floor in rows:
         ref_cells = f"{ref:.1f} | {ref / r['total']:.1f}×" if ref else "– | –"
-        floor_cells = f"{floor[0]['total']:.2f} | {floor[1]:.2f} | {floor[0]['total'] / floor[1]:.1f}×" if floor \
-            else "– | – | –"
-        floor_cells += f" | {ref / floor[0]['total']:.1f}×" if floor and ref else " | –"
+        if floor:
+            with_reports, phases, process = floor
+            floor_cells = (f"{with_reports['total']:.2f} | {process:.2f} | {phases['total']:.2f} "
+                           f"| {with_reports['total'] / process:.1f}×")
+            floor_cells += f" | {ref / with_reports['total']:.1f}×" if ref else " | –"
+        else:
+            floor_cells = "– | – | – | – | –"
         print(f"| {name} | {fmt} | {r['games']:,} | {r['lists']} | {r.get('ingest', 0):.2f} | {r.get('validate', 0):.2f} "
               f"| {r.get('rate', 0):.2f} | {r.get('publish', 0):.2f} | {r['total']:.2f} | {r['rss']:.0f} "
               f"| {r['games'] / r['total']:,.0f} | {r['rounds']} | {bare:.2f} | {r['total'] / bare:.1f}× "

@@ -32,56 +32,26 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.csv as pacsv
-import pyarrow.parquet as pq
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from pipeline.publish.svg import bars  # noqa: E402
+from bench.floor.common import (  # noqa: E402
+    STATUS,
+    by_rating,
+    canonical_order,
+    days,
+    nullable,
+    optional,
+    slices,
+    source,
+    table,
+    write_lists,
+    write_pages,
+)
 from pipeline.rate.periods import local_indices  # noqa: E402
 from pipeline.systems.fide import list_date  # noqa: E402
 from pipeline.systems.fide.calendar import monthly_calendar  # noqa: E402
 from pipeline.systems.fide.pool import EPOCH, Pool, pool_cutoff  # noqa: E402
 from pipeline.systems.fide.rules import RULES, event_sides, is_junior, k_factor, rate_sides  # noqa: E402
-
-STATUS = pa.array(["new", "played", "did not play"])
-
-
-def source(path: str) -> str:
-    return f"read_parquet('{path}')" if path.endswith(".parquet") else f"read_csv('{path}', all_varchar = true)"
-
-
-def optional(con: duckdb.DuckDBPyConnection, path: str, name: str, cast: str) -> str:
-    present = {r[0] for r in con.execute(f"describe select * from {source(path)}").fetchall()}
-    return f"try_cast({name} as {cast})" if name in present else f"null::{cast}"
-
-
-def days(values: pa.ChunkedArray | pa.Array) -> np.ndarray:
-    return np.asarray(values.to_numpy(zero_copy_only=False), dtype="datetime64[D]").astype(np.int64)
-
-
-def nullable(values: np.ndarray) -> pa.Array:
-    missing = np.isnan(values)
-    return pa.array(np.rint(np.where(missing, 0, values)).astype(np.int32), mask=missing)  # as DuckDB casts
-
-
-def canonical_order(*keys: np.ndarray) -> np.ndarray:
-    """The order of pipeline.rate.periods._canonical_order (by list, white, black,
-    score, then the carried columns): one packed sort, then only the rows whose packed
-    keys tie sorted by the rest, so that the sums add the same numbers in the same order."""
-    list_index, white, black, score, *carried = keys
-    code = np.where(np.isnan(score), 3, score * 2).astype(np.uint64)
-    bits = max(int(max(white.max(initial=0), black.max(initial=0))).bit_length(), 1)
-    assert int(list_index.max(initial=0)).bit_length() + 2 * bits + 2 <= 64
-    key = ((list_index.astype(np.uint64) << np.uint64(2 * bits + 2)) | (white.astype(np.uint64) << np.uint64(bits + 2))
-           | (black.astype(np.uint64) << np.uint64(2)) | code)
-    order = np.argsort(key, kind="stable")
-    sorted_key = key[order]
-    tie = np.r_[False, sorted_key[1:] == sorted_key[:-1]]
-    tied = np.flatnonzero(tie | np.r_[tie[1:], False])
-    if len(tied):
-        rows = order[tied]
-        order[tied] = rows[np.lexsort((*(c[rows] for c in reversed(carried)), sorted_key[tied]))]
-    return order
 
 
 def main(players: str, ratings: str, games: str, out: str, reports: bool) -> dict:
@@ -242,15 +212,14 @@ def main(players: str, ratings: str, games: str, out: str, reports: bool) -> dic
         # The published list: every rated player by rating, with the list before's rating and the games.
         counted, games_played = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
         counted[local], games_played[local] = r.games, r.played
-        # By the published (whole) rating, descending, then id (ids ascend with the indices): one integer sort.
-        on = on[np.argsort(((2 ** 31 - np.rint(rating[on])).astype(np.int64) << 32) | on)]
+        on = by_rating(rating, on)
         before = previous[on]
         list_parts.append((on, rating[on], np.sign(before) * np.floor(np.abs(before) + 0.5), counted[on],
                            games_played[on]))
     t["rate"] = time.perf_counter()
 
     list_ids = pa.array(lists["list_id"].tolist(), pa.string())
-    state = _table(state_parts, list_ids, lambda who, rating_, total, peak_, k_, inactive_, last: {
+    state = table(state_parts, list_ids, lambda who, rating_, total, peak_, k_, inactive_, last: {
         "player_id": ids[who], "rating": nullable(rating_), "games_total": total.astype(np.int32),
         "peak_rating": nullable(peak_), "k": nullable(k_), "inactive": pa.array(inactive_, mask=np.isnan(rating_)),
         "last_rated": pa.array(last.astype("datetime64[D]"), mask=last < 0)})
@@ -258,54 +227,20 @@ def main(players: str, ratings: str, games: str, out: str, reports: bool) -> dic
     con.execute("create table player_state as select * from states")
     con.close()  # the checkpoint: the file holds it all
     t["store"] = time.perf_counter()
-    published = _table(list_parts, list_ids, lambda who, rating_, before, counted, games_played: {
+    published = table(list_parts, list_ids, lambda who, rating_, before, counted, games_played: {
         "player_id": ids[who], "name": people["name"].take(who), "club": people["club"].take(who),
         "rating": nullable(rating_), "previous_rating": nullable(before), "change": nullable(rating_ - before),
         "games": counted.astype(np.int32),
         "status": STATUS.take(np.where(np.isnan(before), 0, np.where(games_played > 0, 1, 2)))})
-    options = pacsv.WriteOptions(quoting_style="needed")
-    public_state = state.drop_columns(["last_rated"])
-    for list_id, one, after in zip(lists["list_id"], _slices(published, list_parts), _slices(public_state, state_parts)):
-        sink = pa.BufferOutputStream()
-        pacsv.write_csv(one, sink, write_options=options)
-        text = sink.getvalue().to_pybytes()
-        sink = pa.BufferOutputStream()
-        pq.write_table(one, sink, compression="zstd", compression_level=1)
-        table = sink.getvalue().to_pybytes()
-        for suffix, data in ((".csv", text), (".parquet", table)):  # the revision, and the latest
-            (folder / "lists" / f"{list_id}-r1{suffix}").write_bytes(data)
-            (folder / "lists" / f"{list_id}{suffix}").write_bytes(data)
-        pq.write_table(after.drop_columns(["list_id"]), folder / "state" / f"{list_id}.parquet",
-                       compression="zstd", compression_level=1)
+    list_ids = lists["list_id"].tolist()
+    write_lists(folder, list_ids, slices(published, list_parts), slices(state.drop_columns(["last_rated"]), state_parts))
     t["publish"] = time.perf_counter()
     if reports:
-        for list_id, one, (_, rating_, *_) in zip(lists["list_id"], _slices(published, list_parts), list_parts):
-            inside = rating_[(rating_ >= 800) & (rating_ < 3000)]
-            counts = np.bincount(((inside - 800) // 50).astype(np.int64), minlength=44)
-            top = one.slice(0, 100).select(["player_id", "name", "rating"]).to_pylist()
-            body = "".join(f"<tr><td>{r['player_id']}</td><td>{r['name']}</td><td>{r['rating']}</td></tr>" for r in top)
-            page = (f"<!doctype html><title>list {list_id}</title>"
-                    f"{bars({800 + 50 * k: int(c) for k, c in enumerate(counts) if c}, 800, 3000, 50)}"
-                    f"<table>{body}</table>")
-            (folder / list_id).mkdir(exist_ok=True)
-            (folder / list_id / "index.html").write_text(page)
+        write_pages(folder, list_ids, slices(published, list_parts), (part[1] for part in list_parts))
     t["reports"] = time.perf_counter()
     phases = list(t)
     return {"rejected": bad, "lists": len(lists), **{b: round(t[b] - t[a], 3) for a, b in zip(phases, phases[1:])},
             "total": round(t[phases[-1]] - t["start"], 3)}
-
-
-def _table(parts: list[tuple], list_ids: pa.Array, columns) -> pa.Table:
-    """One table of every list's rows (list_id first) from the per-list arrays."""
-    merged = [np.concatenate(c) for c in zip(*parts)]
-    which = np.repeat(np.arange(len(parts)), [len(p[0]) for p in parts])
-    return pa.table({"list_id": list_ids.take(which), **columns(*merged)})
-
-
-def _slices(table: pa.Table, parts: list[tuple]):
-    ends = np.cumsum([len(p[0]) for p in parts])
-    for end, part in zip(ends.tolist(), parts):
-        yield table.slice(end - len(part[0]), len(part[0]))
 
 
 if __name__ == "__main__":

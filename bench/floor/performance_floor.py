@@ -1,15 +1,19 @@
 """The floor of `ratings run` under the performance Elo: the same work done as tightly
 as DuckDB, numpy and pyarrow allow, with none of the pipeline's bookkeeping
-(submissions, rejects with reasons, revisions, audits). It reads the three input
-files into typed tables (counting the rows that do not cast), places each game in its
-nominal window (R1), rates each list with the pipeline's own array function
-(pipeline.systems.performance.rules.rate_list, already at its floor), stores the
-states in a DuckDB file, writes each list as CSV and Parquet, and (unless
---no-reports) one HTML page a list with a histogram and the top 100.
+(submissions, rejects with reasons, revisions, audits, calculations). It reads the
+three input files into typed tables (counting the rows that do not cast) and stores
+the games in a DuckDB file, places each game in its nominal window (R1), rates each
+list with the pipeline's own array functions (pipeline.systems.performance.rules:
+rate_list, published; R2's season; R3 for those who did not play), stores the states
+in the DuckDB file, writes five files a list as the pipeline does
+(OUT/lists/<list>-r1.{csv,parquet}, the same bytes as OUT/lists/<list>.{csv,parquet},
+OUT/state/<list>.parquet: tests/test_performance_floor.py) and (unless --no-reports)
+one HTML page a list (OUT/<list>/index.html) with a histogram and the top 100.
 
-    python bench/floor/performance_floor.py players.csv ratings.csv games.csv OUT [--no-reports]
+    python bench/floor/performance_floor.py players ratings games OUT [--no-reports]
 
-Prints one JSON object: seconds per phase and in all.
+The files are CSV or Parquet, as `ratings run` takes them. Prints one JSON object:
+seconds per phase and in all, the rows that do not cast, the lists.
 """
 from __future__ import annotations
 
@@ -21,86 +25,125 @@ from pathlib import Path
 import duckdb
 import numpy as np
 import pyarrow as pa
-import pyarrow.csv as pacsv
-import pyarrow.parquet as pq
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from pipeline.publish.svg import histogram  # noqa: E402
-from pipeline.systems.performance.rules import rate_list  # noqa: E402
-
-
-def source(path: str) -> str:
-    return f"read_parquet('{path}')" if path.endswith(".parquet") else f"read_csv('{path}', all_varchar = true)"
+from bench.floor.common import (  # noqa: E402
+    STATUS,
+    by_rating,
+    canonical_order,
+    days,
+    nullable,
+    optional,
+    slices,
+    source,
+    table,
+    write_lists,
+    write_pages,
+)
+from pipeline.rate.periods import local_indices  # noqa: E402
+from pipeline.systems.performance.calendar import nominal_calendar, season_end_year  # noqa: E402
+from pipeline.systems.performance.rules import published, rate_list  # noqa: E402
 
 
 def main(players: str, ratings: str, games: str, out: str, reports: bool) -> dict:
     t = {"start": time.perf_counter()}
     folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
+    for sub in ("lists", "state"):
+        (folder / sub).mkdir(parents=True, exist_ok=True)
     (folder / "floor.duckdb").unlink(missing_ok=True)
     con = duckdb.connect(str(folder / "floor.duckdb"))
     con.execute(f"""create table players as select try_cast(player_id as bigint) as player_id,
+                           {optional(con, players, 'name', 'varchar')} as name,
+                           {optional(con, players, 'club', 'varchar')} as club,
                            try_cast(birth_year as integer) as birth_year from {source(players)}""")
     con.execute(f"""create table initial as select try_cast(player_id as bigint) as player_id,
-                           try_cast(rating as double) as rating from {source(ratings)}""")
-    con.execute(f"""create table games as select try_cast(date as date) as date,
-                           try_cast(white_id as bigint) as white_id, try_cast(black_id as bigint) as black_id,
-                           case result when '1-0' then 1.0 when '0-1' then 0.0 when '1/2-1/2' then 0.5 end as score
-                    from {source(games)}""")
-    bad = con.execute("""select count(*) from games where date is null or white_id is null or black_id is null
-                           or white_id = black_id
-                           or white_id not in (select player_id from players)
-                           or black_id not in (select player_id from players)""").fetchall()[0][0]
+                           try_cast(rating as double) as rating,
+                           {optional(con, ratings, 'archive_performance', 'double')} as archive_performance,
+                           {optional(con, ratings, 'archive_games', 'integer')} as archive_games
+                    from {source(ratings)}""")
+    con.execute(f"""create table games as
+        with typed as (
+            select try_cast(date as date) as date, try_cast(white_id as bigint) as white_id,
+                   try_cast(black_id as bigint) as black_id, replace(result, '½-½', '1/2-1/2') as result
+            from {source(games)}
+        )
+        select *, case result when '1-0' then 1.0 when '0-1' then 0.0 when '1/2-1/2' then 0.5 end::double as score,
+               date is not null and white_id is not null and black_id is not null and white_id <> black_id
+               and result in ('1-0', '0-1', '1/2-1/2', '+/-', '-/+', '-/-')
+               and white_id in (select player_id from players) and black_id in (select player_id from players) as ok
+        from typed""")
+    bad = con.execute("select count(*) from games where not ok").fetchall()[0][0]
+    people = con.sql("""select p.player_id, p.name, p.club, coalesce(p.birth_year::double, 'nan'::double) as birth_year,
+                               coalesce(i.rating, 'nan'::double) as rating,
+                               coalesce(i.archive_performance, 'nan'::double) as archive_performance,
+                               coalesce(i.archive_games, 0) as archive_games
+                        from players p left join initial i using (player_id) where p.player_id is not null
+                        order by p.player_id""").to_arrow_table()
+    played = con.sql("select date, white_id, black_id, score from games where ok and score is not null").to_arrow_table()
+    first, last = con.execute("select min(date), max(date) from games where ok").fetchall()[0]  # forfeits too
     t["read and check"] = time.perf_counter()
-    # R1: the windows Jan-Apr, May-Aug, Sep-Dec; players as dense indices in id order.
-    rows = con.execute("""
-        with numbered as (select player_id, row_number() over (order by player_id) - 1 as i from players),
-        placed as (select year(date) * 3 + (month(date) - 1) // 4 as slot, w.i as white, b.i as black, score
-                   from games g join numbered w on w.player_id = g.white_id join numbered b on b.player_id = g.black_id
-                   where score is not null)
-        select slot - min(slot) over () as list, white, black, score from placed order by list""").fetchnumpy()
+
+    # R1: the nominal lists whose windows cover the games, each game in its window's list.
+    ids = people["player_id"].to_numpy()
+    day = days(played["date"])
+    calendar = nominal_calendar(first, last)
+    starts = days(pa.array(calendar["window_start"]))
+    list_index = np.searchsorted(starts, day, side="right") - 1
+    white = np.searchsorted(ids, played["white_id"].to_numpy())
+    black = np.searchsorted(ids, played["black_id"].to_numpy())
+    score = played["score"].to_numpy()
+    order = canonical_order(list_index, white, black, score)  # as the pipeline sums them
+    list_index, white, black, score = list_index[order], white[order], black[order], score[order]
+    bounds = np.searchsorted(list_index, np.arange(len(calendar) + 1))
     t["place"] = time.perf_counter()
-    ids = con.execute("select player_id from players order by player_id").fetchnumpy()["player_id"]
-    birth = con.execute("select coalesce(birth_year::double, 'nan'::double) as birth_year from players order by player_id").fetchnumpy()["birth_year"]
-    start = con.execute("select p.player_id, coalesce(i.rating, 'nan'::double) as rating from players p left join initial i using (player_id) "
-                        "order by p.player_id").fetchnumpy()["rating"].astype(float)
-    rating = np.asarray(start, dtype=float)
-    archive_p, archive_n = np.full(len(ids), np.nan), np.zeros(len(ids))
-    bounds = np.searchsorted(rows["list"], np.arange(rows["list"].max() + 2))
-    states = []
-    for k in range(len(bounds) - 1):
+
+    n = len(ids)
+    birth = people["birth_year"].to_numpy()
+    rating = people["rating"].to_numpy()
+    archive_p, archive_n = people["archive_performance"].to_numpy(), people["archive_games"].to_numpy().astype(np.int64)
+    state_parts, list_parts = [], []
+    for k, end in enumerate(calendar["window_end"]):
         at = slice(bounds[k], bounds[k + 1])
-        white, black, score = rows["white"][at], rows["black"][at], rows["score"][at]
-        present = np.zeros(len(ids), dtype=bool)
-        present[white] = present[black] = True
-        local = np.flatnonzero(present)
-        position = np.cumsum(present) - 1
-        r = rate_list(position[white], position[black], score, rating[local], archive_p[local], archive_n[local],
-                      birth[local], 2020 + k // 3)
-        rating = rating.copy()
+        local, w, b = local_indices(white[at], black[at], n)
+        r = rate_list(w, b, score[at], rating[local], archive_p[local], archive_n[local], birth[local],
+                      season_end_year(end))
+        before = rating
+        rating = published(rating)  # R3: those who did not play, as published
         rating[local] = r.rating
+        archive_p, archive_n = archive_p.copy(), archive_n.copy()
         archive_p[local], archive_n[local] = r.archive_performance, r.archive_games
-        keep = ~np.isnan(rating)
-        states.append(pa.table({"list": np.full(keep.sum(), k), "player_id": ids[keep], "rating": rating[keep]}))
+        keep = np.flatnonzero(~np.isnan(rating) | (archive_n > 0))
+        state_parts.append((keep, rating[keep], archive_p[keep], archive_n[keep]))
+        on = by_rating(rating, np.flatnonzero(~np.isnan(rating)))  # the published list: every rated player
+        counted, games_played = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+        counted[local], games_played[local] = r.totals.games, r.played
+        previous = before[on]
+        list_parts.append((on, rating[on], np.sign(previous) * np.floor(np.abs(previous) + 0.5), counted[on],
+                           games_played[on]))
     t["rate"] = time.perf_counter()
-    con.register("states", pa.concat_tables(states))
+
+    list_ids = pa.array(calendar["list_id"].tolist(), pa.string())
+    state = table(state_parts, list_ids, lambda who, rating_, performance, archived: {
+        "player_id": ids[who], "rating": nullable(rating_),
+        "archive_performance": pa.array(performance, mask=np.isnan(performance)),
+        "archive_games": pa.array(archived.astype(np.int32), mask=archived == 0)})
+    con.register("states", state)
     con.execute("create table player_state as select * from states")
-    con.close()  # the file written whole (its checkpoint), as the pipeline's commit does
+    con.close()  # the checkpoint: the file holds it all
     t["store"] = time.perf_counter()
-    for k, state in enumerate(states):
-        pacsv.write_csv(state, folder / f"list-{k}.csv")
-        pq.write_table(state, folder / f"list-{k}.parquet", compression="zstd", compression_level=1)
+    lists = table(list_parts, list_ids, lambda who, rating_, before, counted, games_played: {
+        "player_id": ids[who], "name": people["name"].take(who), "club": people["club"].take(who),
+        "rating": nullable(rating_), "previous_rating": nullable(before), "change": nullable(rating_ - before),
+        "games": counted.astype(np.int32),
+        "status": STATUS.take(np.where(np.isnan(before), 0, np.where(games_played > 0, 1, 2)))})
+    list_ids = calendar["list_id"].tolist()
+    write_lists(folder, list_ids, slices(lists, list_parts), slices(state, state_parts))
     t["publish"] = time.perf_counter()
     if reports:
-        for k, state in enumerate(states):
-            top = state.sort_by([("rating", "descending")]).slice(0, 100).to_pylist()
-            body = "".join(f"<tr><td>{r['player_id']}</td><td>{r['rating']:.0f}</td></tr>" for r in top)
-            page = (f"<!doctype html><title>list {k}</title>{histogram(state['rating'].to_pylist(), 800, 3000, 50)}"
-                    f"<table>{body}</table>")
-            (folder / f"report-{k}.html").write_text(page)
+        write_pages(folder, list_ids, slices(lists, list_parts), (part[1] for part in list_parts))
     t["reports"] = time.perf_counter()
     phases = list(t)
-    return {"rejected": bad, "lists": len(states), **{b: round(t[b] - t[a], 3) for a, b in zip(phases, phases[1:])},
+    return {"rejected": bad, "lists": len(calendar), **{b: round(t[b] - t[a], 3) for a, b in zip(phases, phases[1:])},
             "total": round(t[phases[-1]] - t["start"], 3)}
 
 

@@ -1,0 +1,46 @@
+"""The performance Elo's floor (bench/floor/performance_floor.py) does the work of
+`ratings run` bare: the same lists, byte for byte, and the same states."""
+from __future__ import annotations
+
+import duckdb
+import pyarrow.parquet as pq
+
+from bench.floor.performance_floor import main as performance_floor
+
+# The states as published (the performance Elo's RuleSet.published_state)
+STATE = "list_id, player_id, rating::integer, archive_performance, nullif(archive_games, 0)"
+
+
+def test_the_performance_floor_writes_the_pipelines_lists(cli, small_federation, tmp_path):
+    # The small federation, and a game of a later season after an empty window (a list
+    # with no game, whose players keep their published ratings), and a forfeit.
+    games = small_federation["games"]
+    with open(games, "a", encoding="utf-8") as fh:
+        fh.write("2027-10-10,1,2,1-0,,\n2027-10-11,3,4,+/-,,\n")
+    out, warehouse, floor = tmp_path / "out", tmp_path / "w.duckdb", tmp_path / "floor"
+    cli("run", "--players", small_federation["players"], "--ratings", small_federation["ratings"],
+        "--games", games, "--warehouse", warehouse, "--out", out, "--no-reports")
+    result = performance_floor(str(small_federation["players"]), str(small_federation["ratings"]), str(games),
+                               str(floor), True)
+
+    with duckdb.connect(str(warehouse), read_only=True) as con:
+        lists = [r[0] for r in con.execute("select list_id from lists order by position").fetchall()]
+        pipeline_state = con.execute(f"select {STATE} from player_state order by all").fetchall()
+    with duckdb.connect(str(floor / "floor.duckdb"), read_only=True) as con:
+        floor_state = con.execute(f"select {STATE} from player_state order by all").fetchall()
+    assert result["lists"] == len(lists) > 3 and result["rejected"] == 0
+    assert {"read and check", "place", "rate", "store", "publish", "reports", "total"} <= set(result)
+    assert floor_state == pipeline_state and any(r[3] is not None for r in floor_state)  # archives too
+    # Five files a list: the revision and the latest as CSV and Parquet, the state.
+    names = sorted(p.name for p in (out / "lists").iterdir())
+    assert names == sorted(p.name for p in (floor / "lists").iterdir())
+    assert len(names) == 4 * len(lists)
+    for name in names:
+        if name.endswith(".csv"):
+            assert (floor / "lists" / name).read_bytes() == (out / "lists" / name).read_bytes(), name
+        else:
+            assert pq.read_table(floor / "lists" / name).equals(pq.read_table(out / "lists" / name)), name
+    for list_id in lists:
+        assert pq.read_table(floor / "state" / f"{list_id}.parquet").equals(
+            pq.read_table(out / "state" / f"{list_id}.parquet")), list_id
+        assert (floor / list_id / "index.html").read_text().startswith("<!doctype html>")
