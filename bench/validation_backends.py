@@ -14,8 +14,10 @@ its row numbers; a known set of bad rows is injected (bad dates such as 2021-02-
 against themself, `007` against `7` included; missing values; rows with two problems).
 Each backend then runs in its own process (import time, memory and caches apart):
 
-  pandas        pipeline.validate.schemas.rejection_reasons("games", frame, set()): the
-                current GamesInput (pandera.pandas) on text, frame indexed by row number
+  pandas        the pipeline's own (pipeline.validate.typed.type_and_check): the rows typed
+                in DuckDB by the parses GamesInput declares, then GamesInput (pandera.pandas)
+                on the typed values, the reasons with the file's text (until 2026-12-04:
+                GamesInput on the texts, in pandas)
   polars        an equivalent pandera.polars DataFrameModel on a pl.DataFrame made from
                 the DuckDB result's Arrow table (pl.from_arrow); validate(df, lazy=True)
   ibis-text     an equivalent pandera.ibis DataFrameModel over the DuckDB table, through
@@ -134,14 +136,19 @@ def load(con, games: Path, bad: float, seed: int) -> tuple[int, set[tuple[int, s
 # reported value is not the row's value (a wrong row number).
 
 def pandas_backend():
-    from pipeline.validate.schemas import rejection_reasons
+    from pipeline.validate.schemas import GamesInput
+    from pipeline.validate.typed import type_and_check
 
-    def prepare(con):  # as pipeline.validate._frames
-        return con.sql("select row_number, " + ", ".join(COLUMNS) + " from games") \
-            .to_arrow_table().to_pandas().set_index("row_number")
+    def prepare(con):  # the rows as validation finds them staged (pipeline.validate.validate_file)
+        con.execute("""create or replace view staged_games as
+            select 1 as file_id, row_number, null::integer as fixes_file, null::bigint as fixes_row,
+                   date, white_id, black_id, result, game_id, event, round, null::varchar as problem
+            from games""")
+        return con
 
-    def validate(frame):
-        return rejection_reasons("games", frame, set())
+    def validate(con):  # typed in DuckDB, checked by the model, each reason with the file's text
+        type_and_check(con, "games", GamesInput, "staged_games", 1, set(), 1_000_000, "and problem is null")
+        return con.sql("select row_number, reason from schema_rejects").to_arrow_table().to_pandas()
 
     def canonical(out, con):
         found, wrong, lookup = set(), 0, con_values(con)
@@ -442,7 +449,7 @@ def import_seconds(statement: str, before: str = "", repeat: int = 5) -> float:
 
 
 NOTES = {
-    "pandas": "current pipeline: rejection_reasons on text, frame indexed by row number",
+    "pandas": "the pipeline's: typed in DuckDB, GamesInput on the typed values, reasons with the text",
     "polars": "pandera.polars; index = position (mapped to row_number); typed via str.to_date / cast(strict=False)",
     "ibis-text": "pandera.ibis on the DuckDB table; nullable=False as documented",
     "ibis-text+nn": "pandera.ibis; nulls by a custom check (ignore_na=False) named not_nullable",

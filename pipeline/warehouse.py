@@ -194,6 +194,11 @@ def sql_text(value: str | Path) -> str:
     return "'" + str(value).replace("'", "''") + "'"
 
 
+def sql_name(name: str) -> str:
+    """A column's name as an SQL identifier (a file's header may hold anything)."""
+    return '"' + name.replace('"', '""') + '"'
+
+
 def stage_sql(name: str) -> str:
     """The text of sql/<name>.sql (a pure SELECT, or a statement for audits)."""
     return (SQL_DIR / f"{name}.sql").read_text()

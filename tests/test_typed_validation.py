@@ -105,3 +105,27 @@ def test_the_typed_rows_keep_every_column_and_type_the_parsed_ones():
 def test_the_games_texts_nothing_checks_are_not_handed_to_pandera():
     # a million game ids, events and rounds are not copied into pandas for no check
     assert checked_columns(SCHEMAS["games"]) == ["date", "white_id", "black_id", "result"]
+
+
+def test_a_chess_event_is_rated_by_a_list_after_it_ends(cli, registry, tmp_path):
+    # X1: rated_in names a list dated after the month the event ends; X6: 1 to 99 games.
+    events = write_rows(tmp_path / "events.csv", ["event_id", "name", "start_date", "end_date", "rated_in",
+                                                  "games_scheduled"], [
+        ["ok", "Ok", "2026-03-02", "2026-03-03", "2026-04", "4"],  # 1 accepted
+        ["same-month", "Same", "2026-03-02", "2026-03-20", "2026-03", ""],  # 2 the list of the month it ends
+        ["earlier", "Earlier", "2026-03-02", "2026-03-03", "2026-02", ""],  # 3 a list before it
+        # 4 no 30 February: the row check on the start date cannot judge it, the one on rated_in can
+        ["bad-date", "Bad", "2026-02-30", "2026-03-03", "2026-01", ""],
+        ["scheduled", "Many", "2026-03-02", "2026-03-03", "", "100"],  # 5 a hundred games scheduled
+    ])
+    w = tmp_path / "w.duckdb"
+    cli("run", "--system", "fide", "--players", registry, "--events", events, "--warehouse", w,
+        "--out", tmp_path / "out", "--no-reports", rejected=True)
+    x1 = "rated_in: a list dated before the event ends cannot rate it (X1)"
+    assert reasons(w, "events") == {
+        2: x1, 3: x1,
+        4: f"{x1}; start_date: unparseable date (expected YYYY-MM-DD) (got '2026-02-30')",
+        5: "games_scheduled: games_scheduled must be a whole number of games from 1 to 99 (X6) (got '100')",
+    }
+    con = duckdb.connect(str(w), read_only=True)
+    assert con.execute("select event_id, rated_in, games_scheduled from events").fetchall() == [("ok", "2026-04", 4)]

@@ -233,7 +233,8 @@ def main(players: str, ratings: str, games: str, out: str, reports: bool) -> dic
         "games": counted.astype(np.int32),
         "status": STATUS.take(np.where(np.isnan(before), 0, np.where(games_played > 0, 1, 2)))})
     list_ids = lists["list_id"].tolist()
-    write_lists(folder, list_ids, slices(published, list_parts), slices(state.drop_columns(["last_rated"]), state_parts))
+    public_state = state.drop_columns(["last_rated"])
+    write_lists(folder, list_ids, slices(published, list_parts), slices(public_state, state_parts))
     t["publish"] = time.perf_counter()
     if reports:
         write_pages(folder, list_ids, slices(published, list_parts), (part[1] for part in list_parts))

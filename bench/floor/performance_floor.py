@@ -79,7 +79,8 @@ def main(players: str, ratings: str, games: str, out: str, reports: bool) -> dic
                                coalesce(i.archive_games, 0) as archive_games
                         from players p left join initial i using (player_id) where p.player_id is not null
                         order by p.player_id""").to_arrow_table()
-    played = con.sql("select date, white_id, black_id, score from games where ok and score is not null").to_arrow_table()
+    played = con.sql("select date, white_id, black_id, score from games where ok and score is not null")\
+        .to_arrow_table()
     first, last = con.execute("select min(date), max(date) from games where ok").fetchall()[0]  # forfeits too
     t["read and check"] = time.perf_counter()
 

@@ -21,7 +21,7 @@ import pyarrow.parquet as pq
 from pipeline.formats.csv_text import CsvText, csv_text, utf8_blocks
 from pipeline.formats.sniff import looks_like_egd, looks_like_opengotha, looks_like_trf
 from pipeline.input_layout import REQUIRED, columns
-from pipeline.warehouse import scalar, sql_text, staged
+from pipeline.warehouse import scalar, sql_name, sql_text, staged
 
 
 class InputFileError(Exception):
@@ -60,10 +60,6 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _quote(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
 @dataclass(frozen=True)
 class Readable:
     """How DuckDB reads a file's rows as text, with `__row` = 1 for the first data row."""
@@ -95,7 +91,7 @@ def readable(con: duckdb.DuckDBPyConnection, path: Path) -> Iterator[Readable]:
         with read_as(path, "Parquet file", (pa.ArrowInvalid, OSError, duckdb.Error)):
             records = pq.ParquetFile(path).metadata.num_rows
             cols = con.sql(f"select * from read_parquet({sql_text(path)}) limit 0").columns
-        text = ", ".join(f"cast({_quote(c)} as varchar) as {_quote(c)}" for c in cols)
+        text = ", ".join(f"cast({sql_name(c)} as varchar) as {sql_name(c)}" for c in cols)
         yield Readable(f"select file_row_number + 1 as __row, {text} "
                        f"from read_parquet({sql_text(path)}, file_row_number = true)", records, ("Parquet",))
         return
@@ -163,11 +159,11 @@ def _staging_select(kind: str, names: list[str]) -> tuple[list[str], tuple[str, 
     by_name = {n.strip().lower().lstrip("\ufeff"): n for n in names}
     wanted = columns(kind)
     missing = tuple(c for c in REQUIRED[kind] if c not in by_name)
-    select = [f"nullif(trim({_quote(by_name[c])}), '')" if c in by_name else "null" for c in wanted]
+    select = [f"nullif(trim({sql_name(by_name[c])}), '')" if c in by_name else "null" for c in wanted]
     fixes = "file" in by_name and "row" in by_name
-    select += [f"try_cast({_quote(by_name[c])} as bigint)" if fixes else "null" for c in ("file", "row")]
+    select += [f"try_cast({sql_name(by_name[c])} as bigint)" if fixes else "null" for c in ("file", "row")]
     if kind == "players":  # extra columns are kept as they came (issue 2)
-        pairs = ", ".join(f"'{key}', {_quote(n)}" for key, n in by_name.items()
+        pairs = ", ".join(f"'{key}', {sql_name(n)}" for key, n in by_name.items()
                           if key not in wanted and key not in FIX_COLUMNS)
         select.append(f"json_object({pairs})" if pairs else "null")
     return select, missing
@@ -191,7 +187,7 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: i
             f" where __row in (select row_number from rejects where file_id = {file_id} and status = 'open')")
     with readable(con, path) as file, read_as(path, "CSV file"):
         select, missing = _staging_select(kind, con.sql(file.source).columns[1:])
-        names = ", ".join(_quote(c) for c in ["file_id", "row_number", *columns(kind), "fixes_file", "fixes_row"]
+        names = ", ".join(sql_name(c) for c in ["file_id", "row_number", *columns(kind), "fixes_file", "fixes_row"]
                           + (["extra"] if kind == "players" else []))
         con.execute(f"insert into {staged(con, staging, kind)} ({names}) "
                     f"select {file_id}, __row, {', '.join(select)} from ({file.source}){only}")

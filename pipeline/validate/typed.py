@@ -17,11 +17,7 @@ import pyarrow
 
 from pipeline.input_layout import columns
 from pipeline.validate.schemas import ROW_CHECK_READS, Parse
-from pipeline.warehouse import scalar, sql_text
-
-
-def _quote(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
+from pipeline.warehouse import scalar, sql_name, sql_text
 
 
 def parses(model: type[pa.DataFrameModel]) -> dict[str, Parse]:
@@ -38,10 +34,11 @@ def typed_rows_sql(kind: str, model: type[pa.DataFrameModel], rows: str) -> str:
     """A select of `rows` (staged rows of `kind`) typed: each parsed column its value,
     every other column its text, and the bits of the columns that did not parse."""
     parse = parses(model)
-    typed = "".join(f", {p.sql.format(c=_quote(c))} as {_quote(c + '__typed')}" for c, p in parse.items())
-    kept = ", ".join(_quote(c + "__typed") + " as " + _quote(c) if c in parse else _quote(c) for c in columns(kind))
-    unparsed = " + ".join(f"(case when {_quote(c)} is not null and {_quote(c + '__typed')} is null then {bit} else 0 end)"
-                          for c, bit in _bits(kind, model).items()) or "0"
+    typed = "".join(f", {p.sql.format(c=sql_name(c))} as {sql_name(c + '__typed')}" for c, p in parse.items())
+    kept = ", ".join(f"{sql_name(c + '__typed')} as {sql_name(c)}" if c in parse else sql_name(c)
+                     for c in columns(kind))
+    unparsed = " + ".join(f"(case when {sql_name(c)} is not null and {sql_name(c + '__typed')} is null "
+                          f"then {bit} else 0 end)" for c, bit in _bits(kind, model).items()) or "0"
     extra = ", extra" if kind == "players" else ""
     return (f"select file_id, row_number, fixes_file, fixes_row{extra}, {kept}, {unparsed} as unparsed "
             f"from (select *{typed} from ({rows}))")
@@ -71,7 +68,7 @@ def checked_columns(model: type[pa.DataFrameModel]) -> list[str]:
 def frames(con: duckdb.DuckDBPyConnection, model: type[pa.DataFrameModel], chunk_rows: int) -> Iterator[pd.DataFrame]:
     """The typed rows' checked columns as Arrow-backed frames of at most `chunk_rows`
     rows, indexed by row number: the Pandera pass holds one chunk in memory."""
-    names = ", ".join(_quote(c) for c in checked_columns(model))
+    names = ", ".join(sql_name(c) for c in checked_columns(model))
     last = scalar(con, "select coalesce(max(row_number), 0) from typed_rows")
     for first in range(0, max(last, 1), chunk_rows):
         table = con.sql(f"""select row_number, {names} from typed_rows
@@ -114,10 +111,10 @@ def reasons_sql(kind: str, model: type[pa.DataFrameModel], staged: str, file_id:
     bits = _bits(kind, model)
     parse = parses(model)
     unparsed = " union all ".join(
-        f"select row_number, '{c}' as \"column\", {sql_text(parse[c].reason)} as \"check\" "
+        f"select row_number, {sql_text(c)} as \"column\", {sql_text(parse[c].reason)} as \"check\" "
         f"from typed_rows where unparsed & {bit} <> 0" for c, bit in bits.items()) or \
         "select null::bigint as row_number, null::varchar as \"column\", null::varchar as \"check\" where false"
-    text = "case f.\"column\" " + " ".join(f"when '{c}' then s.{_quote(c)}" for c in columns(kind)) + " end"
+    text = "case f.\"column\" " + " ".join(f"when {sql_text(c)} then s.{sql_name(c)}" for c in columns(kind)) + " end"
     gone = "[" + ", ".join(sql_text(c) for c in sorted(missing)) + "]::varchar[]"
     return f"""
         with unparsed as ({unparsed}),
