@@ -3,8 +3,9 @@
 Each staged row is typed once in DuckDB, as the Pandera models of
 `pipeline.validate.schemas` declare (pipeline/validate/typed.py); the models check the
 typed values, run lazily so every problem of every row is reported at once; checks
-against the warehouse are the SQL of sql/validate/. Every row of a part is stored, rejected, or later
-withdrawn (sql/audits/rows_accounted.sql checks each row, not only the counts).
+against the warehouse are the SQL of sql/validate/. Every row of a part is stored,
+rejected, or later withdrawn (sql/audits/rows_accounted.sql checks each row, not only
+the counts).
 
 A part staged again from the same content holds only its rows still rejected:
 those taken in now close their reject (`taken in`). A row of a fix file (written
