@@ -66,7 +66,12 @@ def test_the_fide_floor_writes_the_pipelines_lists(cli, inputs, tmp_path):
     assert result["lists"] == len(lists) > 1 and result["rejected"] == 0
     assert {"read and check", "place", "rate", "store", "publish", "reports", "total"} <= set(result)
     assert floor_state == pipeline_state and any(r[2] is not None for r in floor_state)
-    # Five files a list: the revision and the latest as CSV and Parquet, the state.
+    assert_floor_files_are_the_pipelines(floor, out, lists)
+
+
+def assert_floor_files_are_the_pipelines(floor: Path, out: Path, lists: list[str]) -> None:
+    """Five files a list: the revision and the latest as CSV (the same bytes) and Parquet
+    (the same table), the state after it (the same table); and a page a list."""
     names = sorted(p.name for p in (out / "lists").iterdir())
     assert names == sorted(p.name for p in (floor / "lists").iterdir())
     assert len(names) == 4 * len(lists)

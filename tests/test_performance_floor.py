@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import duckdb
-import pyarrow.parquet as pq
 
 from bench.floor.performance_floor import main as performance_floor
+from tests.test_fide_floor import assert_floor_files_are_the_pipelines
 
 # The states as published (the performance Elo's RuleSet.published_state)
 STATE = "list_id, player_id, rating::integer, archive_performance, nullif(archive_games, 0)"
@@ -31,16 +31,4 @@ def test_the_performance_floor_writes_the_pipelines_lists(cli, small_federation,
     assert result["lists"] == len(lists) > 3 and result["rejected"] == 0
     assert {"read and check", "place", "rate", "store", "publish", "reports", "total"} <= set(result)
     assert floor_state == pipeline_state and any(r[3] is not None for r in floor_state)  # archives too
-    # Five files a list: the revision and the latest as CSV and Parquet, the state.
-    names = sorted(p.name for p in (out / "lists").iterdir())
-    assert names == sorted(p.name for p in (floor / "lists").iterdir())
-    assert len(names) == 4 * len(lists)
-    for name in names:
-        if name.endswith(".csv"):
-            assert (floor / "lists" / name).read_bytes() == (out / "lists" / name).read_bytes(), name
-        else:
-            assert pq.read_table(floor / "lists" / name).equals(pq.read_table(out / "lists" / name)), name
-    for list_id in lists:
-        assert pq.read_table(floor / "state" / f"{list_id}.parquet").equals(
-            pq.read_table(out / "state" / f"{list_id}.parquet")), list_id
-        assert (floor / list_id / "index.html").read_text().startswith("<!doctype html>")
+    assert_floor_files_are_the_pipelines(floor, out, lists)

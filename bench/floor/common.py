@@ -24,6 +24,34 @@ def optional(con: duckdb.DuckDBPyConnection, path: str, name: str, cast: str) ->
     return f"try_cast({name} as {cast})" if name in present else f"null::{cast}"
 
 
+def read_inputs(con: duckdb.DuckDBPyConnection, players: str, ratings: str, games: str,
+                ratings_columns: dict[str, str], games_columns: tuple[str, ...] = ()) -> int:
+    """The three files read into the typed tables `players`, `initial` (its columns
+    `ratings_columns`, name -> type, where the file has them) and `games` (with their
+    score, `games_columns` carried, and `ok`: whether they pass the checks); returns the
+    games that do not."""
+    con.execute(f"""create table players as select try_cast(player_id as bigint) as player_id,
+                           {optional(con, players, 'name', 'varchar')} as name,
+                           {optional(con, players, 'club', 'varchar')} as club,
+                           try_cast(birth_year as integer) as birth_year from {source(players)}""")
+    extra = "".join(f", {optional(con, ratings, name, cast)} as {name}" for name, cast in ratings_columns.items())
+    con.execute(f"""create table initial as select try_cast(player_id as bigint) as player_id,
+                           try_cast(rating as double) as rating{extra} from {source(ratings)}""")
+    carried = "".join(f", {name}" for name in games_columns)
+    con.execute(f"""create table games as
+        with typed as (
+            select try_cast(date as date) as date, try_cast(white_id as bigint) as white_id,
+                   try_cast(black_id as bigint) as black_id, replace(result, '½-½', '1/2-1/2') as result{carried}
+            from {source(games)}
+        )
+        select *, case result when '1-0' then 1.0 when '0-1' then 0.0 when '1/2-1/2' then 0.5 end::double as score,
+               date is not null and white_id is not null and black_id is not null and white_id <> black_id
+               and result in ('1-0', '0-1', '1/2-1/2', '+/-', '-/+', '-/-')
+               and white_id in (select player_id from players) and black_id in (select player_id from players) as ok
+        from typed""")
+    return con.execute("select count(*) from games where not ok").fetchall()[0][0]
+
+
 def days(values: pa.ChunkedArray | pa.Array) -> np.ndarray:
     return np.asarray(values.to_numpy(zero_copy_only=False), dtype="datetime64[D]").astype(np.int64)
 
@@ -65,6 +93,17 @@ def table(parts: list[tuple], list_ids: pa.Array, columns) -> pa.Table:
     merged = [np.concatenate(c) for c in zip(*parts)]
     which = np.repeat(np.arange(len(parts)), [len(p[0]) for p in parts])
     return pa.table({"list_id": list_ids.take(which), **columns(*merged)})
+
+
+def public_lists(parts: list[tuple], list_ids: pa.Array, ids: np.ndarray, people: pa.Table) -> pa.Table:
+    """The published lists (sql/50_published_lists.sql) from each list's parts: the
+    players' indices in list order, ratings, previous ratings (whole), games counted and
+    played."""
+    return table(parts, list_ids, lambda who, rating, before, counted, games_played: {
+        "player_id": ids[who], "name": people["name"].take(who), "club": people["club"].take(who),
+        "rating": nullable(rating), "previous_rating": nullable(before), "change": nullable(rating - before),
+        "games": counted.astype(np.int32),
+        "status": STATUS.take(np.where(np.isnan(before), 0, np.where(games_played > 0, 1, 2)))})
 
 
 def slices(rows: pa.Table, parts: list[tuple]):

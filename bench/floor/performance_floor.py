@@ -28,14 +28,13 @@ import pyarrow as pa
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from bench.floor.common import (  # noqa: E402
-    STATUS,
     by_rating,
     canonical_order,
     days,
     nullable,
-    optional,
+    public_lists,
+    read_inputs,
     slices,
-    source,
     table,
     write_lists,
     write_pages,
@@ -52,27 +51,7 @@ def main(players: str, ratings: str, games: str, out: str, reports: bool) -> dic
         (folder / sub).mkdir(parents=True, exist_ok=True)
     (folder / "floor.duckdb").unlink(missing_ok=True)
     con = duckdb.connect(str(folder / "floor.duckdb"))
-    con.execute(f"""create table players as select try_cast(player_id as bigint) as player_id,
-                           {optional(con, players, 'name', 'varchar')} as name,
-                           {optional(con, players, 'club', 'varchar')} as club,
-                           try_cast(birth_year as integer) as birth_year from {source(players)}""")
-    con.execute(f"""create table initial as select try_cast(player_id as bigint) as player_id,
-                           try_cast(rating as double) as rating,
-                           {optional(con, ratings, 'archive_performance', 'double')} as archive_performance,
-                           {optional(con, ratings, 'archive_games', 'integer')} as archive_games
-                    from {source(ratings)}""")
-    con.execute(f"""create table games as
-        with typed as (
-            select try_cast(date as date) as date, try_cast(white_id as bigint) as white_id,
-                   try_cast(black_id as bigint) as black_id, replace(result, '½-½', '1/2-1/2') as result
-            from {source(games)}
-        )
-        select *, case result when '1-0' then 1.0 when '0-1' then 0.0 when '1/2-1/2' then 0.5 end::double as score,
-               date is not null and white_id is not null and black_id is not null and white_id <> black_id
-               and result in ('1-0', '0-1', '1/2-1/2', '+/-', '-/+', '-/-')
-               and white_id in (select player_id from players) and black_id in (select player_id from players) as ok
-        from typed""")
-    bad = con.execute("select count(*) from games where not ok").fetchall()[0][0]
+    bad = read_inputs(con, players, ratings, games, {"archive_performance": "double", "archive_games": "integer"})
     people = con.sql("""select p.player_id, p.name, p.club, coalesce(p.birth_year::double, 'nan'::double) as birth_year,
                                coalesce(i.rating, 'nan'::double) as rating,
                                coalesce(i.archive_performance, 'nan'::double) as archive_performance,
@@ -132,11 +111,7 @@ def main(players: str, ratings: str, games: str, out: str, reports: bool) -> dic
     con.execute("create table player_state as select * from states")
     con.close()  # the checkpoint: the file holds it all
     t["store"] = time.perf_counter()
-    lists = table(list_parts, list_ids, lambda who, rating_, before, counted, games_played: {
-        "player_id": ids[who], "name": people["name"].take(who), "club": people["club"].take(who),
-        "rating": nullable(rating_), "previous_rating": nullable(before), "change": nullable(rating_ - before),
-        "games": counted.astype(np.int32),
-        "status": STATUS.take(np.where(np.isnan(before), 0, np.where(games_played > 0, 1, 2)))})
+    lists = public_lists(list_parts, list_ids, ids, people)
     list_ids = calendar["list_id"].tolist()
     write_lists(folder, list_ids, slices(lists, list_parts), slices(state, state_parts))
     t["publish"] = time.perf_counter()
