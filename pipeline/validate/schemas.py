@@ -301,6 +301,9 @@ class GoEventsInput(EventsInput):
     class_: Text = pa.Field(nullable=False, isin=["A", "B", "C", "D"], alias="class")
 
 
+WEIGHT = "weight must be a number from 0 to 2"
+
+
 class GoGamesInput(pa.DataFrameModel):
     event_id: Text = pa.Field(nullable=False)
     date: Day = pa.Field(nullable=False, metadata=parsed(DATE, UNPARSEABLE_DATE))
@@ -309,10 +312,10 @@ class GoGamesInput(pa.DataFrameModel):
     winner: Text = pa.Field(nullable=False, isin=["B", "W", "b", "w", "jigo", "Jigo", "JIGO"])
     handicap: Int = pa.Field(nullable=True, metadata=parsed(
         whole("[0-9]"), "handicap must be a whole number of stones from 0 to 9"))
-    weight: Number = pa.Field(nullable=True, metadata=parsed(NUMBER, "weight must be a number from 0 to 2"))
+    weight: Number = pa.Field(nullable=True, metadata=parsed(NUMBER, WEIGHT))
     round: Int = pa.Field(nullable=True, metadata=parsed(whole("[0-9]{1,4}"), "round must be a whole number"))
 
-    @check("weight", name="weight must be a number from 0 to 2")
+    @check("weight", name=WEIGHT)
     def _weight(cls, s: Series[float]) -> Series[bool]:
         return s.between(0, 2)
 
