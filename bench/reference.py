@@ -1,10 +1,14 @@
-"""A plain per-player Python implementation of the performance Elo, as a benchmark baseline.
+"""A plain per-player Python implementation of the performance Elo: the independent
+check of the pipeline's lists (tests/test_reference.py) and the benchmark's slow
+baseline (bench/run.py).
 
-Same rules as `pipeline/systems/performance/` + `pipeline/rate/`
-(seed 001, rulings R1–R12), written to be simple and
-obviously correct rather than fast: dicts, lists and loops over players and
-games, no numpy and no DuckDB for the rating (pyarrow only reads Parquet input).
-Inputs are assumed valid (the pipeline's validation is not repeated here).
+Written from the rules (../shared/rules/performance-elo.md: seed 001, rulings
+R1–R13), not from the pipeline: it imports nothing from `pipeline`, so a defect in
+the pipeline's code cannot pass through it. The only thing it shares with the
+pipeline is data, the D(P) table (the CSV shipped in the package, read by path).
+Simple and obviously correct rather than fast: dicts, lists and loops over players
+and games, no numpy and no DuckDB (pyarrow only reads Parquet input). Inputs are
+assumed valid (the pipeline's validation is not repeated here).
 
     python bench/reference.py PLAYERS RATINGS GAMES [CALENDAR]
 """
@@ -19,8 +23,6 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from pipeline.systems.performance.calendar import nominal_calendar, season_end_year
-
 DP_TABLE = Path(__file__).resolve().parent.parent / "pipeline" / "systems" / "performance" / "performance-dp-table.csv"
 GAP = 350.0            # compatibility range (seed II.2)
 ENTRY = 8              # compatible games to enter the list; junior quota
@@ -31,6 +33,7 @@ BOUND = 470.0          # R5: D(P) bounded to ±470
 JUNIOR_AGE = 20        # R2
 START = 1500.0         # R7
 TOLERANCE = 20.0       # R9: settled within 20 points
+DECIMALS = 6           # R13: every threshold compared after rounding the gap to 6 decimals
 MAX_ROUNDS = 25        # R9: at most 25 rounds with the range, after the first pass
 SCORES = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5, "½-½": 0.5}  # forfeits (+/-, -/+, -/-) are absent: never rated
 
@@ -99,11 +102,13 @@ def bonus(p: float) -> float:
 
 def compatible(score: float, own: float, opponent: float) -> bool:
     """Seed II.2: a draw always counts; a win if the opponent is less than 350 below,
-    a loss if the opponent is less than 350 above."""
+    a loss if the opponent is less than 350 above. R13: the gap, from full-precision
+    values, is rounded to 6 decimals before the test, so 12380/7 − 9930/7 is 350
+    (not compatible) whichever way the float subtraction falls."""
     if score == 1.0:
-        return own - opponent < GAP
+        return round(own - opponent, DECIMALS) < GAP
     if score == 0.0:
-        return opponent - own < GAP
+        return round(opponent - own, DECIMALS) < GAP
     return True
 
 
@@ -160,7 +165,7 @@ def estimate_unrated(sides, rated, archives, estimated) -> dict[int, float]:
         new, moving = {}, 0
         for p in estimated:  # R8: every performance from the previous round's estimates ...
             nj, pj = performance(sides[p], value, estimate[p])
-            if nj == 0 or abs(pj - estimate[p]) < TOLERANCE:  # R9: settled
+            if nj == 0 or round(abs(pj - estimate[p]), DECIMALS) < TOLERANCE:  # R9 settled; R13 rounding
                 new[p] = estimate[p]
             else:
                 new[p] = (estimate[p] + pj) / 2
@@ -169,6 +174,25 @@ def estimate_unrated(sides, rated, archives, estimated) -> dict[int, float]:
         if moving == 0:  # R9: stop after the first round where everyone is settled
             break
     return estimate
+
+
+def nominal_calendar(first_day: dt.date, last_day: dt.date) -> list[tuple[str, dt.date, dt.date]]:
+    """R1's default windows covering first_day … last_day, in order: the January list
+    rates 1 Sep – 31 Dec of the year before, May 1 Jan – 30 Apr, September 1 May – 31 Aug."""
+    windows = []
+    for year in range(first_day.year, last_day.year + 2):  # a January list rates the year before
+        for list_id, start, end in ((f"{year}-01", dt.date(year - 1, 9, 1), dt.date(year - 1, 12, 31)),
+                                    (f"{year}-05", dt.date(year, 1, 1), dt.date(year, 4, 30)),
+                                    (f"{year}-09", dt.date(year, 5, 1), dt.date(year, 8, 31))):
+            if end >= first_day and start <= last_day:
+                windows.append((list_id, start, end))
+    return sorted(windows, key=lambda w: w[1])
+
+
+def season_end_year(list_id: str) -> int:
+    """R2a: a list's season is the one ending in its list id's year (2026-09 → 2026,
+    2027-01 → 2027), whatever its window (a calendar file may shift it by days)."""
+    return int(list_id[:4])
 
 
 def rate_list(games, rated, archives, birth_year, season_end):
@@ -195,7 +219,7 @@ def rate_list(games, rated, archives, birth_year, season_end):
             continue
         nj, pj = performance(sides[p], value, ei)
         by = birth_year.get(p)
-        junior = by is not None and season_end - by < JUNIOR_AGE  # R2; no birth year = senior
+        junior = by is not None and season_end - by < JUNIOR_AGE  # R2 (season: R2a); no birth year = senior
         quota = ENTRY if junior else SENIOR_QUOTA
         if nj == 0:
             ej = ei  # no compatible game
@@ -255,9 +279,8 @@ def reference_lists(players_path, ratings_path, games_path, calendar_path=None,
         windows = [(r["list_id"], as_date(r["window_start"]), as_date(r["window_end"]))
                    for r in read_rows(calendar_path)]
     else:
-        dates = [g[0] for g in all_games]
-        nominal = nominal_calendar(min(dates), max(dates))
-        windows = [(lid, as_date(s), as_date(e)) for lid, s, e in nominal.itertuples(index=False)]
+        dates = [g[0] for g in all_games]  # forfeits too: they are in their window, never rated
+        windows = nominal_calendar(min(dates), max(dates))
     windows.sort(key=lambda w: w[1])
     starts = [w[1] for w in windows]
 
@@ -273,8 +296,8 @@ def reference_lists(players_path, ratings_path, games_path, calendar_path=None,
     # Lists run from the first window holding a game to the last, each from the previous.
     lists = {}
     for i in range(min(holding), max(holding) + 1):
-        list_id, _, end = windows[i]
-        new_rated, archives, card = rate_list(games_of[i], rated, archives, birth_year, season_end_year(end))
+        list_id = windows[i][0]
+        new_rated, archives, card = rate_list(games_of[i], rated, archives, birth_year, season_end_year(list_id))
         if states is not None:  # every player's state after the list: rating, or archives
             states[list_id] = {p: (r, None, None) for p, r in new_rated.items()} | \
                 {p: (None, pa, na) for p, (pa, na) in archives.items()}

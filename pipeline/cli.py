@@ -46,6 +46,7 @@ def _user_errors() -> tuple[type[Exception], ...]:
     from pipeline.formats.cells import LayoutError
     from pipeline.ingest.submissions import SubmissionError
     from pipeline.ingest.tables import InputFileError
+    from pipeline.outputs import OutputRefused
     from pipeline.publish import PublishedFileConflict
     from pipeline.rate import UnknownList
     from pipeline.rate.corrections import CorrectionRefused
@@ -56,7 +57,7 @@ def _user_errors() -> tuple[type[Exception], ...]:
 
     return (InputFileError, SubmissionError, CorrectionRefused, PublishedFileConflict, SeriesError, NotFound,
             UnknownList, WarehouseError, systems.UnknownRuleSet, systems.ParameterError, NoCommonGames, UnknownSince,
-            LayoutError)
+            LayoutError, OutputRefused, config.SettingsError)
 
 
 class Commands(click.Group):
@@ -167,7 +168,7 @@ def _rules(ctx, param, value: Path | None) -> dict | None:
     import tomllib
 
     try:
-        return tomllib.loads(Path(value).read_text(encoding="utf-8"))
+        return systems.RulesFile(tomllib.loads(Path(value).read_text(encoding="utf-8")), value)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
         raise click.BadParameter(f"{value}: not a TOML file ({err})") from err
 
@@ -185,6 +186,11 @@ register_option = click.option(
     "--register-new", is_flag=True,
     help="Add the players of tournament files who are not in the registry (with the file's id: the "
          "national id of a SWAR file, the FIDE id of a TRF). Without it, their games are rejected and reported.")
+
+printed_ratings_option = click.option(
+    "--ratings-from-files", is_flag=True,
+    help="Take the ratings a TRF prints (columns 49-52) as the initial ratings of its players who have none "
+         "in the warehouse (stored as a ratings part of the tournament's submission).")
 
 reports_option = click.option("--reports/--no-reports", default=True, show_default=True,
                               help="Also write OUT/<list_id>/index.html, the HTML report of each new or revised list.")
@@ -223,8 +229,20 @@ def date_option(f):
                              "its rounds are dated so, and the report says it.")(f)
 
 
+def _one_line(ctx, param, value: str | None) -> str | None:
+    """A text kept for the record and shown in the calculations (`explain`, the site's
+    cards): a control character there would forge a line, so it is refused."""
+    from pipeline.formats.cells import holds_control
+
+    if value is not None and holds_control(value):
+        raise click.BadParameter("holds a control character (a line break, tab or escape), which would forge a "
+                                 "line where it is shown (ratings explain, the site): give it on one line")
+    return value
+
+
 def by_option(f):
-    return click.option("--by", metavar="NAME", help="Who does it, for the record (default: your user name).")(f)
+    return click.option("--by", metavar="NAME", callback=_one_line,
+                        help="Who does it, for the record (default: your user name).")(f)
 
 
 def replace_options(f):
@@ -241,6 +259,7 @@ def _opened(warehouse: Path, wait: float, read_only: bool = False) -> Iterator:
     """The warehouse (a clear message when it cannot be opened: pipeline.warehouse)."""
     from pipeline.warehouse import connect
 
+    config.today()  # a bad RATINGS_TODAY is refused before any work, not in the middle of a run
     con = connect(warehouse, read_only=read_only, wait=wait)
     with con:
         yield con
@@ -297,13 +316,15 @@ def _nothing_to_run(warehouse: Path) -> str:
 @system_option
 @rules_option
 @register_option
+@printed_ratings_option
 @date_option
 @replace_options
 @by_option
 @click.option("--sample", is_flag=True, help="Run the embedded sample season (data/sample/) into the warehouse.")
 def run(players, ratings, calendar, games, events, warehouse: Path, wait: float, out: Path, reports: bool,
         formats: tuple[str, ...], csv_dialect: str, system: str | None, rules: dict | None, register_new: bool,
-        date: dt.date | None, replaces: str | None, again: bool, by: str | None, sample: bool) -> None:
+        ratings_from_files: bool, date: dt.date | None, replaces: str | None, again: bool, by: str | None,
+        sample: bool) -> None:
     """Ingest, validate, rate and publish in one go.
 
     With no input files, takes in what `ratings ingest` staged, then rates and
@@ -336,7 +357,7 @@ def run(players, ratings, calendar, games, events, warehouse: Path, wait: float,
                 raise click.UsageError(_nothing_to_run(warehouse))
             files = list(config.SAMPLE_FILES.items())
             click.echo(f"No input files and an empty warehouse: using the embedded sample in {config.SAMPLE_DIR}")
-        inputs = flow.Inputs(files, register_new, replaces, again, date)
+        inputs = flow.Inputs(files, register_new, replaces, again, date, ratings_from_files)
         rejected = flow.run(con, run_id, inputs, by, out, ConsoleReporter(), system, rules,
                             _with_dialect(formats, csv_dialect), reports)
     _exit_rejected(rejected)
@@ -347,11 +368,13 @@ def run(players, ratings, calendar, games, events, warehouse: Path, wait: float,
 @input_options
 @warehouse_option
 @register_option
+@printed_ratings_option
 @date_option
 @replace_options
 @by_option
 def ingest(files, players, ratings, calendar, games, events, warehouse: Path, wait: float,
-           register_new: bool, date: dt.date | None, replaces: str | None, again: bool, by: str | None) -> None:
+           register_new: bool, ratings_from_files: bool, date: dt.date | None, replaces: str | None, again: bool,
+           by: str | None) -> None:
     """Read input files into the warehouse's staging tables (nothing judged yet): each
     file becomes a submission (`ratings submissions` lists them).
 
@@ -377,7 +400,7 @@ def ingest(files, players, ratings, calendar, games, events, warehouse: Path, wa
     _one_file_with_replaces(replaces, given)
     with _opened(warehouse, wait) as con, _run(con, "ingest", {"files": given}, by) as run_id, \
             transaction(con):  # all the files or none: a tournament stages several tables
-        flow.take_in(con, run_id, flow.Inputs(given, register_new, replaces, again, date), by, "main", False,
+        flow.take_in(con, run_id, flow.Inputs(given, register_new, replaces, again, date, ratings_from_files), by, "main", False,
                      ConsoleReporter())
 
 
@@ -406,7 +429,7 @@ def validate(warehouse: Path, wait: float, system: str | None, by: str | None) -
         if system is not None:
             record_game(con, system)
         with transaction(con):
-            rejected = reporter.validated(con, *validate_staged(con, run_id, by))
+            rejected = reporter.validated(con, *validate_staged(con, run_id, by, system))
     _exit_rejected(rejected)
 
 
@@ -462,7 +485,7 @@ def publish(warehouse: Path, wait: float, out: Path, reports: bool, formats: tup
 
 @main.command()
 @click.argument("submission")
-@click.option("--reason", required=True, help="Why the file is withdrawn (kept with it).")
+@click.option("--reason", required=True, callback=_one_line, help="Why the file is withdrawn (kept with it).")
 @warehouse_option
 @by_option
 def withdraw(submission: str, reason: str, warehouse: Path, wait: float, by: str | None) -> None:
@@ -482,10 +505,11 @@ def withdraw(submission: str, reason: str, warehouse: Path, wait: float, by: str
     with _opened(warehouse, wait) as con, _run(con, "withdraw", {"submission": submission}, by) as run_id, \
             transaction(con):
         target = submissions.resolve(con, submission)
+        left = submissions.replacement_left(con, target)
         rows = withdraw_submission(con, target, run_id, by, reason)
         name = con.execute("select name from submissions where submission_id = ?", [target]).fetchall()[0][0]
-    click.echo(f"Submission {target} ({name}) withdrawn: {rows} rows.\n"
-               "Run `ratings rate` (or `ratings run`) to recompute the lists they touched.")
+    click.echo(f"Submission {target} ({name}) withdrawn: {rows} rows." + (f"\n{left}" if left else "") +
+               "\nRun `ratings rate` (or `ratings run`) to recompute the lists they touched.")
 
 
 @main.command("submissions")
@@ -548,13 +572,15 @@ def revisions(list_id: str | None, system: str | None, warehouse: Path, wait: fl
     Example: ratings revisions --list 2027-01
     """
     from pipeline.console import report_table
-    from pipeline.rate.series import chosen
+    from pipeline.rate.series import chosen, known_list
 
     with _opened(warehouse, wait, read_only=True) as con:
         if not con.execute("select 1 from series limit 1").fetchall():
             click.echo("no list has been computed")
             return
         series = chosen(con, system)
+        if list_id is not None:
+            known_list(con, series, list_id)
         report_table(con.sql("""select list_id, revision, computed_at::timestamp(0) as computed_at, run_id,
                                        players_changed, reason from list_revisions
                                 where series = $s and ($list is null or list_id = $list)
@@ -566,7 +592,8 @@ def revisions(list_id: str | None, system: str | None, warehouse: Path, wait: fl
 @click.argument("player_id", type=int, required=False)
 @click.option("--list", "list_id", help="The list (YYYY-MM; Go: the event id) the correction applies to.")
 @click.option("--rating", type=float, help="The rating decided (Go: points, negative for kyu).")
-@click.option("--reason", required=True, help="The commission's reason (or why a correction is withdrawn).")
+@click.option("--reason", required=True, callback=_one_line,
+              help="The commission's reason (or why a correction is withdrawn).")
 @click.option("--withdraw", "withdrawn", type=int, metavar="ID", help="Withdraw correction ID instead.")
 @system_option
 @warehouse_option
@@ -629,6 +656,14 @@ def _languages(ctx, param, value: str) -> list[str]:
     return chosen
 
 
+def _official_of(con, scenario) -> str:
+    """The official series a scenario varies (the name to compare it with)."""
+    from pipeline.rate.series import series_in
+
+    return next((s.name for s in series_in(con, scenarios=False) if s.rule_set.name == scenario.rule_set.name),
+                scenario.rule_set.name)
+
+
 @main.command()
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Folder for the site (its index.html opens the first language's).")
@@ -657,6 +692,9 @@ def site(out: Path, languages: list[str], card_lists: int, since: str | None, sy
 
     with _opened(warehouse, wait, read_only=True) as con, timed(ConsoleReporter(), "Site"):
         series = chosen(con, system)
+        if series.scenario:
+            raise click.ClickException(f"{series.name} is a scenario, and scenarios are never published: "
+                                       f"look at it with `ratings compare {_official_of(con, series)} {series.name}`")
         if not series.rule_set.list_files:
             raise click.ClickException(f"the site publishes lists: the {series.name} rules publish events "
                                        "(their states are in OUT/)")
@@ -750,10 +788,12 @@ def compare(a: str, b: str, out: Path | None, warehouse: Path, wait: float) -> N
     from pipeline.analysis.page import write_comparison
     from pipeline.console import ConsoleReporter
     from pipeline.flow import timed
+    from pipeline.outputs import claim_folder
 
     with _opened(warehouse, wait, read_only=True) as con, timed(ConsoleReporter(), "Compare"):
         c = compared(con, _source(con, a), _source(con, b))
         folder = out or config.setting("out") / f"compare-{c.a.name}-{c.b.name}"
+        claim_folder(folder, "compare")
         page = write_comparison(c, folder)
         click.echo(_comparison_summary(c))
         click.echo(f"  tables and page written to {folder}: open {page}")
@@ -809,6 +849,8 @@ def evaluate(series: tuple[str, ...], scenarios: tuple[str, ...], files: tuple[P
         accuracy = scores(con, [_source(con, n) for n in dict.fromkeys(names)])
         if out is not None:
             from pipeline.analysis.files import write_tables
+            from pipeline.outputs import claim_folder
+            claim_folder(out, "evaluate")
             write_tables({"accuracy": accuracy.accuracy, "calibration": accuracy.calibration}, out)
         click.echo(_accuracy_text(accuracy))
         if out is not None:
@@ -829,7 +871,9 @@ def audit(warehouse: Path, wait: float) -> None:
     with _opened(warehouse, wait, read_only=True) as con:
         failures = audit_failures(con)
     for name, rows in failures.items():
-        click.echo(f"  {'ok' if rows == 0 else 'FAILED':<6} {name}" + (f": {rows} rows" if rows else ""))
+        click.echo(f"  {'ok' if not rows else 'FAILED':<6} {name}" + (f": {len(rows)} rows" if rows else ""))
+        for described in rows[:10]:
+            click.echo(f"           {described}")
     if any(failures.values()):
         raise click.ClickException("some audits failed")
 
@@ -837,7 +881,8 @@ def audit(warehouse: Path, wait: float) -> None:
 @main.command()
 @click.option("--players", type=click.IntRange(min=10), required=True, help="Players in the federation.")
 @click.option("--lists", type=click.IntRange(min=1), default=6, show_default=True, help="Lists (windows) to play.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same bytes.")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
+              help="A whole number from 0: same seed, same bytes.")
 @click.option("--first-list", default="2020-01", show_default=True, help="The first list id (YYYY-MM, nominal).")
 @click.option("--format", "fmt", type=click.Choice(["csv", "parquet"]), default="csv", show_default=True)
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="Folder to write to.")
@@ -877,7 +922,9 @@ def query(sql: str, warehouse: Path, wait: float, out_file: Path | None, fmt: st
 
     with _opened(warehouse, wait, read_only=True) as con:
         if out_file is not None:
+            from pipeline.outputs import check_query_file
             _refuse_overwriting(con, out_file, warehouse)
+            check_query_file(con, out_file)
         try:
             result = con.sql(sql)
             if result is None:

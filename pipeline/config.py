@@ -44,6 +44,9 @@ def setting(name: str) -> Path:
         return Path(os.environ[variable])
     path = Path(SETTINGS_FILE)
     if not path.is_file():
+        if path.exists():  # a folder of that name: the settings the user meant to give would be ignored
+            raise SettingsError(f"{path.resolve()} is not a file: the settings are a TOML file of that name "
+                                "(warehouse = \"...\", out = \"...\"); rename or remove the folder")
         return default
     import tomllib
 
@@ -83,4 +86,10 @@ def today() -> dt.date:
     + 31 days are in the future, birth years after its year impossible. Tests and
     replays of a past season set it."""
     given = os.environ.get("RATINGS_TODAY")
-    return dt.date.fromisoformat(given) if given else dt.date.today()
+    if not given:
+        return dt.date.today()
+    try:
+        return dt.datetime.strptime(given.strip(), "%Y-%m-%d").date()
+    except ValueError:
+        raise SettingsError(f"RATINGS_TODAY={given!r}: not a date; give it as YYYY-MM-DD "
+                            "(e.g. RATINGS_TODAY=2027-01-15), or unset it for today") from None

@@ -15,12 +15,17 @@ if TYPE_CHECKING:  # what the reports describe; imported by the commands that ma
     from pipeline.validate import Replacement, Validated
 
 
+GO_SOURCES = {"opengotha": "OpenGotha", "egd": "EGD results", "ffg": "FFG results (.tou)", "aga": "AGA results",
+              "pairgoth": "pairgoth"}
+
+
 def _tournament_found(t) -> str:
     if hasattr(t, "flavour"):
         return (f"{'SWAR (Belgian TRF)' if t.flavour == 'swar' else 'FIDE TRF'}: 1 event ({t.event}), "
                 f"{t.players} players ({t.in_registry} in the registry, {t.registered} new), "
-                f"{t.games} games ({t.forfeits} forfeits), {t.byes} byes")
-    return (f"{'OpenGotha' if t.source == 'opengotha' else 'EGD results'}: event {t.event_id}, "
+                f"{t.games} games ({t.forfeits} forfeits), {t.byes} byes"
+                + (f", {t.printed_ratings} printed ratings taken as initial ratings" if t.printed_ratings else ""))
+    return (f"{GO_SOURCES.get(t.source, t.source)}: event {t.event_id}, "
             f"{t.players} players ({t.in_registry} in the registry, {t.registered} new), {t.games} games "
             f"({t.not_counted} not counted)")
 
@@ -127,6 +132,9 @@ class ConsoleReporter(Reporter):
     def rated(self, series, rated: list[RatedList]) -> None:
         label = f"scenario {series.name}" if series.scenario else "" if series.position == 1 else series.name
         report_rating(rated, label)
+
+    def note(self, text: str) -> None:
+        click.echo(f"  Note: {text}")
 
     def published(self, series, out: Path, list_ids: list[str], written: int, pages: list[Path]) -> None:
         click.echo(f"Publish {'' if series.position == 1 else series.name}".rstrip()

@@ -27,6 +27,7 @@ class Inputs:
     replaces: str | None = None  # the submission the (single) file replaces
     again: bool = False  # content replaced or withdrawn before is taken in again
     date: dt.date | None = None  # the date of a one-day tournament file without dates
+    ratings_from_files: bool = False  # a TRF's printed ratings as the initial ratings of players without one
 
 
 class Reporter:
@@ -39,6 +40,7 @@ class Reporter:
         return sum(v.rows_rejected for v in checked)
     def rated(self, series: Series, rated: list) -> None: ...
     def published(self, series: Series, out: Path, list_ids: list[str], written: int, pages: list[Path]) -> None: ...
+    def note(self, text: str) -> None: ...
 
 
 @contextlib.contextmanager
@@ -49,9 +51,10 @@ def timed(reporter: Reporter, name: str):
 
 
 def take_in(con: duckdb.DuckDBPyConnection, run_id: int, inputs: Inputs, by: str, staging: str, validate: bool,
-            reporter: Reporter) -> int:
+            reporter: Reporter, system: str | None = None) -> int:
     """Ingest the files (tables, then tournaments, matched against the registry the
-    tables gave when `validate`), validating as asked; returns the rows rejected."""
+    tables gave when `validate`), validating as asked (`system`: the rule set the run
+    adds, whose lists the initial ratings must fit); returns the rows rejected."""
     from pipeline.ingest import split_tournaments, submissions, submit_tables, submit_tournaments
     from pipeline.validate import validate_staged
 
@@ -63,15 +66,16 @@ def take_in(con: duckdb.DuckDBPyConnection, run_id: int, inputs: Inputs, by: str
         reporter.taken(submit_tables(con, tables, run_id, by, staging, old if tables else None, inputs.again))
     if validate:
         with timed(reporter, "Validate"):
-            rejected += reporter.validated(con, *validate_staged(con, run_id, by))
+            rejected += reporter.validated(con, *validate_staged(con, run_id, by, system))
     if tournaments:
         with timed(reporter, "Ingest tournaments"):
             reporter.heading("Ingest tournaments")
             reporter.taken(submit_tournaments(con, tournaments, run_id, by, staging, inputs.register_new,
-                                              old if not tables else None, inputs.again, inputs.date))
+                                              old if not tables else None, inputs.again, inputs.date,
+                                              inputs.ratings_from_files))
         if validate:
             with timed(reporter, "Validate tournaments"):
-                rejected += reporter.validated(con, *validate_staged(con, run_id, by))
+                rejected += reporter.validated(con, *validate_staged(con, run_id, by, system))
     return rejected
 
 
@@ -83,9 +87,17 @@ def series_to_rate(con: duckdb.DuckDBPyConnection, run_id: int, system: str | No
     from pipeline import systems
 
     if system is not None or rules is not None:
-        held = series_in(con)
-        official(con, system or (held[0].name if held else systems.DEFAULT), run_id, rules)
+        official(con, system_to_rate(con, system), run_id, rules)
     return series_in(con) or [official(con, systems.DEFAULT, run_id)]
+
+
+def system_to_rate(con: duckdb.DuckDBPyConnection, system: str | None) -> str:
+    """The rule set --system or --rules concern: the one named, else the warehouse's
+    first series', else the default rule set."""
+    from pipeline import systems
+
+    held = series_in(con)
+    return system or (held[0].name if held else systems.DEFAULT)
 
 
 def rate(con: duckdb.DuckDBPyConnection, run_id: int, reporter: Reporter, system: str | None = None,
@@ -97,6 +109,10 @@ def rate(con: duckdb.DuckDBPyConnection, run_id: int, reporter: Reporter, system
     for series in series_to_rate(con, run_id, system, rules):
         done[series.name] = rate_series(con, run_id, series, from_list=from_list)
         reporter.rated(series, done[series.name])
+        if done[series.name] and series.rule_set.game == "chess" and not con.execute(
+                "select 1 from initial_ratings limit 1").fetchall():
+            reporter.note(f"no initial ratings were given: every player of the {series.name} lists started unrated "
+                          "(give --ratings FILE, or --ratings-from-files to take the ratings a TRF prints)")
     return done
 
 
@@ -140,13 +156,16 @@ def run(con: duckdb.DuckDBPyConnection, run_id: int, inputs: Inputs, by: str, ou
     in one transaction, staged in memory: a file is recorded as taken in only once
     its rows are in the warehouse or in rejects; what an earlier `ingest` staged is
     validated with them."""
+    from pipeline import systems
     from pipeline.rate.series import record_game
     from pipeline.warehouse import temp_staging, transaction
 
     if system is not None:  # refused before anything is taken in; validation reads the game
         record_game(con, system)
+    if rules is not None:  # parameters out of their range: refused before anything is taken in
+        systems.rule_set(system_to_rate(con, system), rules)
     with transaction(con):
-        rejected = take_in(con, run_id, inputs, by, temp_staging(con), True, reporter)
+        rejected = take_in(con, run_id, inputs, by, temp_staging(con), True, reporter, system)
     with timed(reporter, "Rate"):
         rate(con, run_id, reporter, system, rules)
     with timed(reporter, "Publish"):

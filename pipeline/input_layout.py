@@ -27,3 +27,29 @@ def columns(kind: str) -> tuple[str, ...]:
 
 
 EVENT_ID = r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}"  # it names a file
+
+
+def layout_refusal(kind: str, found: list[str]) -> str | None:
+    """Why a table given as `kind` cannot be taken in as one, in words (None: it can): the
+    required columns it lacks, what it has, the closest of its columns to each missing one,
+    and the kind its columns are instead. A table in the wrong layout is refused whole:
+    staged, it would be rejected row by row, and every row of the files that follow it
+    with it (a registry without names rejects every rating and game of its players)."""
+    import difflib
+
+    names = [n.strip().lower().lstrip("\ufeff") for n in found]
+    missing = [c for c in REQUIRED[kind] if c not in names]
+    if not missing:
+        return None
+    known = {c for k in REQUIRED for c in columns(k)}  # another kind's column is no misspelling of this one's
+    strays = [n for n in names if n not in known]
+    closest = [f"{match[0]} → {c}" for c in missing if (match := difflib.get_close_matches(c, strays, n=1, cutoff=0.5))]
+    other = next((k for k in REQUIRED if k != kind and set(REQUIRED[k]) <= set(names)), None)
+    return (f"given as a {kind} file, it lacks the column{'s' if len(missing) > 1 else ''} {', '.join(missing)}; "
+            f"it has {', '.join(names) if names else 'no column'}"
+            + (f" (closest: {', '.join(closest)})" if closest else "")
+            + (f"; its columns are those of a {other} file: give it as --{KIND_OPTION[other]}" if other else ""))
+
+
+KIND_OPTION = {"players": "players", "ratings": "ratings", "calendar": "calendar", "games": "games",
+               "events": "events", "go_games": "games"}

@@ -49,7 +49,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 import pyarrow.parquet as pq
 
-from pipeline.systems.performance.calendar import NOMINAL, season_end_year
+from pipeline.systems.performance.calendar import NOMINAL, list_season
 
 GAMES_PER_PLAYER_PER_LIST = 2.1
 NEWCOMER_SHARE = 0.03  # of all players, per window
@@ -74,7 +74,7 @@ class Window:
     start: np.datetime64  # first day of the window (datetime64[D])
     days: int  # length of the window in days
     start_year: int
-    season_end: int  # R2: the season of the window's games
+    season_end: int  # R2, R2a: the season of the list
 
 
 def windows(first_list: str, lists: int) -> list[Window]:
@@ -90,8 +90,9 @@ def windows(first_list: str, lists: int) -> list[Window]:
         (dy0, m0), (dy1, m1) = NOMINAL[month]
         start = dt.date(year + dy0, m0, 1)
         end = dt.date(year + dy1 + (m1 == 12), m1 % 12 + 1, 1) - dt.timedelta(days=1)
-        out.append(Window(f"{year}-{month:02d}", np.datetime64(start, "D"), (end - start).days + 1,
-                          start.year, season_end_year(end)))
+        list_id = f"{year}-{month:02d}"
+        out.append(Window(list_id, np.datetime64(start, "D"), (end - start).days + 1,
+                          start.year, list_season(list_id)))  # ruling R2a: the list id's season
         year, month = (year + 1, 1) if month == 9 else (year, month + 4)
     return out
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import glob
 import hashlib
 import json
 import os
@@ -52,6 +53,7 @@ def connect(path: Path | str, read_only: bool = False, wait: float = 0.0) -> duc
     also has file access from SQL switched off, so a query cannot write files.
     """
     path = Path(path)
+    _remove_stale_creations(path)
     if read_only and not path.is_file():
         raise WarehouseMissing(f"{path}: no warehouse there (check --warehouse; `ratings run` makes one)")
     if not read_only and not path.exists():
@@ -119,6 +121,32 @@ def _create(path: Path) -> None:
         os.replace(tmp, path)
     except (OSError, duckdb.IOException) as err:
         raise WarehouseError(f"{path}: cannot create the warehouse ({_reason(err)})") from err
+
+
+def _remove_stale_creations(path: Path) -> None:
+    """Remove the temporary files of creations of `path` whose process is gone: a run
+    killed while _create wrote left them, and nothing else ever would."""
+    try:
+        leftovers = list(path.parent.glob(f".{glob.escape(path.name)}.creating-*"))
+    except OSError:
+        return
+    for leftover in leftovers:
+        found = re.fullmatch(rf"\.{re.escape(path.name)}\.creating-(\d+)(\.wal)?", leftover.name)
+        if found and not _alive(int(found.group(1))):
+            with contextlib.suppress(OSError):  # another process's cleaning, or a read-only folder
+                leftover.unlink()
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid() or os.name == "nt":  # Windows' os.kill(pid, 0) would end the process, not probe it
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):  # another user's process, or not a pid this system checks
+        return True
+    return True
 
 
 # An empty warehouse of each layout this process has made (see _create), by _layout_key.
@@ -257,9 +285,38 @@ def row(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) ->
     return rows[0] if rows else None
 
 
-def audit_failures(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
-    """Run every sql/audits/ query; each returns the rows that break its rule."""
-    return {p.stem: len(con.sql(p.read_text()).fetchall()) for p in sorted((SQL_DIR / "audits").glob("*.sql"))}
+def audit_failures(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
+    """Run every sql/audits/ query; each returns the rows that break its rule (here in
+    words). Then `lists_on_withdrawn_games`: no list in force rests on a withdrawn or
+    replaced game, as its rule set places the games (`on_withdrawn_games`)."""
+    failures = {}
+    for path in sorted((SQL_DIR / "audits").glob("*.sql")):
+        result = con.sql(path.read_text())
+        failures[path.stem] = [", ".join(f"{c} {v}" for c, v in zip(result.columns, values))
+                               for values in result.fetchall()]
+    failures["lists_on_withdrawn_games"] = [f"{series} {list_id}: rests on games withdrawn or replaced since it was "
+                                            "computed (run `ratings rate`)" for series, list_id in on_withdrawn_games(con)]
+    return failures
+
+
+def on_withdrawn_games(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str]]:
+    """(series, list_id) of every list in force that rests on a withdrawn or replaced game: its
+    inputs changed since it was computed (its rule set's own signature, recomputed), and a
+    game of its window or an earlier one was withdrawn after its revision (a later list rests
+    on the earlier ones). Lists only waiting for late games are not counted."""
+    from pipeline.rate import stale_lists
+    from pipeline.rate.series import series_in
+
+    found = []
+    for s in series_in(con):
+        for list_id in stale_lists(con, s):
+            if con.execute("""select 1 from lists l, withdrawn_rows w
+                              where l.series = ? and l.list_id = ? and w.kind in ('games', 'go_games')
+                                and w.run_id > l.run_id
+                                and coalesce(try_cast(w.record->>'date' as date), l.window_end) <= l.window_end
+                              limit 1""", [s.name, list_id]).fetchall():
+                found.append((s.name, list_id))
+    return found
 
 
 def staged(con: duckdb.DuckDBPyConnection, staging: str, kind: str) -> str:

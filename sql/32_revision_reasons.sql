@@ -52,6 +52,7 @@ final as (
            case when ch.old_revision is null then 'first computed'
                 else coalesce((select string_agg(cause, '; ' order by cause) from causes c where c.list_id = ch.list_id),
                               case when ch.window_start <= (select window_start from first_list)
+                                        and not exists (select 1 from changed e where e.window_start < ch.window_start)
                                    then 'the registry or the initial ratings changed'
                                    else 'follows from the revision of an earlier list' end) end as reason
     from changed ch

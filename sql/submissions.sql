@@ -1,6 +1,8 @@
 -- Every submission, as `ratings submissions` lists it: who took it in and when,
--- its status, its rows (read; stored now; rejected and still open; withdrawn), what
--- it replaced, why it was replaced or withdrawn.
+-- its status, its rows (read; stored now; rejected and still open; fixed: rejected,
+-- then replaced by a row of a fix file, which counts it as its own; withdrawn), so that
+-- read = stored + rejected + fixed + withdrawn; what it replaced, why it was replaced or
+-- withdrawn, which submissions fixed its rows.
 -- inputs: submissions, source_files, rejects, withdrawn_rows, games, go_games, events,
 --         player_versions, initial_ratings, calendar
 -- grain: id
@@ -13,19 +15,28 @@ stored as (
     ) group by file_id
 ),
 rejected as (select file_id, count(*) as n from rejects where status = 'open' group by file_id),
+-- 'superseded': the fix was rejected in turn, and its reject is the open one, on the fix file.
+fixed as (
+    select r.file_id, count(*) as n,
+           string_agg(distinct f.submission_id::varchar, ', ' order by f.submission_id::varchar) as by
+    from rejects r left join source_files f on f.file_id = r.resolved_by_file
+    where r.status in ('fixed', 'superseded') group by r.file_id
+),
 withdrawn as (select file_id, count(*) as n from withdrawn_rows group by file_id),
 counts as (
     select p.submission_id, sum(p.rows_read) as read, sum(coalesce(s.n, 0)) as stored,
-           sum(coalesce(r.n, 0)) as rejected, sum(coalesce(w.n, 0)) as withdrawn
+           sum(coalesce(r.n, 0)) as rejected, sum(coalesce(x.n, 0)) as fixed, sum(coalesce(w.n, 0)) as withdrawn,
+           string_agg(x.by, ', ') as fixed_by
     from parts p left join stored s using (file_id) left join rejected r using (file_id)
-    left join withdrawn w using (file_id)
+    left join fixed x using (file_id) left join withdrawn w using (file_id)
     group by p.submission_id
 ),
 final as (
     select s.submission_id as id, s.name, s.format, s.submitted_by as by, s.submitted_at::timestamp(0) as at,
            s.status, coalesce(c.read, 0) as read, coalesce(c.stored, 0) as stored,
-           coalesce(c.rejected, 0) as rejected, coalesce(c.withdrawn, 0) as withdrawn,
+           coalesce(c.rejected, 0) as rejected, coalesce(c.fixed, 0) as fixed, coalesce(c.withdrawn, 0) as withdrawn,
            concat_ws('; ', case when s.replaces is not null then 'replaces ' || s.replaces end,
+                     case when c.fixed > 0 then c.fixed || ' rows fixed by submission ' || c.fixed_by end,
                      s.withdrawn_reason) as note
     from submissions s left join counts c using (submission_id)
 )

@@ -186,7 +186,11 @@ comment on column list_summary.rejected_rows is 'Rejected game rows dated in the
 create or replace view top_players as
 select h.series, h.list_id, rank() over (partition by h.series, h.list_id order by h.rating desc) as rank,
        h.player_id, h.name, h.club, h.rating, h.games, h.status,
-       coalesce((year(k.window_end) + (month(k.window_end) >= 9)::integer) - p.birth_year < 20, false) as junior,
+       -- ruling R2a: a list's season ends in its id's year (YYYY-MM), whatever its window's
+       -- dates; a Go event (no such id) in the season that holds its last day
+       coalesce(case when regexp_full_match(h.list_id, '[0-9]{4}-[0-9]{2}') then left(h.list_id, 4)::integer
+                     else year(k.window_end) + (month(k.window_end) >= 9)::integer end - p.birth_year < 20,
+                false) as junior,
        p.extra->>'sex' as sex
 from rating_history h
 join players p using (player_id)

@@ -33,7 +33,7 @@ def built(published_once, tmp_path):
 
 
 @pytest.mark.parametrize("command", [
-    ["submissions"], ["revisions"], ["corrections"], ["scenarios"], ["audit"], ["rejects"],
+    ["submissions"], ["revisions"], ["corrections"], ["scenarios"], ["rejects"],
     ["query", "select count(*) from games"],
     ["correct", "1", "--list", "2027-01", "--rating", "1850", "--reason", "appeal upheld"],
     ["publish", "--out", "OUT"],  # the lists, states and report pages
@@ -42,6 +42,12 @@ def test_reading_and_publishing_commands_load_neither_pandas_nor_pandera(built, 
     w, out = built
     assert loaded(tmp_path, *[str(out) if a == "OUT" else a for a in command], "--warehouse", w) == set()
 
+
+
+def test_the_audit_places_the_games_as_rating_does_so_it_loads_pandas_but_not_pandera(built, tmp_path):
+    # lists_on_withdrawn_games recomputes every list's input signature through its rule set's periods.
+    w, _ = built
+    assert loaded(tmp_path, "audit", "--warehouse", w) == {"pandas"}
 
 
 def test_taking_in_a_table_loads_neither_but_a_tournament_report_loads_pandas(built, tmp_path):

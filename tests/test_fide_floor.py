@@ -1,5 +1,11 @@
 """The FIDE floor (bench/floor/fide_floor.py) does the work of `ratings run --system fide`
-bare: the same lists, byte for byte, and the same states, on tiny inputs."""
+bare: the same lists, byte for byte, and the same states, on tiny inputs.
+
+Not an independent check of the rules: the floor rates with the pipeline's own
+functions (event_sides, rate_sides, k_factor, list_date, the pool), so a defect in them
+is in both and this test still passes. What it checks is that the floor does the same
+work as the pipeline, so that timing one against the other is fair (bench/run.py
+--floor). The FIDE rules are checked independently by tests/test_fide_independent.py."""
 from __future__ import annotations
 
 from pathlib import Path

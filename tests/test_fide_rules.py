@@ -1,5 +1,12 @@
 """The FIDE rule set (seed 003 and B02), case by case, computed by hand.
 
+The lists are computed through the functions the pipeline calls for each list
+(pipeline/systems/fide/__init__.py, Fide.rate_arrays): `event_sides` (each game from
+the list in force when its event started, X2; matches, X6; the 2650 exception by the
+event's start, X4), then `rate_sides`. These are tests of that code, with the values
+worked out by hand; tests/test_fide_independent.py compares the whole pipeline with a
+computation that shares no code with it.
+
 Table 8.1.2 rows used below (fide-8.1.2-expected-score.csv):
   0–3: 0.50   4–10: 0.51/0.49   33–39: 0.55/0.45   84–91: 0.62/0.38
   99–106: 0.64/0.36   122–129: 0.67/0.33   392–411: 0.92/0.08   457–484: 0.95/0.05
@@ -7,33 +14,48 @@ Table 8.1.2 rows used below (fide-8.1.2-expected-score.csv):
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 
 import numpy as np
 import pytest
 
-from pipeline.systems.fide import (RULES, Rule, expected_score, half_away, k_factor, rate_period,
+from pipeline.systems.fide import (RULES, Rule, event_sides, expected_score, half_away, k_factor, rate_sides,
                                    rating_difference)
 
 NAN = np.nan
+EPOCH = dt.date(1970, 1, 1)  # the games' days count from it, as in the pipeline's arrays
+MONDAY = (dt.date(2026, 3, 2) - EPOCH).days  # the games' day 0: a 2026 date, so the junior rule reads 2026
 
 
 def period(games, rating, games_total=None, peak=None, birth_year=None, year=2026, pool=None, started=None,
-           events=None, rules=RULES):
-    """rate_period on a few players: games are (white, black, white's score[, day])."""
+           events=None, first_days=None, rules=RULES):
+    """One list on a few players, as Fide.rate_arrays computes it: event_sides, then
+    rate_sides, every event having started from the list before (`rating`, `games_total`,
+    `peak`). Games are (white, black, white's score[, day from 2 March 2026]); `events`
+    names each game's event (default: one event); an event starts on its first game's
+    day unless `first_days` gives it a date; an event of exactly two players is a match (X6)."""
     n = len(rating)
     rating = np.array(rating, dtype=float)
     white = np.array([g[0] for g in games], dtype=np.int64)
     black = np.array([g[1] for g in games], dtype=np.int64)
     score = np.array([g[2] for g in games], dtype=float)
-    day = np.array([g[3] if len(g) > 3 else i for i, g in enumerate(games)], dtype=np.int64)
-    event = np.array(events if events is not None else day, dtype=np.int64)
+    day = MONDAY + np.array([g[3] if len(g) > 3 else 0 for g in games], dtype=np.int64)
+    event = np.array(events if events is not None else [0] * len(games), dtype=np.int64)
+    first = {e: int(day[event == e].min()) for e in set(event.tolist())}
+    first |= {e: (d - EPOCH).days for e, d in (first_days or {}).items()}
+    first_day = np.array([first[e] for e in event.tolist()], dtype=np.int64)
+    pairs = {e: {frozenset((w, b)) for w, b, x in zip(white.tolist(), black.tolist(), event.tolist()) if x == e}
+             for e in first}
+    match = np.array([len(pairs[e]) == 1 for e in event.tolist()], dtype=bool)
     games_total = np.array(games_total if games_total is not None else np.where(np.isnan(rating), 0, 30))
     peak = np.array(peak if peak is not None else rating, dtype=float)
     birth_year = np.array(birth_year if birth_year is not None else [1980] * n, dtype=float)
     pool = pool or (np.zeros(n, dtype=np.int64), np.zeros(n), np.zeros(n))
     started = np.array(started if started is not None else ~np.isnan(rating))
-    return rate_period(white, black, score, day, event, rating, games_total, peak, birth_year, year,
-                       *pool, started, rules)
+    start = (rating, games_total, peak)  # X2: the list in force at every event's start is the list before
+    sides = event_sides(white, black, score, day, event, first_day, match, np.zeros(len(games), dtype=bool),
+                        tuple(a[white] for a in start), tuple(a[black] for a in start), *start, rules)
+    return rate_sides(sides, rating, games_total, peak, birth_year, year, *pool, started, rules)
 
 
 @pytest.mark.parametrize("d, e", [
@@ -63,6 +85,26 @@ def test_the_logistic_curve_is_an_option():
 ])
 def test_the_400_point_rule_and_the_2650_exception(own, opponent, d):
     assert rating_difference(np.array([own]), np.array([opponent]))[0] == d
+
+
+@pytest.mark.parametrize("start, after_0, after_1", [
+    # Ruling X4, by the event's first day. 0 (2700, K 10: rated 2400 or more) beats 1
+    # (2200, K 20: 30 games, under 2400, born 1980); the real difference is 500.
+    # Started 30 September 2025, before the exception's date: 0 is capped at 400,
+    #   E = 0.92 (row 392–411), 10 × (1 − 0.92) = 0.8 → +1 → 2701.
+    (dt.date(2025, 9, 30), 2701, 2198),
+    # Started 1 October 2025, the date itself: 0 uses the real 500, E = 0.96 (row 485–517),
+    #   10 × 0.04 = 0.4 → 0 → 2700.
+    (dt.date(2025, 10, 1), 2700, 2198),
+    # 1 is never 2650+: D = −500 counts as −400 either way, E = 0.08, 20 × (0 − 0.08) = −1.6
+    #   → −2 → 2198.
+])
+def test_the_2650_exception_applies_by_the_events_start(start, after_0, after_1):
+    # The game itself is on 2 October 2025 in both: the start of its event decides (X4).
+    day = (dt.date(2025, 10, 2) - dt.date(2026, 3, 2)).days
+    r = period([(0, 1, 1.0, day)], [2700, 2200], games_total=[500, 30], first_days={0: start}, year=2025)
+    assert (r.k[0], r.k[1]) == (10, 20)
+    assert (r.rating[0], r.rating[1]) == (after_0, after_1)
 
 
 def test_without_the_2650_exception_everyone_is_capped():
@@ -176,25 +218,28 @@ def test_games_are_pooled_until_five():
     # Four games now: pooled, no rating; with 1 earlier pooled game (1800, a win) it makes 5:
     #   opponents 1800 + 4 × 1600 = 8200; Ra = (8200 + 3600) / 7 = 1685.714; p = (1 + 2 + 1) / 7 = 0.5714 → +50
     #   Ru = 1735.714 → 1736.
-    games = [(0, 1, 0.5), (0, 1, 0.5), (0, 1, 1.0), (0, 1, 0.0)]
-    alone = period(games, [NAN, 1600], started=[True, True])
+    # (Two opponents at 1600: an event of two players would be a match, not rated with an
+    # unrated player, X6.)
+    games = [(0, 1, 0.5), (0, 2, 0.5), (0, 1, 1.0), (0, 2, 0.0)]
+    alone = period(games, [NAN, 1600, 1600], started=[True] * 3)
     assert np.isnan(alone.rating[0]) and alone.rule[0] == Rule.POOLED and alone.pool_games[0] == 4
-    pool = (np.array([1, 0]), np.array([1800.0, 0]), np.array([1.0, 0]))
-    pooled = period(games, [NAN, 1600], pool=pool, started=[True, True])
+    pool = (np.array([1, 0, 0]), np.array([1800.0, 0, 0]), np.array([1.0, 0, 0]))
+    pooled = period(games, [NAN, 1600, 1600], pool=pool, started=[True] * 3)
     assert pooled.rating[0] == 1736 and pooled.games_total[0] == 5 and pooled.pool_games[0] == 0
 
 
 def test_a_first_event_with_a_zero_score_is_ignored():
     # Player 0 (never met a rated player) loses both games of event 7 (days 1, 2), then
     # scores 1 / 2 in event 9 (days 3, 4): only event 9's two games join the pool.
-    games = [(0, 1, 0.0, 1), (0, 1, 0.0, 2), (0, 1, 1.0, 3), (0, 1, 0.0, 4)]
-    r = period(games, [NAN, 1600], events=[7, 7, 9, 9], started=[False, True])
+    # (Each event has two rated opponents at 1600: not a match, X6.)
+    games = [(0, 1, 0.0, 1), (0, 2, 0.0, 2), (0, 1, 1.0, 3), (0, 2, 0.0, 4)]
+    r = period(games, [NAN, 1600, 1600], events=[7, 7, 9, 9], started=[False, True, True])
     assert (r.pool_games[0], r.ignored_games[0], r.pool_score[0]) == (2, 2, 1.0)
     # Someone who already met rated players keeps a zero-score event.
-    again = period(games, [NAN, 1600], events=[7, 7, 9, 9], started=[True, True])
+    again = period(games, [NAN, 1600, 1600], events=[7, 7, 9, 9], started=[True] * 3)
     assert (again.pool_games[0], again.ignored_games[0]) == (4, 0)
     # A first event with a point is kept.
-    kept = period([(0, 1, 0.5, 1), (0, 1, 0.0, 2)], [NAN, 1600], events=[7, 7], started=[False, True])
+    kept = period([(0, 1, 0.5, 1), (0, 2, 0.0, 2)], [NAN, 1600, 1600], events=[7, 7], started=[False, True, True])
     assert (kept.pool_games[0], kept.ignored_games[0]) == (2, 0)
 
 

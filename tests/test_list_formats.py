@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 
+import duckdb
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -258,17 +259,24 @@ def test_lines_text_is_each_line_and_its_end():
 
 
 def test_a_name_the_txt_layout_cannot_hold_stops_publication_with_one_message(cli, tmp_path):
-    # A 70-character name: the FIDE TXT list's name column holds 60. The run rates, then
-    # publication stops with one message naming the list, the format, the player and
-    # what to do, and no traceback; published without the format, the lists appear.
+    # A 70-character name: the FIDE TXT list's name column holds 60. Validation refuses
+    # such a name now (tests/test_publishable_inputs.py), so it can only be in a registry
+    # taken in before: written here into the warehouse. Publication stops with one
+    # message naming the list, the format, the player and what to do, and no traceback;
+    # published without the format, the lists appear.
     players = write_rows(tmp_path / "p.csv", ["player_id", "name", "birth_year", "club"],
-                         [[1, "X" * 70, 1980, "A"], [2, "Bert", 1975, "A"]])
+                         [[1, "Short", 1980, "A"], [2, "Bert", 1975, "A"]])
     ratings = write_rows(tmp_path / "r.csv", ["player_id", "rating"], [[1, 1800], [2, 1700]])
     games = write_rows(tmp_path / "g.csv", ["date", "white_id", "black_id", "result"],
                        [["2026-09-05", 1, 2, "1-0"], ["2026-09-06", 2, 1, "1-0"]])
     w, out = tmp_path / "w.duckdb", tmp_path / "out"
-    refused = cli("run", "--players", players, "--ratings", ratings, "--games", games, "--warehouse", w,
-                  "--out", out, "--format", "csv,txt", ok=False)
+    cli("ingest", "--players", players, "--ratings", ratings, "--games", games, "--warehouse", w)
+    cli("validate", "--warehouse", w)
+    con = duckdb.connect(str(w))
+    con.execute("update player_versions set name = ? where player_id = 1", ["X" * 70])
+    con.close()
+    cli("rate", "--warehouse", w)
+    refused = cli("publish", "--warehouse", w, "--out", out, "--format", "csv,txt", ok=False)
     assert refused.exit_code == 1 and "Traceback" not in refused.output
     assert ("Error: list 2027-01, --format txt: player 1: name 'XXXXXXXXXX" in refused.output
             and "is longer than its column (60 characters): not written. Publish without --format txt"

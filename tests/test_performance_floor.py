@@ -1,5 +1,12 @@
 """The performance Elo's floor (bench/floor/performance_floor.py) does the work of
-`ratings run` bare: the same lists, byte for byte, and the same states."""
+`ratings run` bare: the same lists, byte for byte, and the same states.
+
+Not an independent check of the rules: the floor rates with the pipeline's own array
+functions (rate_list, published, nominal_calendar), so a defect in them is in both and
+this test still passes. What it checks is that the floor does the same work as the
+pipeline, so that timing one against the other is fair (bench/run.py --floor). The rules
+are checked independently by tests/test_reference.py (bench/reference.py imports
+nothing from the pipeline)."""
 from __future__ import annotations
 
 import duckdb

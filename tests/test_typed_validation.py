@@ -7,8 +7,8 @@ import duckdb
 import pytest
 
 from pipeline.input_layout import columns
-from pipeline.validate.schemas import SCHEMAS, GoEventsInput, GoRatingsInput
-from pipeline.validate.typed import checked_columns, parses, typed_rows_sql
+from pipeline.validate.schemas import FREE_TEXT, SCHEMAS, GoEventsInput, GoRatingsInput
+from pipeline.validate.typed import checked_columns, derived, parses, typed_rows_sql
 from tests.conftest import write_rows
 
 
@@ -76,12 +76,14 @@ def test_every_problem_of_a_row_is_said_at_once(cli, registry, tmp_path):
         ("2026-09-05", 3, 4, "1/2-1/2", 0.5)]
 
 
-def test_a_required_column_the_file_lacks_is_named_on_every_row(cli, registry, tmp_path):
+def test_a_required_column_the_file_lacks_refuses_the_file_whole(cli, registry, tmp_path):
+    # Issue 37: no longer staged and rejected row by row, but refused at ingest with what it lacks.
     games = write_rows(tmp_path / "games.csv", ["date", "white_id", "black_id"], [["2026-09-05", 1, 2],
                                                                                  ["2026-09-05", 3, 4]])
     w = tmp_path / "w.duckdb"
-    cli("run", "--players", registry, "--games", games, "--warehouse", w, "--out", tmp_path / "out", rejected=True)
-    assert reasons(w, "games") == {1: "result: column missing from the file", 2: "result: column missing from the file"}
+    result = cli("run", "--players", registry, "--games", games, "--warehouse", w, "--out", tmp_path / "out", ok=False)
+    assert result.exit_code == 1 and "lacks the column result; it has date, white_id, black_id" in result.output
+    assert reasons(w, "games") == {}
 
 
 def test_the_typed_rows_keep_every_column_and_type_the_parsed_ones():
@@ -97,9 +99,13 @@ def test_the_typed_rows_keep_every_column_and_type_the_parsed_ones():
                      .project("column_name, column_type").fetchall())
         assert list(types)[-1] == "unparsed"
         for c in cols:
-            expected = {"bigint", "double", "date"} if c in parses(model) else {"varchar"}
+            # a free text's parse (events, rounds: no control character) keeps it text
+            typed = c in parses(model) and parses(model)[c].sql != FREE_TEXT
+            expected = {"bigint", "double", "date"} if typed else {"varchar"}
             assert types[c].lower() in expected, (kind, c, types[c])
-        assert set(checked_columns(model)) <= set(cols)
+        # the columns read from the row (the registry's federation and title, in `extra`)
+        assert all(types[c].lower() == "varchar" for c in derived(model)), kind
+        assert set(checked_columns(model)) <= set(cols) | set(derived(model))
 
 
 def test_the_games_texts_nothing_checks_are_not_handed_to_pandera():

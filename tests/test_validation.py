@@ -129,16 +129,16 @@ def test_overlapping_calendar_windows_are_rejected(cli, tmp_path):
     assert "list_id: not a list id YYYY-MM" in reasons[4] and "2027-9" in reasons[4]
 
 
-def test_file_missing_a_column_rejects_every_row_with_that_reason(cli, small_federation, tmp_path):
+def test_file_missing_a_column_is_refused_whole_and_nothing_is_stored(cli, small_federation, tmp_path):
     games = write_rows(tmp_path / "games.csv", ["date", "white_id", "black_id"], [
         ["2026-09-05", 1, 2], ["2026-09-06", 2, 3]])
     w = tmp_path / "w.duckdb"
     result = cli("run", "--players", small_federation["players"], "--games", games, "--warehouse", w,
-                 "--out", tmp_path / "out", rejected=True)
-    assert "read 2 = accepted 0 + rejected 2" in result.output
+                 "--out", tmp_path / "out", ok=False)
+    assert result.exit_code == 1 and "games.csv: given as a games file, it lacks the column result" in result.output
     con = duckdb.connect(str(w), read_only=True)
-    assert {r for (r,) in con.execute("select reason from rejects").fetchall()} == {
-        "result: column missing from the file"}
+    # the run is one transaction: the registry given with it is not taken in either
+    assert con.execute("select (select count(*) from rejects) + (select count(*) from players)").fetchall()[0][0] == 0
 
 
 def test_unreadable_file_is_a_clear_error(cli, tmp_path):

@@ -19,6 +19,12 @@ OUT/state/<list>.parquet) and (unless --no-reports) one HTML page a list
 The files are CSV or Parquet, as `ratings run` takes them; the ratings file's
 games_total and peak_rating are read when it has them (FIDE's K). Prints one JSON
 object: seconds per phase and in all, the rows that do not cast, the lists.
+
+A floor is a measurement, not a check of the rules: it imports the pipeline's rating
+math (event_sides, rate_sides, k_factor, is_junior, list_date, monthly_calendar, the
+pool) so that it does exactly the pipeline's work, and its test
+(tests/test_fide_floor.py) shows only that it does; a defect in those functions is in
+both. The independent check of the FIDE rules is tests/test_fide_independent.py.
 """
 from __future__ import annotations
 

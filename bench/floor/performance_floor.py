@@ -4,7 +4,7 @@ as DuckDB, numpy and pyarrow allow, with none of the pipeline's bookkeeping
 three input files into typed tables (counting the rows that do not cast) and stores
 the games in a DuckDB file, places each game in its nominal window (R1), rates each
 list with the pipeline's own array functions (pipeline.systems.performance.rules:
-rate_list, published; R2's season; R3 for those who did not play), stores the states
+rate_list, published; R2a's season, from the list id; R3 for those who did not play), stores the states
 in the DuckDB file, writes five files a list as the pipeline does
 (OUT/lists/<list>-r1.{csv,parquet}, the same bytes as OUT/lists/<list>.{csv,parquet},
 OUT/state/<list>.parquet: tests/test_performance_floor.py) and (unless --no-reports)
@@ -14,6 +14,12 @@ one HTML page a list (OUT/<list>/index.html) with a histogram and the top 100.
 
 The files are CSV or Parquet, as `ratings run` takes them. Prints one JSON object:
 seconds per phase and in all, the rows that do not cast, the lists.
+
+A floor is a measurement, not a check of the rules: it imports the pipeline's rating
+math (rate_list, published, nominal_calendar) so that it does exactly the pipeline's
+work, and its test (tests/test_performance_floor.py) shows only that it does; a defect
+in those functions is in both. The independent check of the rules is bench/reference.py
+(tests/test_reference.py).
 """
 from __future__ import annotations
 
@@ -40,7 +46,7 @@ from bench.floor.common import (  # noqa: E402
     write_pages,
 )
 from pipeline.rate.periods import local_indices  # noqa: E402
-from pipeline.systems.performance.calendar import nominal_calendar, season_end_year  # noqa: E402
+from pipeline.systems.performance.calendar import nominal_calendar  # noqa: E402
 from pipeline.systems.performance.rules import published, rate_list  # noqa: E402
 
 
@@ -82,11 +88,11 @@ def main(players: str, ratings: str, games: str, out: str, reports: bool) -> dic
     rating = people["rating"].to_numpy()
     archive_p, archive_n = people["archive_performance"].to_numpy(), people["archive_games"].to_numpy().astype(np.int64)
     state_parts, list_parts = [], []
-    for k, end in enumerate(calendar["window_end"]):
+    for k, list_id in enumerate(calendar["list_id"]):
         at = slice(bounds[k], bounds[k + 1])
         local, w, b = local_indices(white[at], black[at], n)
         r = rate_list(w, b, score[at], rating[local], archive_p[local], archive_n[local], birth[local],
-                      season_end_year(end))
+                      int(list_id[:4]))  # R2a: the season ends in the list id's year
         before = rating
         rating = published(rating)  # R3: those who did not play, as published
         rating[local] = r.rating

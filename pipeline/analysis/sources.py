@@ -14,6 +14,7 @@ from pathlib import Path
 
 import duckdb
 
+from pipeline.config import MAX_RATING, MIN_RATING
 from pipeline.rate.series import SeriesError, series_in
 from pipeline.warehouse import sql_text
 
@@ -101,6 +102,8 @@ def _rating_file(reader: duckdb.DuckDBPyConnection, path: Path):
     from pipeline.ingest.tables import InputFileError, read_as, readable
 
     with readable(reader, path) as file:
+        if file.oversized:
+            raise InputFileError(f"{path}: {file.oversized[0][1]}")
         with read_as(path, "CSV or Parquet file"):
             rel = reader.sql(file.source)
             names = {c.strip().lower(): c for c in rel.columns}
@@ -122,6 +125,18 @@ def _rating_file(reader: duckdb.DuckDBPyConnection, path: Path):
         row, *values = bad[0]
         raise InputFileError(f"{path}, row {row}: {dict(zip(FILE_COLUMNS, values))} is not a "
                              "player id, a list id (YYYY-MM) and a rating")
+    if reader.execute("select count(*) from file_ratings").fetchall()[0][0] == 0:
+        raise InputFileError(f"{path}: a file of ratings with no rows (only its header): nothing to compare or score")
+    # The bounds the validation applies to the initial ratings (pipeline.config): a
+    # chess rating outside them is a typo or a unit mix-up, and nan or inf would
+    # poison every mean and log-loss computed from the file.
+    implausible = reader.execute(f"""select __row, given_rating from file_ratings
+                                     where not isfinite(r) or r < {MIN_RATING} or r > {MAX_RATING}
+                                     order by __row limit 1""").fetchall()
+    if implausible:
+        row, value = implausible[0]
+        raise InputFileError(f"{path}, row {row}: rating {value} is not a plausible chess rating "
+                             f"(from {MIN_RATING} to {MAX_RATING}, the bounds of the input ratings)")
     twice = reader.execute("""select p, l, list(__row order by __row) from file_ratings group by p, l
                               having count(*) > 1 order by min(__row) limit 1""").fetchall()
     if twice:

@@ -2,6 +2,7 @@
 (no formulas) and fixed-width or line-based readers (no value that breaks a line)."""
 from __future__ import annotations
 
+import re
 import sys
 from typing import TYPE_CHECKING
 
@@ -34,16 +35,44 @@ def spreadsheet_safe(column: pa.ChunkedArray) -> pa.ChunkedArray:
     return pc.if_else(pa.array(risky), pc.binary_join_element_wise("'", column, ""), column)
 
 
+# `control_cells` and `wider_cells` are the one check of what a line-based file cannot
+# hold: the writers refuse a list with them (`refuse_breaking`), and validation refuses
+# a row with them first (pipeline/validate/schemas.py), so nothing accepted is refused here.
+HOLDS_CONTROL = "has a control character, which would break the line"
+
+
+def longer_than_column(width: int) -> str:
+    return f"is longer than its column ({width} characters)"
+
+
+def control_cells(values: pd.Series | pa.Array | pa.ChunkedArray) -> pa.BooleanArray:
+    """Whether each value holds a control character (CONTROL): a line break, a tab, an
+    escape, a line or paragraph separator. Nulls hold none."""
+    text = text_cells(values)
+    if not may_hold_control(text):  # most columns: the regular expression need not run
+        return pa.repeat(pa.scalar(False), len(text))
+    return pc.match_substring_regex(text, CONTROL_RE2)
+
+
+def wider_cells(values: pd.Series | pa.Array | pa.ChunkedArray, width: int) -> pa.BooleanArray:
+    """Whether each value, as a list writes it (`text_cells`), is longer than `width` characters."""
+    return pc.greater(pc.utf8_length(text_cells(values)), width)
+
+
+def holds_control(text: str) -> bool:
+    """Whether one text (a command's option) holds a control character (CONTROL)."""
+    return re.search(CONTROL, text) is not None
+
+
 def refuse_breaking(ids: pd.Series | pa.Array, columns: dict[str, pd.Series | pa.Array],
                     widest: dict[str, int]) -> None:
     """Raise LayoutError for the first value with a control character, or longer
     than its column (`widest`, by field name), naming the player and the field."""
     for field, values in columns.items():
         text = text_cells(values)
-        control = pc.match_substring_regex(text, CONTROL_RE2) if may_hold_control(text) else None
-        too_long = pc.greater(pc.utf8_length(text), widest[field]) if field in widest else None
-        for bad, why in ((control, "has a control character, which would break the line"),
-                         (too_long, f"is longer than its column ({widest.get(field)} characters)")):
+        for bad, why in ((control_cells(text), HOLDS_CONTROL),
+                         (wider_cells(text, widest[field]) if field in widest else None,
+                          longer_than_column(widest.get(field, 0)))):
             if bad is not None and pc.any(bad).as_py():
                 at = pc.index(bad, True).as_py()
                 raise LayoutError(f"player {text_cells(ids)[at].as_py()}: {field} {text[at].as_py()!r} {why}: "

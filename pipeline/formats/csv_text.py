@@ -21,6 +21,11 @@ The rules:
   breaks), which are counted and said. A line starting with `#` is a record
   like any other (validation rejects it as a bad row), never a comment: a
   comment dropped would be a row read and never accounted for.
+- **Too long**: a record of one line holding a field beyond the csv module's
+  limit (131,072 characters), or longer than DuckDB reads (2,000,000 bytes), is
+  counted and set aside with its line (`oversized`): ingest rejects that row and
+  takes in the others. The header, or such a record over several lines (a quote
+  left open), refuses the file, naming the line.
 - **Delimiter**: the header's (the most frequent of `,` `;` tab `|` outside
   quotes). A record that does not split into the header's fields with it but
   does with another, or has none of it but another, uses another delimiter:
@@ -64,6 +69,9 @@ class CsvRecords:
     hash_lines: tuple[int, ...]  # records whose line starts with '#' (records, not comments)
     multiline: tuple[int, int] | None  # (first, last) line of the first record spanning several lines
     mixed_delimiter: str | None  # the first line using another delimiter than the header's, as a message
+    # Records too long to read, each one line: (record number, line, why), rejected with
+    # that reason by ingest rather than refusing the file.
+    oversized: tuple[tuple[int, int, str], ...] = ()
 
     def notes(self) -> list[str]:
         """What a report should say about the file's lines besides the count."""
@@ -77,6 +85,9 @@ class CsvRecords:
         if self.multiline:
             first, last = self.multiline
             said.append(f"line {first}: a quoted field runs to line {last} (one record over {last - first + 1} lines)")
+        if self.oversized:
+            said.append(f"{_count(len(self.oversized), 'record')} too long to read (first: line "
+                        f"{self.oversized[0][1]}), rejected")
         return said
 
 
@@ -87,6 +98,7 @@ class CsvText:
     records: int | None  # None when refused
     notes: tuple[str, ...]  # the encoding used and what the lines hold, for the report
     refusal: str | None  # why the file should not be read; None: read it
+    oversized: tuple[tuple[int, int, str], ...] = ()  # as CsvRecords': records to reject, not to read
 
 
 # ---------------------------------------------------------------------------
@@ -316,17 +328,49 @@ def _csv_records(stream: BinaryIO, encoding: str) -> CsvRecords:
             consumed.append(line)
             yield line
 
-    reader = csv.reader(lines(), delimiter=delimiter or ",", quotechar='"', doublequote=True, strict=False)
+    source = lines()
+
+    def reader_from_here():
+        return csv.reader(source, delimiter=delimiter or ",", quotechar='"', doublequote=True, strict=False)
+
+    reader, before = reader_from_here(), 0  # `before`: the lines read by the readers before this one
     header_fields = None
     records = 0
     blank: list[int] = []
     hashes: list[int] = []
+    oversized: list[tuple[int, int, str]] = []
     multiline = mixed = None
-    for row in reader:
-        first, last = reader.line_num - len(consumed) + 1, reader.line_num
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as err:
+            if "field larger than field limit" not in str(err):
+                raise
+            first, last = before + reader.line_num - len(consumed) + 1, before + reader.line_num
+            if last > first or header_fields is None:  # a quote left open, or the header: no record to skip
+                raise FieldTooLong(first, last, csv.field_size_limit()) from err
+            # The reader gave up inside this line, which it has read whole: the next
+            # reader starts at the next line, and the record is set aside, counted.
+            records += 1
+            oversized.append((records, first, f"line {first} holds a field longer than "
+                                              f"{csv.field_size_limit():,} characters: not read"))
+            consumed[:] = []
+            reader, before = reader_from_here(), last
+            continue
+        first, last = before + reader.line_num - len(consumed) + 1, before + reader.line_num
         raw, consumed[:] = "".join(consumed), []
         if not row:
             blank.append(first)
+            continue
+        size = len(raw.encode("utf-8")) if len(raw) > MAX_RECORD_BYTES // 4 else 0
+        if size > MAX_RECORD_BYTES:
+            if last > first or header_fields is None:
+                raise RecordTooLong(first, last, size)
+            records += 1
+            oversized.append((records, first, f"line {first} is a record of {size:,} bytes, beyond the "
+                                              f"{MAX_RECORD_BYTES:,} a record may hold: not read"))
             continue
         if header_fields is None:
             header_fields = len(row)
@@ -339,7 +383,33 @@ def _csv_records(stream: BinaryIO, encoding: str) -> CsvRecords:
         if mixed is None and delimiter and len(row) != header_fields:
             mixed = _other_delimiter(raw, first, delimiter, len(row), header_fields)
     text.detach()
-    return CsvRecords(delimiter, records, reader.line_num, tuple(blank), tuple(hashes), multiline, mixed)
+    return CsvRecords(delimiter, records, before + reader.line_num, tuple(blank), tuple(hashes), multiline, mixed,
+                      tuple(oversized))
+
+
+class FieldTooLong(csv.Error):
+    """A field beyond the csv module's limit, in a record that cannot be skipped (the
+    header, or a record over several lines: a quote left open)."""
+
+    def __init__(self, line: int, last: int, limit: int):
+        where = f"line {line}" + (f" (a quoted field running on to line {last})" if last > line else "")
+        super().__init__(f"{where}: a field longer than {limit:,} characters, beyond what a CSV input "
+                         "may hold (no rating input's cell is that long: a quote left open, or another file?); "
+                         "nothing of the file is taken in")
+
+
+# DuckDB's CSV reader (its max_line_size, in UTF-8 bytes) refuses a longer record, and
+# its message numbers the line from the buffer it reads, not from the file.
+MAX_RECORD_BYTES = 2_000_000
+
+
+class RecordTooLong(csv.Error):
+    """A record longer than DuckDB reads, that cannot be skipped, starting at `line`."""
+
+    def __init__(self, line: int, last: int, size: int):
+        where = f"line {line}" + (f" (to line {last})" if last > line else "")
+        super().__init__(f"{where}: a record of {size:,} bytes, beyond the {MAX_RECORD_BYTES:,} a CSV input's "
+                         "record may hold; nothing of the file is taken in")
 
 
 def _chained(peeked: list[str], rest: Iterator[str]) -> Iterator[str]:
@@ -385,7 +455,9 @@ def csv_text(path: str | Path) -> CsvText:
     try:
         with open(path, "rb") as fh:
             counted = count_records(fh, decided.encoding)
-    except csv.Error as err:  # a field beyond the csv module's limit: no table of text
+    except (FieldTooLong, RecordTooLong) as err:
+        return CsvText(decided.encoding, None, None, (decided.note,), str(err))
+    except csv.Error as err:
         return CsvText(decided.encoding, None, None, (decided.note,), f"not a CSV table: {err}")
     return CsvText(decided.encoding, counted.delimiter, counted.records, (decided.note, *counted.notes()),
-                   counted.mixed_delimiter)
+                   counted.mixed_delimiter, counted.oversized)

@@ -1,4 +1,6 @@
-"""Go tournament files: OpenGotha XML and the EGD results format, read into tables.
+"""Go tournament files: OpenGotha XML and the EGD results format, read into tables
+(the FFG, AGA and pairgoth formats: ffg_tou.py, aga.py and pairgoth.py beside this one,
+into the same GoTournament; `read_go_file` reads any of them by its content).
 
 OpenGotha XML is what the OpenGotha pairing program saves (pairgoth, its
 successor, reads and writes it too). A `<Tournament>` root holds `<Players>`
@@ -73,9 +75,10 @@ from pipeline.formats.trf import Problem  # one Problem type for every tournamen
 
 __all__ = ["GoTournament", "Problem", "clean_name", "egd_from_text", "grade_text", "looks_like_egd",
            "looks_like_opengotha",
-           "opengotha_from_xml", "opengotha_key", "read_egd", "read_opengotha"]
+           "opengotha_from_xml", "opengotha_key", "read_egd", "read_go_file", "read_opengotha"]
 
-PLAYER_COLUMNS = ["key", "name", "grade", "rating", "egd_pin", "club", "country", "line"]
+# ffg_licence and aga_id: the national federation's id, kept for the registry (FFG, AGA, pairgoth files).
+PLAYER_COLUMNS = ["key", "name", "grade", "rating", "egd_pin", "club", "country", "line", "ffg_licence", "aga_id"]
 GAME_COLUMNS = ["round", "date", "black", "white", "winner", "handicap", "forfeit", "counted"]
 DEFAULT_BOARD = 19
 
@@ -100,7 +103,7 @@ NUMBER_LIKE = re.compile(r"[0-9.,?½¼¾-]+")  # a placement column (MMS, SOS, .
 
 @dataclass(frozen=True, eq=False)
 class GoTournament:
-    source: str  # "opengotha" or "egd"
+    source: str  # "opengotha", "egd", "ffg", "aga" or "pairgoth"
     event: dict  # event_id, name, start_date, end_date, class, board_size
     # PLAYER_COLUMNS; key is file-local (OpenGotha key, EGD line number); name is None when
     # blank (reported); line is the file's line of the player's element or line.
@@ -151,7 +154,7 @@ def _text_of(data: bytes) -> str:
 def _players_frame(rows: list[dict]) -> pd.DataFrame:
     players = pd.DataFrame(rows, columns=PLAYER_COLUMNS)
     players = players.astype({"key": "str", "rating": "float64", "egd_pin": "Int64", "line": "int64"})
-    for column in ("name", "grade", "club", "country"):
+    for column in ("name", "grade", "club", "country", "ffg_licence", "aga_id"):
         players[column] = _with_none(players[column])
     return players
 
@@ -186,6 +189,26 @@ class _Element:
     attrs: dict[str, str]
     line: int
     parent: str | None
+
+
+def read_go_file(path: str | Path) -> GoTournament:
+    """A Go tournament file of any format read here, recognised by its first bytes."""
+    from pipeline.formats.sniff import go_report_format
+
+    path = Path(path)
+    with open(path, "rb") as fh:
+        head = fh.read(8192)
+    fmt = go_report_format(head) or ("opengotha" if looks_like_opengotha(head) else "egd")
+    if fmt == "ffg":
+        from pipeline.formats.ffg_tou import read_ffg
+        return read_ffg(path)
+    if fmt == "aga":
+        from pipeline.formats.aga import read_aga
+        return read_aga(path)
+    if fmt == "pairgoth":
+        from pipeline.formats.pairgoth import read_pairgoth
+        return read_pairgoth(path)
+    return read_opengotha(path) if fmt == "opengotha" else read_egd(path)
 
 
 def read_opengotha(path: str | Path) -> GoTournament:

@@ -28,6 +28,7 @@ string methods, which call Python once a cell, took 0.16-0.2 s.
 """
 from __future__ import annotations
 
+from functools import reduce
 from itertools import pairwise
 
 import numpy as np
@@ -40,10 +41,11 @@ from pipeline.formats.cells import (
     refuse_breaking,
     spreadsheet_safe,
     text_cells,
+    wider_cells,
 )
 from pipeline.formats.utf8 import lines_text
 
-__all__ = ["LayoutError", "fide_list_text", "published_rating", "swiss_manager_csv"]
+__all__ = ["LayoutError", "fide_list_text", "published_rating", "swiss_manager_csv", "wider_than_lists"]
 
 # FIDE's header: each column's label at the column where its values start.
 FIDE_COLUMNS = (("ID Number", 0), ("Name", 15), ("Fed", 76), ("Sex", 80), ("Tit", 84), ("WTit", 89),
@@ -132,6 +134,25 @@ def swiss_manager_csv(table: pa.Table | pd.DataFrame, federation: str | None = N
               for v in columns.values()]
     rows = pc.binary_join_element_wise(*quoted, ";")
     return ";".join(f'"{h}"' for h in SWISS_MANAGER_HEADER) + "\r\n" + lines_text(rows, "\r\n")
+
+
+# The registry's fields the writers print in a column of their width (the others, a
+# club, are only refused for a control character); validation refuses the same values
+# with `wider_than_lists` (pipeline/validate/schemas.py), so that a registry it accepts
+# is written in every layout.
+REGISTRY_WIDTHS = {"player_id": FIDE_WIDEST["player_id"], "name": FIDE_WIDEST["name"],
+                   "federation": FIDE_WIDEST["federation"]}
+TITLE_WIDTHS = {column: FIDE_WIDEST[column] for column in ("Tit", "WTit", "OTit")}
+
+
+def wider_than_lists(field: str, values: pd.Series | pa.Array) -> pa.BooleanArray:
+    """Whether each value of a registry field is too long for the FIDE TXT list: a
+    name, federation or id longer than its column; a title field whose titles, each
+    put in its column as `fide_list_text` puts them, overflow one of them."""
+    if field == "title":
+        columns = _title_columns(text_cells(values))
+        return reduce(pc.or_, (wider_cells(columns[c], width) for c, width in TITLE_WIDTHS.items()))
+    return wider_cells(values, REGISTRY_WIDTHS[field])
 
 
 # What Python's str.isspace() takes for blank (tests/test_list_formats.py checks it).

@@ -1,6 +1,7 @@
 """What a file is, from its first bytes: the signatures of the tournament reports
-(FIDE TRF and SWAR, OpenGotha, EGD) without their readers, which load pandas:
-taking in a table (`ratings ingest`) needs only these."""
+(FIDE TRF and SWAR, OpenGotha, EGD, FFG, AGA, pairgoth) without their readers, which
+load pandas: taking in a table (`ratings ingest`) needs only these; and the formats
+met in the field that are not read (Swiss Perfect, SWAR's save), named when refused."""
 from __future__ import annotations
 
 import re
@@ -35,11 +36,21 @@ def is_trf_record(line: str) -> bool:
 
 def looks_like_trf(head: bytes) -> bool:
     """Whether the start of a file is a TRF: its first records carry TRF codes
-    (three characters and a space) and one of them is a 012 tag or a player."""
-    records = [line for line in LINE_BREAK.split(text_of(head))[:50]
-               if line.strip() and not line.startswith("###")][:5]
-    return bool(records) and all(is_trf_record(line) for line in records) \
-        and any(line[:3] in ("012", PLAYER) or line[:2] == "00" for line in records)
+    (three characters and a space), in any order (TRF-16 fixes none: a team
+    tie-break file starts with 062, 072, ... and 310 team lines), and one record
+    of the head is a 012 tag, a player or a SWAR header line."""
+    records = [line for line in LINE_BREAK.split(text_of(head))[:200]
+               if line.strip() and not line.startswith("###") and not is_ruler(line)]
+    return bool(records) and all(is_trf_record(line) for line in records[:5]) \
+        and any(line[:3] in ("012", PLAYER) or line[:2] == "00" for line in records if is_trf_record(line))
+
+
+def is_ruler(line: str) -> bool:
+    """A column ruler some writers put above the records (Swiss-Manager:
+    `         1         2`, `12345678901234567890`): no record, and no data."""
+    stripped = line.rstrip()
+    return bool(re.fullmatch(r"(?:1234567890)+1?2?3?4?5?6?7?8?9?", stripped)
+                or re.fullmatch(r"(?: {9}[0-9])+", stripped))
 
 
 def grade_text(grade: str | None) -> str | None:
@@ -67,8 +78,13 @@ def looks_like_opengotha(head: bytes) -> bool:
     # A multi-byte character cut at the end of the head must not matter.
     text = head.decode("utf-8", errors="ignore").lstrip("\ufeff \t\r\n")
     text = re.sub(r"^<\?xml[^>]*\?>\s*", "", text)
-    while text.startswith("<!--") and "-->" in text:
-        text = text[text.index("-->") + 3:].lstrip()
+    while True:  # comments and a document type (older OpenGotha saves: <!DOCTYPE Tournament SYSTEM ...>)
+        if text.startswith("<!--") and "-->" in text:
+            text = text[text.index("-->") + 3:].lstrip()
+        elif text.startswith("<!DOCTYPE") and ">" in text:
+            text = re.sub(r"^<!DOCTYPE[^\[>]*(?:\[[^\]]*\])?\s*>", "", text).lstrip()
+        else:
+            break
     return bool(re.match(r"<Tournament[\s/>]", text))
 
 
@@ -89,3 +105,112 @@ def _looks_like_player_line(line: str) -> bool:
     tokens = line.split(";")[0].split()
     results = [t for t in tokens if (m := EGD_RESULT.fullmatch(t)) and int(m["opp"]) > 0]
     return len(results) >= 2 and any(grade_text(t) for t in tokens)
+
+
+# FFG, AGA, pairgoth (pipeline/formats/ffg_tou.py, aga.py, pairgoth.py)
+FFG_HEADER = re.compile(r"\s*;\s*(name|date|vill|comm|prog|size|time|ta|komi)\s*=", re.IGNORECASE)
+# A round of an FFG line: opponent, result, then colour and handicap, glued on as OpenGotha
+# writes them ("15+w4") or after a / as pairgoth does ("15+/w4", the EGD format's way).
+FFG_RESULT = re.compile(r"(?P<opp>[0-9]+)(?P<res>[-+=?])/?(?P<colour>[wWbB?])?(?P<hd>[0-9])?(?P<bang>!)?")
+# Only the glued form tells an FFG line from an EGD one without the header.
+FFG_GLUED = re.compile(r"[0-9]+[-+=?][wWbB][0-9]?")
+PAIRGOTH_TYPES = ("INDIVIDUAL", "PAIRGO", "RENGO2", "RENGO3", "TEAM2", "TEAM3", "TEAM4", "TEAM5")
+
+
+def _head_lines(head: bytes, count: int = 60) -> list[str]:
+    text = head.decode("utf-8", errors="ignore").lstrip("\ufeff")
+    return [line for line in LINE_BREAK.split(text)[:count] if line.strip()]
+
+
+def looks_like_ffg(head: bytes) -> bool:
+    """Whether the start of a file is the French federation's results table (.tou):
+    two of its `;name=`, `;date=`, ... header lines, or a player line whose rounds
+    carry their colour glued on ("15+w4") after a grade."""
+    lines = _head_lines(head)
+    if sum(1 for line in lines if FFG_HEADER.match(line)) >= 2:
+        return True
+    return any(_looks_like_ffg_player(line) for line in lines if not line.lstrip().startswith(";"))
+
+
+def _looks_like_ffg_player(line: str) -> bool:
+    tokens = line.split()
+    glued = [t for t in tokens if FFG_GLUED.fullmatch(t) and not t.startswith("0")]
+    return len(glued) >= 2 and any(grade_text(t) for t in tokens)
+
+
+def looks_like_aga(head: bytes) -> bool:
+    """Whether the start of a file is an AGA results report: a TOURNEY line (the
+    first that is not a # comment), then a PLAYERS or GAMES section."""
+    lines = [line for line in _head_lines(head, 400) if not line.lstrip().startswith("#")]
+    return bool(lines) and bool(re.match(r"\s*TOURNEY\b", lines[0], re.IGNORECASE)) \
+        and any(re.match(r"\s*(PLAYERS|GAMES)\b", line, re.IGNORECASE) for line in lines[1:])
+
+
+def looks_like_pairgoth(head: bytes) -> bool:
+    """Whether the start of a file is a pairgoth tournament (.tour): a JSON object
+    whose "type" is one of pairgoth's tournament types, with its pairing or goban size."""
+    text = head.decode("utf-8", errors="ignore").lstrip("\ufeff \t\r\n")
+    if not text.startswith("{"):
+        return False
+    kind = re.search(r'"type"\s*:\s*"([A-Z0-9]+)"', text)
+    return bool(kind and kind[1] in PAIRGOTH_TYPES and re.search(r'"(pairing|gobanSize|rounds)"\s*:', text))
+
+
+def go_report_format(head: bytes) -> str | None:
+    """"pairgoth", "ffg" or "aga" for the Go formats tables.tournament_format does not
+    know; asked first, as an FFG line without colours could pass for an EGD one."""
+    for name, looks_like in (("pairgoth", looks_like_pairgoth), ("ffg", looks_like_ffg), ("aga", looks_like_aga)):
+        if looks_like(head):
+            return name
+    return None
+
+
+# Formats met in the field that are not read: named, so that none is staged as something else.
+# Sections of Swiss Perfect's .ini beside [Tournament Info], in whatever order it writes them.
+SWISS_PERFECT_SECTIONS = {"[Pairing]", "[List Of Participants]", "[Desktop]", "[View Results]", "[View Standings]",
+                          "[View Cross Table]", "[TextDump]"}
+TRF_ADVICE = "export it from Swiss Perfect as a FIDE rating report (the TRF layout) and give that file"
+
+
+def not_read(head: bytes, file_name: str = "") -> str | None:
+    """Why a file is refused when it is a known format this pipeline does not read, or None."""
+    suffix = file_name.lower().rsplit(".", 1)[-1] if "." in file_name else ""
+    if head[:1] in (b"\x03", b"\x83") and len(head) >= 32:
+        fields = _dbase_fields(head)
+        if {"SURNAME", "START_NO"} <= fields or {"ROUND", "WHITE", "BLACK", "W_SCORE"} <= fields:
+            which = "players file (.trn" if "SURNAME" in fields else "results file (.sco"
+            return f"a Swiss Perfect {which}, a dBase table): not read; {TRF_ADVICE}"
+    if suffix == "swar":
+        return ("named like a SWAR tournament file (.swar, SWAR's own binary save): not read; "
+                "export it from SWAR as a national report (TRF layout) and give that file")
+    if looks_like_pairgoth(head) and (kind := re.search(r'"type"\s*:\s*"([A-Z0-9]+)"', head.decode(
+            "utf-8", errors="ignore"))[1]) != "INDIVIDUAL":
+        return (f"a pairgoth {kind} tournament (teams paired against teams): not read; export its individual "
+                "games from pairgoth as an EGD results file (.h9) and give that file")
+    lines = _head_lines(head)
+    if lines and _looks_like_swiss_perfect_export(lines):
+        return f"looks like a Swiss Perfect export (its cross table, tab-separated): not read; {TRF_ADVICE}"
+    sections = {line.strip() for line in _head_lines(head, 400) if line.strip().startswith("[")}
+    if "[Tournament Info]" in sections and sections & SWISS_PERFECT_SECTIONS:
+        return f"a Swiss Perfect settings file (.ini): not read; {TRF_ADVICE}"
+    return None
+
+
+def _dbase_fields(head: bytes) -> set[str]:
+    """The field names of a dBase header (32-byte descriptors after the first 32 bytes, up to 0x0D)."""
+    names = set()
+    for at in range(32, len(head) - 31, 32):
+        if head[at] == 0x0D:
+            break
+        names.add(head[at:at + 11].split(b"\0")[0].decode("ascii", errors="replace").strip())
+    return names
+
+
+def _looks_like_swiss_perfect_export(lines: list[str]) -> bool:
+    """Swiss Perfect's exported cross table: a tab-separated header `No  Name  ...`
+    with round numbers, and rows whose rounds read `27:W`, ` 0:-`, `  : `."""
+    header = [cell.strip() for cell in lines[0].split("\t")]
+    if len(header) < 3 or header[0].lower() != "no" or header[1].lower() != "name":
+        return False
+    cells = [cell for line in lines[1:6] for cell in line.split("\t")[2:]]
+    return any(re.fullmatch(r"\s*[0-9]*:[WLDwld=+\- ]\s*", cell) for cell in cells)

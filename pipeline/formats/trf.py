@@ -56,7 +56,7 @@ import pandas as pd
 
 from pipeline.formats.cells import CONTROL, LayoutError, refuse_breaking
 from pipeline.formats.csv_text import decide_encoding
-from pipeline.formats.sniff import LINE_BREAK, PLAYER, is_trf_record
+from pipeline.formats.sniff import LINE_BREAK, PLAYER, is_ruler, is_trf_record
 
 FIXED_END = 84  # last column of the points field: a 001 line must reach it
 FIRST_ROUND = 92  # column of round 1's opponent
@@ -134,7 +134,7 @@ def tournament_from_text(text: str, default_date: dt.date | None = None) -> Tour
     lines = LINE_BREAK.split(text)
     problems: list[Problem] = []
     assumptions: list[str] = []
-    tags, tag_lines, player_rows, blocks = _scan(lines, problems)
+    tags, tag_lines, player_rows, blocks = _scan(lines, problems, assumptions)
     flavour = "swar" if any(code[:2] == "00" and code != PLAYER for code in tag_lines) else "trf"
     players = _players(player_rows, problems)
     assumptions.extend(_without_id(players, flavour))
@@ -142,10 +142,11 @@ def tournament_from_text(text: str, default_date: dt.date | None = None) -> Tour
     end = _tag_date(tags, tag_lines, "052", problems)
     entries = _entries(blocks, players, problems, assumptions)
     line_132 = tag_lines.get("132", 0)
-    round_dates = _round_dates(lines[line_132 - 1] if line_132 else "", line_132, problems, assumptions)
+    round_dates = _round_dates(lines[line_132 - 1] if line_132 else "", line_132, problems, assumptions,
+                               start, end)
     rounds = max(len(round_dates), int(entries["round"].max()) if len(entries) else 0)
     round_dates = round_dates + (None,) * (rounds - len(round_dates))
-    dates, fallback_note = _game_dates(round_dates, start, default_date)
+    dates, fallback_note = _game_dates(round_dates, start, default_date, bool(line_132))
     assumptions.extend([fallback_note] if fallback_note and rounds else [])
     outside = _outside_rounds(dates, round_dates, start, end, line_132, tag_lines, problems)
     games = _games(entries, players, problems, tags.get("012"), dates, outside)
@@ -155,16 +156,24 @@ def tournament_from_text(text: str, default_date: dt.date | None = None) -> Tour
                       tuple(sorted(problems, key=lambda p: p.line)), tuple(assumptions), fatal)
 
 
-def _scan(lines: list[str], problems: list[Problem]) -> tuple[dict[str, str], dict[str, int], list[dict], list[tuple]]:
-    """Tags, the line of each tag's first occurrence, player rows and round blocks."""
+def _scan(lines: list[str], problems: list[Problem], assumptions: list[str] | None = None
+          ) -> tuple[dict[str, str], dict[str, int], list[dict], list[tuple]]:
+    """Tags, the line of each tag's first occurrence, player rows and round blocks;
+    column rulers are skipped (said once, in `assumptions`), never rejected."""
     tags: dict[str, str] = {}
     tag_lines: dict[str, int] = {}
     players: list[dict] = []
     blocks: list[tuple] = []
+    rulers: list[int] = []
     for number, line in enumerate(lines, 1):
         if not line.strip() or line.startswith("###"):
             continue
-        if not is_trf_record(line):
+        if is_ruler(line):
+            rulers.append(number)
+        elif "\t" in line and line[:3] == PLAYER:
+            problems.append(Problem(number, "holds a tab: a TRF line has fixed columns, and a tab shifts every "
+                                            "field after it (replace the tabs by spaces)"))
+        elif not is_trf_record(line):
             problems.append(Problem(number, f"not a TRF record: {line[:20]!r}"))
         elif line[:3] == PLAYER:
             row = _player_row(line, number, problems)
@@ -176,6 +185,9 @@ def _scan(lines: list[str], problems: list[Problem]) -> tuple[dict[str, str], di
             # Repeated tags (one 112 line per deputy arbiter) are kept together.
             tags[code] = f"{tags[code]}\n{value}" if code in tags else value
             tag_lines.setdefault(code, number)
+    if rulers and assumptions is not None:
+        assumptions.append(f"line{'s' if len(rulers) > 1 else ''} {_spans(rulers)}: a column ruler "
+                           "(digits counting the columns), no record: skipped")
     return tags, tag_lines, players, blocks
 
 
@@ -221,6 +233,8 @@ def _birth_year(text: str, number: int, problems: list[Problem]) -> int | None:
     1969.12.06, 06.12.1969, 1969-12-06, or the year alone); 0000 is unknown."""
     text = text.strip()
     year = re.search(r"(?<![0-9])[0-9]{4}(?![0-9])", text)
+    if not re.search(r"[0-9A-Za-z]", text):  # a placeholder ("  .  .", "--"): no birth date given
+        return None
     if text and not year:
         problems.append(Problem(number, f"unreadable birth date {text!r}"))
     return int(year.group()) or None if year else None
@@ -304,13 +318,46 @@ def _tag_date(tags: dict[str, str], tag_lines: dict[str, int], code: str, proble
         return None
 
 
-def _round_dates(line: str, number: int, problems: list[Problem],
-                 assumptions: list[str]) -> tuple[dt.date | None, ...]:
+# The orders real writers put a 132 date of two-digit fields in: the spec's YY/MM/DD first,
+# then DD/MM/YY (the Belgian federation's interclub FIDE reports), YY/DD/MM (the Irish
+# federation's exports) and MM/DD/YY; each as (year, month, day) positions.
+SHORT_ORDERS = {"YY/MM/DD": (0, 1, 2), "DD/MM/YY": (2, 1, 0), "YY/DD/MM": (0, 2, 1), "MM/DD/YY": (2, 0, 1)}
+SHORT_DATE = re.compile(r"([0-9]{2})[/.-]([0-9]{2})[/.-]([0-9]{2})")
+
+
+def _short_date(text: str, order: str) -> dt.date | None:
+    """A two-digit-field date in one of SHORT_ORDERS; None when it is no date in that order."""
+    fields = [int(f) for f in SHORT_DATE.fullmatch(text.strip()).groups()]
+    year, month, day = (fields[k] for k in SHORT_ORDERS[order])
+    try:
+        return dt.date(2000 + year if year < 70 else 1900 + year, month, day)
+    except ValueError:
+        return None
+
+
+def _short_order(texts: list[str], start: dt.date | None, end: dt.date | None) -> str:
+    """The order of the 132 dates written with two-digit fields: the spec's, unless
+    another order, and only that one of the others first, reads every date inside the
+    event's dates (042..052) where the spec's does not."""
+    def fits(order: str) -> bool:
+        dates = [_short_date(t, order) for t in texts]
+        return all(d is not None and (start is None or d >= start) and (end is None or d <= end) for d in dates)
+
+    if not texts or (start is None and end is None) or fits("YY/MM/DD"):
+        return "YY/MM/DD"
+    return next((order for order in SHORT_ORDERS if fits(order)), "YY/MM/DD")
+
+
+def _round_dates(line: str, number: int, problems: list[Problem], assumptions: list[str],
+                 start: dt.date | None = None, end: dt.date | None = None) -> tuple[dt.date | None, ...]:
     """The 132 dates, one per round. Each date is found by its pattern; when
     every one starts at a round column (92, 102, ...) that column gives its
     round, so a blank column is a round without a date. Otherwise (a line
     shifted by a column or more, or written as a plain list) they are the
-    rounds in order, and that is said."""
+    rounds in order, and that is said. Dates of two-digit fields are read in
+    the spec's order, YY/MM/DD, unless another order real writers use puts every
+    one inside the event's dates where the spec's does not: that order is taken,
+    and said once."""
     if not number:
         return ()
     body = line[4:]
@@ -322,11 +369,21 @@ def _round_dates(line: str, number: int, problems: list[Problem],
     if found and not in_columns:
         assumptions.append(f"line {number}: round dates of tag 132 not in the round columns (92, 102, ...): "
                            f"read in order, round 1 first")
+    short = [text for _, text in found if SHORT_DATE.fullmatch(text.strip())]
+    order = _short_order(short, start, end)
+    if order != "YY/MM/DD":
+        span = f"{start or '…'}..{end or '…'}"
+        assumptions.append(f"line {number}: the round dates of tag 132 read as {order} ({short[0].strip()} = "
+                           f"{_short_date(short[0], order)}): read as the spec's YY/MM/DD they fall outside the "
+                           f"event's dates {span} (tags 042, 052)")
     dates: dict[int, dt.date | None] = {}
     for k, (at, text) in enumerate(found, 1):
         rnd = (at - FIRST_ROUND + 1) // ROUND_WIDTH + 1 if in_columns else k
         try:
-            dates[rnd] = date_from(text)
+            dates[rnd] = _short_date(text, order) if order != "YY/MM/DD" and SHORT_DATE.fullmatch(text.strip()) \
+                else date_from(text)
+            if dates[rnd] is None:
+                raise ValueError(text)
         except ValueError:
             problems.append(Problem(number, f"round {rnd}: unreadable date {text.strip()!r} in tag 132"))
             dates[rnd] = None
@@ -335,7 +392,7 @@ def _round_dates(line: str, number: int, problems: list[Problem],
 
 
 def _game_dates(round_dates: tuple[dt.date | None, ...], start: dt.date | None,
-                default_date: dt.date | None) -> tuple[dict[int, dt.date | None], str | None]:
+                default_date: dt.date | None, tag_given: bool = False) -> tuple[dict[int, dt.date | None], str | None]:
     """Each round's date, and the sentence saying which rounds took a date the
     file does not give them: the one given with --date, else the start date."""
     fallback = default_date or start
@@ -345,7 +402,8 @@ def _game_dates(round_dates: tuple[dt.date | None, ...], start: dt.date | None,
         return dates, None
     source = "the date given with --date" if default_date else "the start date (tag 042)"
     if len(undated) == len(round_dates):
-        which = "no round dates (tag 132): every game" if not default_date else "games of rounds without a date"
+        which = ("no readable round date (tag 132)" if tag_given else "no round dates (tag 132)") + ": every game" \
+            if not default_date else "games of rounds without a date"
         return dates, f"{which} dated {fallback}, {source}"
     return dates, f"round{'s' if len(undated) > 1 else ''} {_spans(undated)} without a date in tag 132: " \
                   f"dated {fallback}, {source}"
@@ -408,6 +466,11 @@ def _entries(blocks: list[tuple], players: pd.DataFrame, problems: list[Problem]
                              errors="coerce")
     e["colour"] = _colours(e["colour_text"].str.lower(), assumptions)
     e["code"] = e["code_text"].str.upper()  # the spec: letter codes are case-insensitive
+    # No opponent and a draw's result: the half-point bye some writers put as `0000 - =`.
+    half = (e["opp"] == 0) & (e["code"] == "=")
+    if half.any():
+        e.loc[half, "code"] = "H"
+        assumptions.append("round blocks `0000 - =` (no opponent, a draw's result) read as half-point byes (H)")
     bad_opp = e["opp"].isna()
     bad_colour = ~e["colour"].isin(COLOURS + NO_COLOUR)
     bad_code = ~e["code"].isin(PLAYED + FORFEITS + BYE_CODES + (" ",))

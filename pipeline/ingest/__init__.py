@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
+from pipeline.formats.sniff import go_report_format, not_read
 from pipeline.ingest import submissions
 from pipeline.ingest.submissions import SubmissionError
 from pipeline.ingest.tables import (
@@ -48,11 +49,34 @@ class Intake:
     tournament: TournamentIngested | GoTournamentIngested | None = None
 
 
+def report_format(path: Path) -> str | None:
+    """What tournament report a file is: tables.tournament_format's (trf, opengotha, egd),
+    the Go formats it does not know (pairgoth, ffg, aga) asked first."""
+    with open(path, "rb") as fh:
+        head = fh.read(8192)
+    if head[:4] == b"PAR1" or b"\x00" in head:
+        return None
+    return go_report_format(head) or tournament_format(path)
+
+
+def refuse_unread(path: Path) -> None:
+    """A file in a format met in the field but not read is refused by name, whatever
+    kind it was given as: a cross table staged as a registry would be rejected row by row."""
+    with open(path, "rb") as fh:
+        head = fh.read(8192)
+    if (why := not_read(head, Path(path).name)) is not None:
+        raise InputFileError(f"{path}: {why}")
+
+
 def split_tournaments(files: list[tuple[str | None, Path]]) -> tuple[list[tuple[str | None, Path]], list[Path]]:
-    """The files split into tables and tournament reports (TRF, SWAR, OpenGotha, EGD), by content."""
+    """The files split into tables and tournament reports (TRF, SWAR, OpenGotha, EGD, FFG,
+    AGA, pairgoth), by content; a known format that is not read is refused first."""
     tables, tournaments = [], []
+    for _, path in files:
+        if path.is_file():
+            refuse_unread(path)
     for kind, path in files:
-        if kind in (None, "games") and path.is_file() and tournament_format(path):
+        if kind in (None, "games") and path.is_file() and report_format(path):
             tournaments.append(path)
         elif kind is None and path.is_file() and path.suffix.lower() in (".trf", ".trfx"):
             raise InputFileError(f"{path}: named like a TRF file but not a tournament report file "
@@ -113,22 +137,25 @@ def submit_tables(con: duckdb.DuckDBPyConnection, files: list[tuple[str | None, 
 
 def submit_tournaments(con: duckdb.DuckDBPyConnection, paths: list[Path], run_id: int, by: str,
                        staging: str = "main", register_new: bool = False, replaces: int | None = None,
-                       again: bool = False, default_date: dt.date | None = None) -> list[Intake]:
-    """Stage tournament reports (FIDE TRF, SWAR, OpenGotha, EGD), each as a submission,
+                       again: bool = False, default_date: dt.date | None = None,
+                       ratings_from_files: bool = False) -> list[Intake]:
+    """Stage tournament reports (FIDE TRF, SWAR, OpenGotha, EGD, FFG, AGA, pairgoth), each as a submission,
     their players matched to the registry as it stands; `default_date` dates the
-    rounds of a TRF that gives them no date (--date)."""
+    rounds of a TRF that gives them no date (--date); `ratings_from_files`: a TRF's
+    printed ratings become the initial ratings of its players who have none."""
     from pipeline.ingest.go import ingest_go_tournament
     from pipeline.ingest.trf import ingest_tournament
 
     done = []
     for path in paths:
-        fmt = tournament_format(path)
+        fmt = report_format(path)
         submission_id, before = _submission(con, path, fmt, run_id, by, replaces, again)
         if before is not None and not any(_still_rejected(con, f) for f in before.values()):
             done.append(Intake(Path(path), submission_id, fmt, "nothing"))
             continue
         if fmt == "trf":
-            t = ingest_tournament(con, path, run_id, submission_id, staging, register_new, before, default_date)
+            t = ingest_tournament(con, path, run_id, submission_id, staging, register_new, before, default_date,
+                                  ratings_from_files)
             fmt = t.flavour
             if before is None:
                 submissions.set_format(con, submission_id, fmt)

@@ -1,4 +1,5 @@
-"""Ingest a Go tournament file (OpenGotha XML, EGD results): its event, its games
+"""Ingest a Go tournament file (OpenGotha XML, EGD results, FFG .tou, AGA results,
+pairgoth .tour): its event, its games
 and its bad lines into the staging tables, its players matched to the registry.
 
 As for chess tournament files (pipeline/ingest_trf.py), a row is a record: the
@@ -16,9 +17,8 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from pipeline.formats.go_files import GoTournament, read_egd, read_opengotha
+from pipeline.formats.go_files import GoTournament, read_go_file
 from pipeline.formats.trf import Problem
-from pipeline.ingest.tables import tournament_format
 from pipeline.ingest.trf import conflicts, records, registry_matches, stage_rows
 from pipeline.input_layout import EVENT_ID
 from pipeline.warehouse import staged
@@ -34,7 +34,7 @@ NEW_PLAYER_IDS = range(900_000_000, 1_000_000_000)
 @dataclass(frozen=True)
 class GoTournamentIngested:
     path: str
-    source: str  # "opengotha" or "egd"
+    source: str  # "opengotha", "egd", "ffg", "aga" or "pairgoth"
     event_id: str | None
     file_id: int  # the games part
     players: int
@@ -149,7 +149,7 @@ def ingest_go_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int
     """Stage one Go tournament file as a submission's parts (its event, its games, its
     new players); `again`: only the rows still rejected of the parts staged before."""
     path = Path(path)
-    t = read_opengotha(path) if tournament_format(path) == "opengotha" else read_egd(path)
+    t = read_go_file(path)
     event = t.event
     again = again or {}
     identities = registry_identities(con, t)
@@ -161,9 +161,11 @@ def ingest_go_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int
             stage_rows(con, staging, "players", path, run_id, submission_id, pd.DataFrame({
                 "row_number": range(1, len(new) + 1), "player_id": new["player_id"].astype(int).astype(str),
                 "name": new["name"], "grade": new["grade"], "club": new["club"],
-                "extra": [json.dumps({k: v for k, v in {"egd_pin": pin, "country": country}.items()
+                "extra": [json.dumps({k: v for k, v in {"egd_pin": pin, "country": country, "ffg_licence": licence,
+                                                        "aga_id": aga}.items()
                                       if v is not None and not pd.isna(v)}, default=int, sort_keys=True)
-                          for pin, country in zip(new["egd_pin"], new["country"])]}))
+                          for pin, country, licence, aga in zip(new["egd_pin"], new["country"], new["ffg_licence"],
+                                                                new["aga_id"])]}))
             ids = ids.fillna(pd.Series(new["player_id"].astype("Int64").to_numpy(), index=new["key"].to_numpy()))
             registered = len(new)
     described = described_event(con, event["event_id"])

@@ -19,8 +19,9 @@ from pipeline.warehouse import row, scalar, stage_sql
 
 # Submissions whose rows are games: only these can be replaced or withdrawn (a registry,
 # initial ratings or a calendar are referred to by the rest of the warehouse).
-GAME_FORMATS = {"games": "chess", "trf": "chess", "swar": "chess", "go_games": "go", "opengotha": "go", "egd": "go"}
-TOURNAMENT_FORMATS = ("trf", "swar", "opengotha", "egd")
+GAME_FORMATS = {"games": "chess", "trf": "chess", "swar": "chess", "go_games": "go", "opengotha": "go", "egd": "go",
+                "ffg": "go", "aga": "go", "pairgoth": "go"}
+TOURNAMENT_FORMATS = ("trf", "swar", "opengotha", "egd", "ffg", "aga", "pairgoth")
 ACTIVE = ("staged", "taken in")
 # Parts whose rows are withdrawn with their submission (a tournament file's new
 # players stay registered); the table each part's rows are stored in.
@@ -148,6 +149,23 @@ def withdraw(con: duckdb.DuckDBPyConnection, submission_id: int, run_id: int, by
     if replaced_by is None:
         _record_changes(con, run_id, submission_id, None)
     return withdrawn
+
+
+def replacement_left(con: duckdb.DuckDBPyConnection, submission_id: int) -> str | None:
+    """What withdrawing `submission_id` leaves of the submission it was to replace, in words
+    (None: it replaces nothing). A replacement still staged has not withdrawn the old file
+    yet: withdrawing it cancels the replacement and the old file stays in force."""
+    found = row(con, """select s.status, o.submission_id, o.name, o.status from submissions s
+                        join submissions o on o.submission_id = s.replaces where s.submission_id = ?""",
+                [submission_id])
+    if found is None:
+        return None
+    status, old, name, old_status = found
+    if status == "staged" and old_status in ACTIVE:
+        return (f"It was to replace submission {old} ({name}): the replacement is cancelled, "
+                f"and submission {old} stays in force.")
+    return (f"It had replaced submission {old} ({name}), whose games stay withdrawn: to take that file in "
+            f"again, `ratings ingest {name} --again`.")
 
 
 def record_replacement(con: duckdb.DuckDBPyConnection, run_id: int, new: int, old: int) -> dict[str, int]:

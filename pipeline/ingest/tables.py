@@ -7,6 +7,7 @@ ingested again) stages only its rows that are still rejected.
 from __future__ import annotations
 
 import contextlib
+import csv
 import functools
 import hashlib
 import tempfile
@@ -20,7 +21,7 @@ import pyarrow.parquet as pq
 
 from pipeline.formats.csv_text import CsvText, csv_text, utf8_blocks
 from pipeline.formats.sniff import looks_like_egd, looks_like_opengotha, looks_like_trf
-from pipeline.input_layout import REQUIRED, columns
+from pipeline.input_layout import REQUIRED, columns, layout_refusal
 from pipeline.warehouse import scalar, sql_name, sql_text, staged
 
 
@@ -67,6 +68,8 @@ class Readable:
     source: str  # the SQL reading them
     records: int  # the file's rows, counted by another reader than DuckDB's (CSV: Python's csv; Parquet: its metadata)
     notes: tuple[str, ...]  # what was decided (encoding, blank lines, '#' lines), for the ingest report
+    # Rows too long to read (pipeline.formats.csv_text), read as empty: (__row, why).
+    oversized: tuple[tuple[int, str], ...] = ()
 
 
 @functools.lru_cache(maxsize=16)
@@ -89,7 +92,9 @@ def readable(con: duckdb.DuckDBPyConnection, path: Path) -> Iterator[Readable]:
         head = fh.read(4096)
     if head[:4] == b"PAR1":
         with read_as(path, "Parquet file", (pa.ArrowInvalid, OSError, duckdb.Error)):
-            records = pq.ParquetFile(path).metadata.num_rows
+            meta = pq.ParquetFile(path)
+            records = meta.metadata.num_rows
+            _refuse_duplicated_columns(path, meta.schema_arrow.names)
             cols = con.sql(f"select * from read_parquet({sql_text(path)}) limit 0").columns
         text = ", ".join(f"cast({sql_name(c)} as varchar) as {sql_name(c)}" for c in cols)
         yield Readable(f"select file_row_number + 1 as __row, {text} "
@@ -103,9 +108,14 @@ def readable(con: duckdb.DuckDBPyConnection, path: Path) -> Iterator[Readable]:
     text = _csv_text(str(path), stat.st_mtime_ns, stat.st_size)
     if text.refusal:
         raise InputFileError(f"{path}: {text.refusal}")
+    _refuse_duplicated_columns(path, _csv_header(path, text))
     with contextlib.ExitStack() as stack:
         read, encoding = path, "latin-1" if text.encoding in ("latin-1",) else "utf-8"
-        if text.encoding == "cp1252":
+        if text.oversized:
+            copy = stack.enter_context(tempfile.TemporaryDirectory(prefix="ratings-")) + "/read.csv"
+            _without_lines(path, text, {line for _, line, _ in text.oversized}, Path(copy))
+            read, encoding = Path(copy), "utf-8"
+        elif text.encoding == "cp1252":
             copy = stack.enter_context(tempfile.TemporaryDirectory(prefix="ratings-")) + "/utf8.csv"
             with open(path, "rb") as fh, open(copy, "wb") as out:
                 for block in utf8_blocks(iter(lambda: fh.read(1 << 20), b""), "cp1252"):
@@ -117,7 +127,41 @@ def readable(con: duckdb.DuckDBPyConnection, path: Path) -> Iterator[Readable]:
         yield Readable(f"select row_number() over () as __row, * from read_csv({sql_text(read)}, all_varchar = true, "
                        f"header = true, encoding = '{encoding}', delim = '{delimiter}', quote = '\"', "
                        f"escape = '\"', comment = '', null_padding = true, parallel = false)",
-                       text.records, text.notes[1:] if text.encoding == "utf-8" else text.notes)
+                       text.records, text.notes[1:] if text.encoding == "utf-8" else text.notes,
+                       tuple((row, why) for row, _, why in text.oversized))
+
+
+def _without_lines(path: Path, text: CsvText, lines: set[int], copy: Path) -> None:
+    """A UTF-8 copy of the file with each of `lines` read as one empty field: the row is
+    kept (the rows after it keep their numbers), and DuckDB never meets the long line."""
+    encoding = "utf-8-sig" if text.encoding == "utf-8" else text.encoding
+    with open(path, encoding=encoding, newline="") as fh, open(copy, "w", encoding="utf-8", newline="") as out:
+        for number, line in enumerate(fh, start=1):
+            if number in lines:
+                ending = line[len(line.rstrip("\r\n")):]
+                line = '""' + ending
+            out.write(line)
+
+
+def _csv_header(path: Path, text: CsvText) -> list[str]:
+    """The header's names as written (DuckDB renames a second `result` to `result_1`)."""
+    encoding = "utf-8-sig" if text.encoding == "utf-8" else text.encoding
+    with open(path, encoding=encoding, newline="") as fh:
+        return next((row for row in csv.reader(fh, delimiter=text.delimiter or ",", quotechar='"', strict=False)
+                     if row), [])
+
+
+def _refuse_duplicated_columns(path: Path, names: list[str]) -> None:
+    """Two columns of one name (as columns are matched: without case or spaces) leave
+    no way to tell which holds the data, when they disagree: the file is refused whole."""
+    seen: dict[str, str] = {}
+    for name in names:
+        key = name.strip().lower().lstrip("\ufeff")
+        if key and key in seen:
+            twice = (f"the column {name!r} appears twice" if name == seen[key] else
+                     f"the columns {seen[key]!r} and {name!r} are one name twice (columns are matched without case)")
+            raise InputFileError(f"{path}: {twice}; nothing of the file is taken in: keep one column of each name")
+        seen[key] = name
 
 
 def tournament_format(path: Path) -> str | None:
@@ -148,6 +192,9 @@ def kind_of(con: duckdb.DuckDBPyConnection, path: Path) -> str:
                          "name its kind with --players, --ratings, --calendar or --games")
 
 
+# The staged kinds with a `problem` column, found while reading a row (sql/schema.sql).
+WITH_READING_PROBLEMS = ("games", "go_games")
+
 # Columns `ratings rejects` adds to the rows it writes out: kept out of the data,
 # `file` and `row` name the rejected row a fixed row replaces.
 FIX_COLUMNS = ("reason", "submission", "file", "row")
@@ -169,6 +216,41 @@ def _staging_select(kind: str, names: list[str]) -> tuple[list[str], tuple[str, 
     return select, missing
 
 
+def _refuse_stray_fixes(con: duckdb.DuckDBPyConnection, path: Path, kind: str, source: str) -> None:
+    """A row of a fix file (`file` and `row` columns, as `ratings rejects --out` writes
+    them) must name an open reject of its kind: one that names none (a mistyped number,
+    a reject fixed already) would be taken in as a new row beside the one it meant to fix."""
+    by_name = {n.strip().lower().lstrip("\ufeff"): n for n in con.sql(source).columns[1:]}
+    if "file" not in by_name or "row" not in by_name:
+        return
+    given_file, given_row = (f"nullif(trim({sql_name(by_name[c])}), '')" for c in ("file", "row"))
+    stray = con.execute(f"""
+        select s.__row, {given_file}, {given_row}, r.status, f.submission_id
+        from ({source}) s
+        left join rejects r on r.file_id = try_cast({given_file} as bigint)
+                           and r.row_number = try_cast({given_row} as bigint)
+        left join source_files f on f.file_id = r.resolved_by_file
+        where ({given_file} is not null or {given_row} is not null)
+          and (r.status is distinct from 'open'
+               or not exists (select 1 from source_files k where k.file_id = r.file_id and k.kind = ?))
+        order by s.__row""", [kind]).fetchall()
+    if not stray:
+        return
+    said = []
+    for row, file_id, row_number, status, by in stray[:5]:
+        if status is None:
+            why = "no reject"
+        elif status != "open":
+            why = f"a reject already {status}" + (f" by submission {by}" if by else "")
+        else:
+            why = f"a reject of another kind than {kind}"
+        said.append(f"row {row} (file {file_id or '?'}, row {row_number or '?'}: {why})")
+    more = f" and {len(stray) - 5} more" if len(stray) > 5 else ""
+    raise InputFileError(f"{path}: a fix file's rows must name an open reject with their file and row columns "
+                         f"(`ratings rejects` lists them); {'; '.join(said)}{more}: nothing of the file is taken in "
+                         "(empty both cells of a row to take it in as a new one)")
+
+
 def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: int, submission_id: int,
                 staging: str = "main", part: int | None = None) -> Ingested:
     """Stage the rows of one input file as a part of a submission; with `part` (the
@@ -186,11 +268,23 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: i
     only = ("" if part is None else
             f" where __row in (select row_number from rejects where file_id = {file_id} and status = 'open')")
     with readable(con, path) as file, read_as(path, "CSV file"):
-        select, missing = _staging_select(kind, con.sql(file.source).columns[1:])
+        if file.oversized and kind not in WITH_READING_PROBLEMS:
+            raise InputFileError(f"{path}: {file.oversized[0][1]}; nothing of the file is taken in")
+        if part is None:
+            _refuse_stray_fixes(con, path, kind, file.source)
+        found = con.sql(file.source).columns[1:]
+        if refusal := layout_refusal(kind, found):
+            raise InputFileError(f"{path}: {refusal}: nothing of it is taken in")
+        select, missing = _staging_select(kind, found)
         names = ", ".join(sql_name(c) for c in ["file_id", "row_number", *columns(kind), "fixes_file", "fixes_row"]
                           + (["extra"] if kind == "players" else []))
         con.execute(f"insert into {staged(con, staging, kind)} ({names}) "
                     f"select {file_id}, __row, {', '.join(select)} from ({file.source}){only}")
+    if file.oversized:  # validation rejects them with the reason, and takes in the others
+        con.execute(f"""update {staged(con, staging, kind)} set problem = o.why
+                        from (select unnest(?::bigint[]) as row_number, unnest(?::varchar[]) as why) o
+                        where file_id = ? and {staged(con, staging, kind)}.row_number = o.row_number""",
+                    [[r for r, _ in file.oversized], [w for _, w in file.oversized], file_id])
     rows = scalar(con, f"select count(*) from {staged(con, staging, kind)} where file_id = ?", [file_id])
     if part is not None:
         con.execute("update source_files set status = 'staged', staged_in = ? where file_id = ?", [staging, part])

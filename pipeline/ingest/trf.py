@@ -39,6 +39,7 @@ class TournamentIngested:
     byes: int
     problems: tuple[Problem, ...]  # bad lines and players not in the registry, in line order
     assumptions: tuple[str, ...] = ()  # what the reader assumed (dates, colour letters, names matched), for the report
+    printed_ratings: int = 0  # the file's ratings staged as initial ratings (--ratings-from-files)
 
 
 def registry_matches(con: duckdb.DuckDBPyConnection, people: pd.DataFrame, id_column: str,
@@ -212,11 +213,14 @@ def _staged_games(t: Tournament, ids: pd.Series, register_new: bool = False,
 
 def ingest_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int, submission_id: int,
                       staging: str = "main", register_new: bool = False,
-                      again: dict[str, int] | None = None, default_date: dt.date | None = None) -> TournamentIngested:
+                      again: dict[str, int] | None = None, default_date: dt.date | None = None,
+                      ratings_from_file: bool = False) -> TournamentIngested:
     """Stage one tournament file as a submission's parts. `again` (kind → file_id of
     the parts staged before from the same content): only the rows still rejected are
     staged again, so that a completed registry or --register-new lets them in.
-    `default_date` (--date) dates the rounds the file gives no date."""
+    `default_date` (--date) dates the rounds the file gives no date; `ratings_from_file`
+    stages the ratings the file prints (columns 49-52) as the initial ratings of its
+    players the warehouse has none for, a part of kind `ratings` of this submission."""
     path = Path(path)
     t = read_trf(path, default_date)
     event = t.tags.get("012")
@@ -230,6 +234,12 @@ def ingest_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int, s
             stage_rows(con, staging, "players", path, run_id, submission_id, _staged_new_players(new, t.flavour))
             ids = ids.fillna(new.set_index("rank")["id"].astype("Int64").reindex(ids.index))
             registered = len(new)
+    printed = 0
+    if ratings_from_file and not t.fatal and again is None:
+        rows = _printed_ratings(con, staging, t, ids)
+        if len(rows):
+            stage_rows(con, staging, "ratings", path, run_id, submission_id, rows)
+            printed = len(rows)
     games, problems = _staged_games(t, ids, register_new, identities)
     part = (again or {}).get("games")
     file_id = stage_rows(con, staging, "games", path, run_id, submission_id, games, part)
@@ -244,7 +254,22 @@ def ingest_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int, s
     return TournamentIngested(str(path), t.flavour, event, file_id, len(t.players),
                               int(ids.notna().sum()) - registered, registered, len(t.games),
                               int(t.games["result"].isin(FORFEIT_RESULTS).sum()), len(b), tuple(problems),
-                              (*t.assumptions, *identity_assumptions(t, identities)))
+                              (*t.assumptions, *identity_assumptions(t, identities)), printed)
+
+
+def _printed_ratings(con: duckdb.DuckDBPyConnection, staging: str, t: Tournament, ids: pd.Series) -> pd.DataFrame:
+    """The file's printed ratings of its players found (or registered) who have no initial
+    rating, stored or staged: the rating at the time of the event, the best a federation
+    without its own list has. Their games to date are unknown (FIDE's K follows the games
+    rated here, X5)."""
+    p = t.players.set_index("rank")
+    found = pd.DataFrame({"player_id": ids.reindex(p.index), "rating": p["rating"]}).dropna()
+    have = {r for (r,) in con.execute(f"""select player_id from initial_ratings union
+                                           select try_cast(player_id as bigint) from {staged(con, staging, "ratings")}
+                                           """).fetchall()}
+    found = found[~found["player_id"].isin(have)].drop_duplicates("player_id")
+    return pd.DataFrame({"row_number": range(1, len(found) + 1), "player_id": found["player_id"].astype("int64").astype(str),
+                         "rating": found["rating"].astype("int64").astype(str)})
 
 
 def records(games: pd.DataFrame, problems: tuple[Problem, ...]) -> pd.DataFrame:

@@ -10,6 +10,7 @@ byte-identical files.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -47,8 +48,15 @@ class PublishedFileConflict(Exception):
 
 def replace_atomically(path: Path, write) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
-    write(tmp)
-    os.replace(tmp, path)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except OSError as err:
+        # A full disk fails in write(), whose OSError names no file: name the one
+        # being published, and leave no half-written temporary file behind.
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        raise OSError(err.errno, err.strerror or str(err), str(path)) from err
 
 
 def csv_bytes(table: pa.Table, dialect: str = "standard") -> bytes:

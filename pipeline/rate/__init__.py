@@ -40,6 +40,19 @@ def signatures_of(con: duckdb.DuckDBPyConnection, series: Series, periods: pd.Da
     return signatures
 
 
+def stale_lists(con: duckdb.DuckDBPyConnection, series: Series) -> list[str]:
+    """The series' lists in force that no longer rest on what the warehouse holds: games
+    withdrawn, replaced or taken in since, corrections, the registry, the initial ratings or
+    the parameters changed since they were computed (`ratings rate` recomputes them)."""
+    con.execute("set variable series = ?", [series.name])
+    con.execute("set variable parameters = ?", [json.dumps(series.rule_set.parameter_values(), sort_keys=True)])
+    periods = periods_of(con, series)
+    signatures = signatures_of(con, series, periods)
+    stored = con.execute("select list_id, input_signature from lists where series = ? order by position",
+                         [series.name]).fetchall()
+    return [list_id for list_id, signature in stored if signatures.get(list_id) != int(signature)]
+
+
 def first_to_compute(list_ids: list[str], signatures: dict[str, int], stored: dict[str, int],
                      from_list: str | None) -> int | None:
     """Index of the first list to recompute: the one asked for, else the first whose

@@ -59,10 +59,21 @@ def calendar_windows(con: duckdb.DuckDBPyConnection, rule_set) -> pd.DataFrame:
     filed = con.sql("select list_id, window_start, window_end from calendar order by window_start").df()
     if len(filed):
         return filed
-    first, last = con.execute("select min(date), max(date) from games").fetchall()[0]
+    first, last = span_rated(con)
     if first is None:
         return filed
     return rule_set.calendar(first, last)
+
+
+def span_rated(con: duckdb.DuckDBPyConnection) -> tuple:
+    """The first and last day the calendar must cover: every game's date, and every list
+    the series (getvariable('series')) already has, so that a list whose games were all
+    withdrawn or replaced away, first or last, is still computed (and revised)."""
+    return con.execute("""
+        select min(d), max(d) from (
+            select min(date) as d from games union all select max(date) from games
+            union all select min(window_end) from lists where series = getvariable('series')
+            union all select max(window_end) from lists where series = getvariable('series'))""").fetchall()[0]
 
 
 def window_games(con: duckdb.DuckDBPyConnection, lists: pd.DataFrame,

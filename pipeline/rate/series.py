@@ -60,7 +60,7 @@ def record_game(con: duckdb.DuckDBPyConnection, system: str) -> str:
 def series_in(con: duckdb.DuckDBPyConnection, scenarios: bool = True) -> list[Series]:
     """The warehouse's series, first first, each with the parameters its lists use
     (without the scenarios if asked)."""
-    return [Series(name, systems.rule_set(system, json.loads(parameters)), position, scenario)
+    return [Series(name, systems.rule_set(system, json.loads(parameters), stored=True), position, scenario)
             for name, system, parameters, position, scenario in con.execute(
                 "select series, system, parameters, position, scenario from series order by position").fetchall()
             if scenarios or not scenario]
@@ -82,6 +82,16 @@ def chosen(con: duckdb.DuckDBPyConnection, name: str | None) -> Series:
     raise SeriesError(f"this warehouse has no {name!r} lists (it holds {', '.join(s.name for s in held)})")
 
 
+def known_list(con: duckdb.DuckDBPyConnection, series: Series, list_id: str) -> str:
+    """`list_id` when the series has that list; else the refusal names the lists it has."""
+    held = [r[0] for r in con.execute("select list_id from lists where series = ? order by position",
+                                      [series.name]).fetchall()]
+    if list_id not in held:
+        which = f"{held[0]} … {held[-1]}" if len(held) > 1 else (held[0] if held else "none yet")
+        raise SeriesError(f"no list {list_id!r} in {series.name}: its lists are {which}")
+    return list_id
+
+
 def official(con: duckdb.DuckDBPyConnection, system: str, run_id: int, parameters: dict | None = None) -> Series:
     """A rule set's official series, made when the warehouse does not hold it yet;
     `parameters` (from --rules) become its parameters: when they differ from the
@@ -96,9 +106,10 @@ def official(con: duckdb.DuckDBPyConnection, system: str, run_id: int, parameter
                     [system, system, values, rule_set.rating_step(), position, run_id])
         return Series(system, rule_set, position)
     if parameters is None:
-        return Series(system, systems.rule_set(system, json.loads(held[1])), held[0])
-    if held[1] != values:
-        con.execute("update series set parameters = ? where series = ?", [values, system])
+        return Series(system, systems.rule_set(system, json.loads(held[1]), stored=True), held[0])
+    if held[1] != values:  # the audit of rounding reads the series' step (sql/audits/ratings_are_rounded.sql)
+        con.execute("update series set parameters = ?, rating_step = ? where series = ?",
+                    [values, rule_set.rating_step(), system])
     return Series(system, rule_set, held[0])
 
 
@@ -126,7 +137,8 @@ def scenario(con: duckdb.DuckDBPyConnection, name: str, system: str | None, para
     rule_set = systems.rule_set(system, parameters)
     values = json.dumps(rule_set.parameter_values(), sort_keys=True)
     if name in held:
-        con.execute("update series set parameters = ? where series = ?", [values, name])
+        con.execute("update series set parameters = ?, rating_step = ? where series = ?",
+                    [values, rule_set.rating_step(), name])
         return Series(name, rule_set, held[name].position, True)
     position = scalar(con, "select coalesce(max(position), 0) + 1 from series")
     con.execute("insert into series values (?, ?, true, ?, ?, ?, ?)",

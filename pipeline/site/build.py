@@ -16,6 +16,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
+from pipeline.outputs import claim_folder
 from pipeline.publish import write_bytes
 from pipeline.publish.svg import line_chart
 from pipeline.site.data import UNDER, site_data
@@ -85,6 +86,7 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
     its lists from `since` on (default: all)."""
     global _JOB
     data = site_data(con, series, card_lists, since)
+    claim_folder(out, "site")
     write = _Writer()
     for name in ("site.css", "site.js"):
         write(out / name, (STATIC / name).read_bytes())

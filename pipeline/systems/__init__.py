@@ -53,20 +53,55 @@ def rule_set_class(name: str) -> type[RuleSet]:
     return cls
 
 
-def rule_set(name: str, parameters: dict | None = None) -> RuleSet:
+class RulesFile(dict):
+    """The parameters a --rules file gives (field → value), and the file, which the
+    refusals name."""
+
+    def __init__(self, values: dict, path):
+        super().__init__(values)
+        self.path = path
+
+
+def rule_set(name: str, parameters: dict | None = None, stored: bool = False) -> RuleSet:
     """The rule set `name` with its default parameters, or with `parameters`
-    (field → value, as a --rules file or a stored list gives them) replacing them."""
+    (field → value, as a --rules file or a stored list gives them) replacing them:
+    of the default's type and, unless `stored` (the parameters of lists already
+    computed, which are read as they were), within the field's range."""
     cls = rule_set_class(name)
     defaults = cls.Parameters()
     if not parameters:
         return cls(defaults)
+    where = f"{parameters.path}: " if isinstance(parameters, RulesFile) else ""
     fields = {f.name: f for f in dataclasses.fields(defaults) if f.init}
     unknown = sorted(set(parameters) - set(fields))
     if unknown:
-        raise ParameterError(f"{', '.join(unknown)}: not a parameter of the {name} rules "
+        raise ParameterError(f"{where}{', '.join(unknown)}: not a parameter of the {name} rules "
                          f"(they are {', '.join(sorted(k for k in fields if not isinstance(getattr(defaults, k), tuple | list | dict)))})")
-    values = {key: _checked(name, fields[key], value, getattr(defaults, key)) for key, value in parameters.items()}
-    return cls(dataclasses.replace(defaults, **values))
+    try:
+        values = {key: _checked(name, fields[key], value, getattr(defaults, key)) for key, value in parameters.items()}
+    except ParameterError as err:
+        raise ParameterError(f"{where}{err}") from err
+    chosen = dataclasses.replace(defaults, **values)
+    if not stored:
+        _refuse_out_of_range(name, chosen, where)
+    return cls(chosen)
+
+
+def _refuse_out_of_range(system: str, chosen, where: str) -> None:
+    """ParameterError for the first parameter outside what its field allows
+    (pipeline/systems/parameters.py), nan and infinities included."""
+    from pipeline.systems.parameters import allowed
+
+    values = dataclasses.asdict(chosen)
+    for f in dataclasses.fields(chosen):
+        rule = allowed(f)
+        if rule is not None and not rule.holds(values[f.name], values):
+            raise ParameterError(f"{where}{f.name} = {_shown(values[f.name])} refused: the {system} rules take "
+                                 f"{rule.words(values)}; nothing was rated")
+
+
+def _shown(value) -> str:
+    return "none" if value is None else repr(value) if isinstance(value, str) else f"{value}"
 
 
 def _checked(system: str, field: dataclasses.Field, value, default):

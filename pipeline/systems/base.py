@@ -98,6 +98,11 @@ class RuleSet(ABC):
     current_list: ClassVar[str | None] = None  # SQL of a list of the latest state (OUT/lists/current.*)
     publishes_estimates: ClassVar[bool] = False  # R12: the registry's estimates in the pairing lists
     recomputes_from_the_first: ClassVar[bool] = False  # any change recomputes every period (periods interleave)
+    # What a late game is filed by, for validation's "before the history starts" bound: "date"
+    # (its own date: the list whose window holds it), "event" (the last day of its event, which
+    # the rule set rates as a whole), or None (no bound: an older period becomes the first and
+    # everything after it is recomputed).
+    history_bound: ClassVar[str | None] = "date"
     # What the pairing lists (TXT, Swiss-Manager) carry besides the rating: player_state
     # columns, and "birth_year" from the registry.
     pairing_state: ClassVar[tuple[str, ...]] = ()

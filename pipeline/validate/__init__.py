@@ -45,8 +45,30 @@ class Validated:
     reexamined: bool = False
 
 
-def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_id: int) -> Validated:
-    """Check one staged part; accepted rows go to their table, the others to rejects."""
+def initial_rating_steps(con: duckdb.DuckDBPyConnection, system: str | None) -> tuple[int, tuple[str, ...]] | None:
+    """What every initial rating must be a multiple of, and the rule sets that say so:
+    the initial ratings are the list in force before the first list computed, so a
+    published list of each rule set that rates from them (the warehouse's official
+    series, the one the run adds, and on a new warehouse the default rule set): the
+    least common multiple of their steps (# ruling R3: tens for the performance Elo;
+    FIDE: whole numbers). None: any number is a rating (Go points)."""
+    from math import lcm
+
+    from pipeline import systems
+    from pipeline.rate.series import series_in
+
+    steps = {s.rule_set.name: s.rule_set.rating_step() for s in series_in(con, scenarios=False)}
+    added = system or (None if steps else systems.DEFAULT)  # flow.series_to_rate: what the run makes
+    if added is not None:
+        steps.setdefault(added, systems.rule_set(added).rating_step())
+    whole = {name: int(step) for name, step in steps.items() if step is not None and float(step).is_integer()}
+    return (lcm(*whole.values()), tuple(sorted(whole))) if whole else None
+
+
+def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_id: int,
+                  system: str | None = None) -> Validated:
+    """Check one staged part; accepted rows go to their table, the others to rejects;
+    `system`: the rule set the run adds to the warehouse's (initial_rating_steps)."""
     from pipeline.validate.schemas import schema_of
     from pipeline.validate.typed import type_and_check
 
@@ -57,7 +79,8 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_i
     examined = scalar(con, f"select count(*) from {table} where file_id = ?", [file_id])
     missing = set(message.removeprefix("missing column(s): ").split(", ")) if message else set()
     game = row(con, "select value from settings where key = 'game'")
-    model = schema_of(kind, game[0] if game else None)
+    game = game[0] if game else None
+    model = schema_of(kind, game, initial_rating_steps(con, system) if kind == "ratings" and game != "go" else None)
     with transaction(con):
         con.execute("set variable today = ?", [today()])
         # Each row typed once (pipeline/validate/typed.py): the Pandera checks, the SQL
@@ -69,8 +92,8 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_i
         problems = (f"union all select row_number, problem from {table} "
                     f"where file_id = {file_id} and problem is not null" if kind in WITH_PROBLEMS else "")
         if kind in WITH_PROBLEMS:  # games: plausible dates, against the games already stored
-            con.execute("""create or replace temp view candidate_dates as
-                select row_number, date as d from candidates where date is not null""")
+            con.register("history_bounds", history_bounds(con))
+            con.execute(f"create or replace temp view candidate_dates as {candidate_dates_sql(con, kind, file_id)}")
             con.execute(f"""create or replace temp view stored_dates as
                 select date as d, count(*) as n from {CLEAN_TABLE[kind]} group by date""")
             problems += f" union all select * from ({stage_sql('validate/plausible_dates')})"
@@ -124,11 +147,66 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_i
                         where file_id = {file_id}""")
         for name in ("accepted", "candidate_dates", "stored_dates", "candidates"):
             con.execute(f"drop view if exists {name}")
+        if kind in WITH_PROBLEMS:
+            con.unregister("history_bounds")
         con.execute("drop table file_rejects")
         con.execute("drop table typed_rows")
         con.execute("drop table schema_rejects")
     return Validated(file_id, kind, path, examined if validated_before else rows_read, accepted, rejected,
                      bool(validated_before))
+
+
+def history_bounds(con: duckdb.DuckDBPyConnection):
+    """Each series with lists, and what its rule set files a late game by (RuleSet.history_bound):
+    the first list's window bounds the games it may still take, each series its own way."""
+    import pandas as pd
+
+    from pipeline import systems
+
+    def bound(system: str) -> str | None:
+        try:
+            return systems.rule_set_class(system).history_bound
+        except systems.UnknownRuleSet:  # a rule set registered by a process that is not this one
+            return "date"
+
+    held = con.execute("select series, system from series order by position").fetchall()
+    return pd.DataFrame({"series": [name for name, _ in held], "bound": [bound(system) for _, system in held]},
+                        columns=["series", "bound"]).astype({"series": "string", "bound": "string"})
+
+
+def candidate_dates_sql(con: duckdb.DuckDBPyConnection, kind: str, file_id: int) -> str:
+    """The rows' dates (d) and, for chess, the last day of each row's event as FIDE groups
+    the games (ruling X1, pipeline/systems/fide/events.sql) within this file: a tournament
+    file is one event, an events-file event ends on its end date at the earliest, a name
+    recurring after 90 days without games is another event, games without one are one event
+    a month. Within the file only: the stored games can only join such groups and move their
+    last day later, so a game is never let in that its rule set would file before the first list."""
+    if kind != "games":
+        return "select row_number, date as d, date as event_last, null::varchar as rated_in from candidates " \
+               "where date is not null"
+    whole = scalar(con, """select count(*) > 0 from source_files f join submissions s using (submission_id)
+                           where f.file_id = ? and s.format in ('trf', 'swar')""", [file_id])
+    return f"""
+        with c as (
+            select c.row_number, c.date as d, c.event, e.end_date, e.rated_in, e.event_id is not null as described
+            from candidates c left join events e on e.event_id = c.event where c.date is not null
+        ),
+        opened as (
+            select *, case when d > lag(d) over (partition by event order by d, row_number) + interval 90 day
+                           then 1 else 0 end as opens
+            from c
+        ),
+        grouped as (
+            select *, case when {bool(whole)} then 'file'
+                           when described then 'event ' || event
+                           when event is not null then 'name ' || event || ' #'
+                                || sum(opens) over (partition by event order by d, row_number rows unbounded preceding)
+                           else 'month ' || strftime(d, '%Y-%m') end as event_group
+            from opened
+        )
+        select row_number, d, greatest(max(d) over (partition by event_group), coalesce(end_date, d)) as event_last,
+               rated_in
+        from grouped"""
 
 
 @dataclass(frozen=True)
@@ -139,8 +217,8 @@ class Replacement:
     changes: dict[str, int]  # added / changed / withdrawn games
 
 
-def validate_staged(con: duckdb.DuckDBPyConnection, run_id: int, by: str = "") -> tuple[list[Validated],
-                                                                                        list[Replacement]]:
+def validate_staged(con: duckdb.DuckDBPyConnection, run_id: int, by: str = "", system: str | None = None
+                    ) -> tuple[list[Validated], list[Replacement]]:
     """Validate every staged part (registry, ratings and calendar before games); a
     submission that replaces another first withdraws it (after validating what
     it still had staged), so that its games are not taken for duplicates of the
@@ -160,7 +238,7 @@ def validate_staged(con: duckdb.DuckDBPyConnection, run_id: int, by: str = "") -
     def check(file_id: int, kind: str) -> None:
         if file_id not in seen:
             seen.add(file_id)
-            done.append(validate_file(con, file_id, kind, run_id))
+            done.append(validate_file(con, file_id, kind, run_id, system))
 
     for file_id, kind, submission_id, old, old_status in pending:
         if old is not None and old_status in submissions.ACTIVE and submission_id not in replaced:

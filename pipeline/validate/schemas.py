@@ -11,8 +11,10 @@ calendar windows) are SQL, in sql/validate/.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Annotated, Optional
 
+import numpy as np
 import pandas as pd
 import pandera.pandas as pa
 import pyarrow
@@ -26,6 +28,8 @@ from pipeline.config import (
     MIN_RATING,
     today,
 )
+from pipeline.formats.cells import CONTROL_RE2, control_cells
+from pipeline.formats.list_files import FIDE_WIDEST, TITLE_WIDTHS, wider_than_lists
 from pipeline.input_layout import EVENT_ID
 
 # Results from White's side; forfeits are kept and never rated (their scores:
@@ -69,6 +73,19 @@ def parsed(sql: str, reason: str) -> dict[str, Parse]:
     return {"parse": Parse(sql, reason)}
 
 
+@dataclass(frozen=True)
+class Derived:
+    """A column the model checks that is not one of its kind's input columns: `sql`
+    reads it from the staged row (the registry's extra columns, JSON in `extra`)."""
+
+    sql: str
+
+
+def from_extra(sql: str) -> dict[str, Derived]:
+    """A Field's metadata: the column is read from the staged row by `sql`."""
+    return {"derived": Derived(sql)}
+
+
 # The typed columns as DuckDB hands them over (Arrow, without a copy into NumPy).
 Int = Series[Annotated[pd.ArrowDtype, pyarrow.int64()]]
 Number = Series[Annotated[pd.ArrowDtype, pyarrow.float64()]]
@@ -108,14 +125,33 @@ def row_check(*, name: str, reads: tuple[str, ...]):
     return named
 
 
-# Control characters (newline, tab, escape, ...) would break the lines of the public
-# files (the fixed-width FIDE list, CSV readers): refused in names and clubs.
-CONTROL = r"[\x00-\x1f\x7f-\x9f]"
+# Control characters (newline, tab, escape, line separator...) would break the lines of
+# the public files (the fixed-width FIDE list, Swiss-Manager's importer) and forge lines
+# of the calculation cards: refused in every free text, with the writers' own check
+# (pipeline/formats/cells.py), so that what validation accepts is always published.
 CONTROL_CHARACTER = "holds a control character (a line break, tab or escape), which would break published lines"
+# The same, in DuckDB (RE2, as Arrow's): the games' events and rounds are a million
+# texts that no Pandera check reads (pipeline/validate/typed.py: checked_columns).
+FORGES_A_LINE = ("holds a control character (a line break, tab or escape), which would forge a line in the "
+                 "calculation cards (ratings explain, the site)")
+FREE_TEXT = ("case when not regexp_matches({c}, '" + CONTROL_RE2.replace("{", "{{").replace("}", "}}")
+             + "') then {c} end")
 
 
 def _no_control(s: pd.Series) -> pd.Series:
-    return ~s.str.contains(CONTROL, regex=True)
+    return ~_series(control_cells(s), s)
+
+
+def _fits_lists(field: str, s: pd.Series) -> pd.Series:
+    return ~_series(wider_than_lists(field, s), s)
+
+
+def _series(flags: pyarrow.BooleanArray, like: pd.Series) -> pd.Series:
+    return pd.Series(flags.to_numpy(zero_copy_only=False), index=like.index)
+
+
+def too_long(field: str, width: int) -> str:
+    return f"longer than its column in FIDE's list layout ({width} characters): the TXT list could not print it"
 
 
 class PlayerRows(pa.DataFrameModel):
@@ -134,16 +170,46 @@ ESTIMATED_RATING = f"absurd estimated rating (not a number from {MIN_RATING} to 
 BIRTH_YEAR = f"impossible birth year (not a year from {MIN_BIRTH_YEAR} to this year)"
 
 
+TITLES_TOO_LONG = ("titles too long for FIDE's list layout (" + ", ".join(
+    f"{column} {width}" for column, width in TITLE_WIDTHS.items()) + " characters): the TXT list could not print them")
+NAME_TOO_LONG = too_long("name", FIDE_WIDEST["name"])
+FEDERATION_TOO_LONG = too_long("federation", FIDE_WIDEST["federation"])
+ID_TOO_LONG = too_long("player_id", FIDE_WIDEST["player_id"])
+
+
 class PlayersInput(PlayerRows):
+    """A registry row: what the pairing lists print of it (sql/53_pairing_lists.sql)
+    is checked as their writers check it (pipeline/formats/list_files.py)."""
+
     name: Text = pa.Field(nullable=False)
     birth_year: Int = pa.Field(nullable=True, metadata=parsed(whole("[0-9]{4}"), BIRTH_YEAR))
     club: Text = pa.Field(nullable=True)
     estimated_rating: Number = pa.Field(nullable=True, metadata=parsed(NUMBER, ESTIMATED_RATING))
     grade: Text = pa.Field(nullable=True)
+    # extra columns the pairing lists print, read as sql/53_pairing_lists.sql reads them
+    federation: Optional[Text] = pa.Field(nullable=True, metadata=from_extra(
+        "coalesce(extra->>'federation', extra->>'fed')"))
+    title: Optional[Text] = pa.Field(nullable=True, metadata=from_extra("extra->>'title'"))
 
-    @check("name", "club", name=CONTROL_CHARACTER)
+    @check("name", "club", "federation", "title", name=CONTROL_CHARACTER)
     def _printable(cls, s: Series[str]) -> Series[bool]:
         return _no_control(s)
+
+    @check("name", name=NAME_TOO_LONG)
+    def _name_fits(cls, s: Series[str]) -> Series[bool]:
+        return _fits_lists("name", s)
+
+    @check("federation", name=FEDERATION_TOO_LONG)
+    def _federation_fits(cls, s: Series[str]) -> Series[bool]:
+        return _fits_lists("federation", s)
+
+    @check("title", name=TITLES_TOO_LONG)
+    def _titles_fit(cls, s: Series[str]) -> Series[bool]:
+        return _fits_lists("title", s)
+
+    @check("player_id", name=ID_TOO_LONG)
+    def _id_fits(cls, s: Series[int]) -> Series[bool]:
+        return _fits_lists("player_id", s)
 
     @check("grade", name="not a Go grade (30k … 1k, 1d … 9d, or NC: ruling G6)")
     def _grade(cls, s: Series[str]) -> Series[bool]:
@@ -204,6 +270,24 @@ class RatingsInput(PlayerRows):
         return df["rating"].notna() | df["archive_games"].notna()
 
 
+@cache
+def ratings_in_steps(step: int, rule_sets: tuple[str, ...]) -> type[RatingsInput]:
+    """Initial ratings that must be multiples of `step`: the initial ratings are the
+    list in force before the first one computed, a published list of the rule sets
+    `rule_sets` (ruling R3: the performance Elo publishes tens; FIDE whole numbers)."""
+    rules = " and ".join(rule_sets)
+    reason = (f"not a whole number: the initial ratings are a published list, and the {rules} rules publish "
+              "whole numbers" if step == 1 else
+              f"not a multiple of {step}: the initial ratings are a published list, and the {rules} rules "
+              f"publish multiples of {step}")
+
+    @check("rating", name=reason)
+    def _in_steps(cls, s: Series[float]) -> Series[bool]:
+        return pd.Series(np.fmod(s.to_numpy(dtype=float, na_value=0.0), step) == 0, index=s.index)
+
+    return type(f"RatingsInStepsOf{step}", (RatingsInput,), {"_in_steps": _in_steps, "__module__": __name__})
+
+
 LIST_ID = r"[0-9]{4}-(0[1-9]|1[0-2])"
 
 
@@ -229,10 +313,12 @@ class GamesInput(pa.DataFrameModel):
     white_id: Int = pa.Field(nullable=False, metadata=parsed(ID, NOT_AN_ID))
     black_id: Int = pa.Field(nullable=False, metadata=parsed(ID, NOT_AN_ID))
     result: Text = pa.Field(nullable=False, isin=list(RESULT_CODES))
-    # Kept as they are written: nothing to check, so never handed to Pandera.
+    # Kept as they are written: never handed to Pandera. An event's name and a round
+    # are shown in the calculation cards (`ratings explain`, the site): a control
+    # character there would forge a line, so it is refused as they are typed.
     game_id: Optional[Text] = pa.Field(nullable=True)
-    event: Optional[Text] = pa.Field(nullable=True)
-    round: Optional[Text] = pa.Field(nullable=True)
+    event: Optional[Text] = pa.Field(nullable=True, metadata=parsed(FREE_TEXT, FORGES_A_LINE))
+    round: Optional[Text] = pa.Field(nullable=True, metadata=parsed(FREE_TEXT, FORGES_A_LINE))
 
     @row_check(name="a player plays against themself", reads=("white_id", "black_id"))
     def _two_players(cls, df: pd.DataFrame) -> Series[bool]:
@@ -337,10 +423,14 @@ SCHEMAS: dict[str, type[pa.DataFrameModel]] = {
 }
 
 
-def schema_of(kind: str, game: str | None) -> type[pa.DataFrameModel]:
-    """The model of a kind; starting points in a warehouse of Go are Go points."""
+def schema_of(kind: str, game: str | None, steps: tuple[int, tuple[str, ...]] | None = None
+              ) -> type[pa.DataFrameModel]:
+    """The model of a kind; starting points in a warehouse of Go are Go points; chess
+    ratings are multiples of `steps` (the step, and the rule sets that publish in it)."""
     if kind == "ratings" and game == "go":
         return GoRatingsInput
+    if kind == "ratings" and steps is not None:
+        return ratings_in_steps(*steps)
     if kind == "events" and game != "chess":  # events without a warehouse game are Go's, as before FIDE's
         return GoEventsInput
     return SCHEMAS[kind]

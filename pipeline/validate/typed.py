@@ -15,8 +15,9 @@ import pandas as pd
 import pandera.pandas as pa
 import pyarrow
 
+from pipeline.formats.cells import CONTROL_RE2
 from pipeline.input_layout import columns
-from pipeline.validate.schemas import ROW_CHECK_READS, Parse
+from pipeline.validate.schemas import ROW_CHECK_READS, Derived, Parse
 from pipeline.warehouse import scalar, sql_name, sql_text
 
 
@@ -24,6 +25,12 @@ def parses(model: type[pa.DataFrameModel]) -> dict[str, Parse]:
     """The model's parsed columns (by their names in the file) and their parses."""
     return {name: column.metadata["parse"] for name, column in model.to_schema().columns.items()
             if column.metadata and "parse" in column.metadata}
+
+
+def derived(model: type[pa.DataFrameModel]) -> dict[str, Derived]:
+    """The model's columns read from the staged row (not input columns of its kind)."""
+    return {name: column.metadata["derived"] for name, column in model.to_schema().columns.items()
+            if column.metadata and "derived" in column.metadata}
 
 
 def _bits(kind: str, model: type[pa.DataFrameModel]) -> dict[str, int]:
@@ -40,7 +47,8 @@ def typed_rows_sql(kind: str, model: type[pa.DataFrameModel], rows: str) -> str:
     unparsed = " + ".join(f"(case when {sql_name(c)} is not null and {sql_name(c + '__typed')} is null "
                           f"then {bit} else 0 end)" for c, bit in _bits(kind, model).items()) or "0"
     extra = ", extra" if kind == "players" else ""
-    return (f"select file_id, row_number, fixes_file, fixes_row{extra}, {kept}, {unparsed} as unparsed "
+    read = "".join(f", {d.sql} as {sql_name(c)}" for c, d in derived(model).items())
+    return (f"select file_id, row_number, fixes_file, fixes_row{extra}, {kept}{read}, {unparsed} as unparsed "
             f"from (select *{typed} from ({rows}))")
 
 
@@ -114,7 +122,11 @@ def reasons_sql(kind: str, model: type[pa.DataFrameModel], staged: str, file_id:
         f"select row_number, {sql_text(c)} as \"column\", {sql_text(parse[c].reason)} as \"check\" "
         f"from typed_rows where unparsed & {bit} <> 0" for c, bit in bits.items()) or \
         "select null::bigint as row_number, null::varchar as \"column\", null::varchar as \"check\" where false"
-    text = "case f.\"column\" " + " ".join(f"when {sql_text(c)} then s.{sql_name(c)}" for c in columns(kind)) + " end"
+    given = [f"when {sql_text(c)} then s.{sql_name(c)}" for c in columns(kind)]
+    given += [f"when {sql_text(c)} then {d.sql}" for c, d in derived(model).items()]  # `extra` is the staged row's
+    # A value is shown with its control characters replaced: a reason is a line of the
+    # run's summary and of `ratings rejects`, which the value must not break.
+    text = f"regexp_replace(case f.\"column\" {' '.join(given)} end, {sql_text(CONTROL_RE2)}, '\ufffd', 'g')"
     gone = "[" + ", ".join(sql_text(c) for c in sorted(missing)) + "]::varchar[]"
     return f"""
         with unparsed as ({unparsed}),

@@ -10,7 +10,10 @@
 -- grain: list_id, player_id
 with series_lists as (
     select list_id, position, window_start, window_end,
-           year(window_end) + case when month(window_end) >= 9 then 1 else 0 end as season_end
+           -- ruling R2a: the season ending in the list id's year, whatever the window's dates
+           -- (a Go event, whose id is no YYYY-MM: the season that holds its last day)
+           case when regexp_full_match(list_id, '[0-9]{4}-[0-9]{2}') then left(list_id, 4)::integer
+                else year(window_end) + case when month(window_end) >= 9 then 1 else 0 end end as season_end
     from lists where series = getvariable('series')
 ),
 played as (

@@ -9,6 +9,7 @@ import pandas as pd
 
 from pipeline.rate.periods import local_indices, mark_corrections
 from pipeline.systems.base import Fixes, Outcome, Period, RatedList, RuleSet
+from pipeline.systems.fide.calendar import list_date as calendar_list_date
 from pipeline.systems.fide.calendar import monthly_calendar
 from pipeline.systems.fide.events import FideGames, fide_period_games, place_fide_games
 from pipeline.systems.fide.pool import EPOCH, FideState, fide_starting_state, pool_cutoff, state_arrays
@@ -22,6 +23,7 @@ class Fide(RuleSet):
     game = "chess"
     Parameters = FideRules
     tables = ("pooled_games",)
+    history_bound = "event"  # ruling X1: a late game is filed with its event, rated on the list after it ends
     state_columns = ("games_total", "peak_rating", "last_rated", "k", "inactive")
     published_state = ("player_id", "rating::integer as rating", "games_total", "peak_rating::integer as peak_rating",
                        "k", "inactive")
@@ -97,7 +99,8 @@ class Fide(RuleSet):
         keep = ~np.isnan(s.rating) | (s.games_total > 0)
         k_next, _ = k_factor(s.rating, s.games_total, s.peak, is_junior(s.birth_year, published.year, rules),
                              np.zeros(len(s.ids), dtype=np.int64), rules)
-        # B02 7.2.2: no rated game in the 12 months before the list (activity before the history is unknown)
+        # B02 7.2.2: no rated game in the 12 months before the list (activity before the history is unknown).
+        # Ruling X7: for a list dated D, the days from D minus 12 months (included) to D (excluded).
         active_since = (published - pd.DateOffset(months=rules.inactive_months) - EPOCH).days
         inactive = np.where(s.last_rated >= 0, s.last_rated, s.began) < active_since
         last_rated = np.where(s.last_rated >= 0, s.last_rated, np.iinfo(np.int64).min).astype("datetime64[D]")
@@ -142,8 +145,8 @@ class Fide(RuleSet):
 
 
 def list_date(window_end: pd.Timestamp, rules: FideRules) -> pd.Timestamp:
-    """The day a list is published: its closing date (its window's end) plus the closing days (X1)."""
-    return pd.Timestamp(window_end) + pd.Timedelta(days=rules.closing_days + 1)
+    """The day a list is published: its closing date (its window's end) plus the closing days (X1, X1a)."""
+    return calendar_list_date(window_end, rules.closing_days)
 
 
 def _calculations(list_id: str, ids: np.ndarray, previous: np.ndarray, r: PeriodResult) -> dict:

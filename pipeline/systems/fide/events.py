@@ -10,8 +10,8 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from pipeline.rate.periods import WindowGames, window_games
-from pipeline.systems.fide.calendar import monthly_calendar
+from pipeline.rate.periods import WindowGames, span_rated, window_games
+from pipeline.systems.fide.calendar import list_date, monthly_calendar
 
 HERE = Path(__file__).parent
 INITIAL = None  # the start "list" of an event that began before the series' first list
@@ -25,19 +25,21 @@ def fide_windows(con: duckdb.DuckDBPyConnection, closing_days: int) -> pd.DataFr
     filed = con.sql("select list_id, window_start, window_end from calendar order by window_start").df()
     first, last, named = _span(con)
     if len(filed) or first is None:
-        ends = pd.to_datetime(filed["window_end"]) + pd.Timedelta(days=closing_days + 1)
-        return filed.assign(list_date=ends.dt.date)
+        # ruling X1a: dated like a monthly list, closing_days after its window's end
+        dates = [list_date(end, closing_days).date() for end in filed["window_end"]]
+        return filed.assign(list_date=pd.Series(dates, index=filed.index, dtype=object))  # a date column even when empty
     if named is not None:  # a late report's list is a list too
         last = max(last, named - pd.Timedelta(days=closing_days))
     return monthly_calendar(first, last, closing_days)
 
 
 def _span(con: duckdb.DuckDBPyConnection) -> tuple:
-    """The first and last game dates, and the date of the latest list an events file names."""
-    return con.execute("""
-        select (select min(date) from games), (select max(date) from games),
-               (select max(strptime(rated_in || '-01', '%Y-%m-%d')::date) from events
-                where event_id in (select event from games))""").fetchall()[0]
+    """The first and last day to cover (the games and the series' lists), and the date of the
+    latest list an events file names."""
+    first, last = span_rated(con)
+    named = con.execute("""select max(strptime(rated_in || '-01', '%Y-%m-%d')::date) from events
+                           where event_id in (select event from games)""").fetchall()[0][0]
+    return first, last, named
 
 
 def place_fide_games(con: duckdb.DuckDBPyConnection, closing_days: int) -> None:

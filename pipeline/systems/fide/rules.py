@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from pipeline.systems.parameters import a_date, within
 from pipeline.systems.texts import first_that_holds
 
 HERE = Path(__file__).parent  # the rule set's tables are data files beside its code
@@ -51,27 +52,32 @@ def _dp_table() -> tuple[tuple[float, float], ...]:
 class FideRules:
     """Parameters of the FIDE Elo; defaults are the regulations in force (B02, 2024/2025)."""
 
-    difference_cap: float = 400.0  # seed: "plus de 400 points compte pour 400"
-    cap_exempt_from: float | None = 2650.0  # B02 since October 2025; None: the seed's rule, no exception
-    cap_exempt_since: str = "2025-10-01"  # ruling X4: events that started before it cap everyone
+    # Each default is the regulations'; beside it, what a --rules file may set instead
+    # (pipeline/systems/parameters.py): ratings run from 1 to 3000.
+    difference_cap: float = within(400.0, 0, 3000, above=True)  # seed: "plus de 400 points compte pour 400"
+    # B02 since October 2025; None: the seed's rule, no exception
+    cap_exempt_from: float | None = within(2650.0, 1, 3000, none=True)
+    cap_exempt_since: str = a_date("2025-10-01")  # ruling X4: events that started before it cap everyone
     logistic: bool = False  # True: 1 / (1 + 10^(−D/400)) instead of table 8.1.2 (an option, never the default)
-    k_new: int = 40  # until 30 rated games are completed
-    established_games: int = 30
-    k_junior: int = 40  # under 18 (to the end of the year of the 18th birthday) while rated under 2300
-    junior_age: int = 18
-    junior_below: float = 2300.0
-    k_standard: int = 20  # while rated under 2400
-    k_master: int = 10  # once the published rating has ever reached 2400
-    master_from: float = 2400.0
-    max_k_times_games: int = 700  # B02 8.3.3: K × n ≤ 700
-    floor: float = 1400.0  # B02 7.2.1: below it, unrated on the next list
-    initial_games: int = 5  # B02 8.2: at least 5 games against rated opponents
-    pool_months: int = 26  # pooled over up to 26 months
-    fictitious_rating: float = 1800.0  # two fictitious draws against 1800
-    fictitious_draws: int = 2
-    initial_cap: float = 2200.0  # Ru at most 2200
-    closing_days: int = 3  # ruling X1: a list closes three days before its date (B02 7.1.3)
-    inactive_months: int = 12  # B02 7.2.2: no rated game in the last 12 months: flagged inactive
+    k_new: int = within(40, 1, "max_k_times_games")  # until 30 rated games are completed
+    established_games: int = within(30, 0, 1000)
+    # under 18 (to the end of the year of the 18th birthday) while rated under 2300
+    k_junior: int = within(40, 1, "max_k_times_games")
+    junior_age: int = within(18, 0, 100)
+    junior_below: float = within(2300.0, 1, 3000)
+    k_standard: int = within(20, 1, "max_k_times_games")  # while rated under 2400
+    k_master: int = within(10, 1, "max_k_times_games")  # once the published rating has ever reached 2400
+    master_from: float = within(2400.0, 1, 3000)
+    max_k_times_games: int = within(700, 1, 100_000)  # B02 8.3.3: K × n ≤ 700
+    floor: float = within(1400.0, 0, 3000)  # B02 7.2.1: below it, unrated on the next list
+    initial_games: int = within(5, 1, 1000)  # B02 8.2: at least 5 games against rated opponents
+    pool_months: int = within(26, 1, 1200)  # pooled over up to 26 months
+    fictitious_rating: float = within(1800.0, 1, 3000)  # two fictitious draws against 1800
+    fictitious_draws: int = within(2, 0, 100)
+    initial_cap: float = within(2200.0, 1, 3000)  # Ru at most 2200
+    # ruling X1: a list closes three days before its date (B02 7.1.3); within its month
+    closing_days: int = within(3, 0, 27)
+    inactive_months: int = within(12, 1, 1200)  # B02 7.2.2: no rated game in the last 12 months: flagged inactive
     expected_table: tuple[tuple[float, float, float], ...] = field(default_factory=_expected_table, repr=False)
     dp_table: tuple[tuple[float, float], ...] = field(default_factory=_dp_table, repr=False)
 
@@ -257,17 +263,6 @@ class Sides:
     decided: np.ndarray | None = None  # excluded because played after the match was decided (X6)
 
 
-def sides_from_state(white: np.ndarray, black: np.ndarray, white_score: np.ndarray, day: np.ndarray,
-                     event: np.ndarray, rating: np.ndarray, games_total: np.ndarray, peak: np.ndarray,
-                     year: int) -> Sides:
-    """The sides of games whose events all started from one list (`rating`): the common case."""
-    player, opponent = np.concatenate([white, black]), np.concatenate([black, white])
-    k = len(player)
-    return Sides(player, opponent, np.concatenate([white_score, 1.0 - white_score]), np.concatenate([day, day]),
-                 np.concatenate([event, event]), rating[player], rating[opponent], games_total[player],
-                 peak[player], np.full(k, year), np.ones(k, dtype=bool), np.zeros(k, dtype=bool))
-
-
 def event_sides(white: np.ndarray, black: np.ndarray, white_score: np.ndarray, day: np.ndarray,
                 event: np.ndarray, first_day: np.ndarray, match: np.ndarray, after_decided: np.ndarray,
                 start_white: tuple[np.ndarray, ...], start_black: tuple[np.ndarray, ...],
@@ -298,16 +293,6 @@ def event_sides(white: np.ndarray, black: np.ndarray, white_score: np.ndarray, d
     return Sides(player, opponent, np.concatenate([white_score, 1.0 - white_score]), np.concatenate([day, day]),
                  np.concatenate([event, event]), own, start_opponent, own_games, own_peak, years,
                  both_days >= since, excluded, newcomer, np.concatenate([after_decided & ~unrated_match] * 2))
-
-
-def rate_period(white: np.ndarray, black: np.ndarray, white_score: np.ndarray, day: np.ndarray,
-                event: np.ndarray, rating: np.ndarray, games_total: np.ndarray, peak: np.ndarray,
-                birth_year: np.ndarray, year: int, pool_games: np.ndarray, pool_opponents: np.ndarray,
-                pool_score: np.ndarray, started: np.ndarray, rules: FideRules = RULES) -> PeriodResult:
-    """Rate one period whose events all started from the list before (`rating`)."""
-    return rate_sides(sides_from_state(white, black, white_score, day, event, rating, games_total, peak, year),
-                      rating, games_total, peak, birth_year, year, pool_games, pool_opponents, pool_score,
-                      started, rules)
 
 
 def rate_sides(s: Sides, rating: np.ndarray, games_total: np.ndarray, peak: np.ndarray, birth_year: np.ndarray,

@@ -76,6 +76,7 @@ class GoRuleSet(RuleSet):
 
     game = "go"
     periods_are = "events"
+    history_bound = None  # a late event older than the first rated one becomes the first
     tables = ("go_game_sides",)
     state_columns = ("grade", "games_total", "events")
     published_state = ("player_id", "rating", "grade", "games_total as games", "events")

@@ -30,8 +30,14 @@ def go_card(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int, ev
              f"{board}×{board}; {rule_set.title}",
              f"Before: {_points(before)}" + (f" ({grade_before})" if grade_before else "")]
     if rule == "first rating (G2)":
+        p = rule_set.parameters
+        margin, floor = getattr(p, "first_rating_margin", 100.0), getattr(p, "floor", -2450.0)
+        stone, offset = getattr(p, "stone_value", 100.0), getattr(p, "handicap_offset", 0.5)
         lines.append(f"First rating (ruling G2): {start:.1f}, where the expected score against the rated "
-                     "opponents equals the score (all wins: the best opponent + 100; all losses: the worst − 100)")
+                     f"opponents equals the score (games of weight > 0; all wins: the best handicap-adjusted "
+                     f"opponent + {margin:g}, all losses: the worst − {margin:g}, an opponent's adjusted strength "
+                     f"being their rating less the (h − {offset:g}) × {stone:g} this player received, plus it when "
+                     f"this player gave the stones; floored at {floor:g})")
     sides = con.execute("""select opponent_id, colour, handicap, result, own, opponent_rating, difference, con, a,
                                   expected, weight, factor, change, rule
                            from go_game_sides where series = ? and list_id = ? and player_id = ? order by game_key""",

@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.systems.go.grades import level_of_points, next_level
+from pipeline.systems.parameters import a_date, within
 
 HERE = Path(__file__).parent  # the rule set's tables are data files beside its code
 
@@ -41,20 +42,24 @@ def _table_one() -> tuple[tuple[float, float, float], ...]:
 class GoBelgiumRules:
     """Parameters of the Belgian Go rating; defaults are the rules as written."""
 
-    asymmetry: float = 0.986  # the stronger player's expectation is 0.986 − 1/(e^(d/A) + 1)
+    # Each default is the rules'; beside it, what a --rules file may set instead
+    # (pipeline/systems/parameters.py): Go points run from -2450 to 1000 (ruling G6).
+    # the stronger player's expectation is 0.986 − 1/(e^(d/A) + 1): an expectation, at most 1
+    asymmetry: float = within(0.986, 0.5, 1)
     symmetric_expectation: bool = False  # True: the seed's table and examples (1 − 1/(e^(d/A) + 1))
     giver_factor_squared: bool = True  # False: the seed's second example (the giver's factor unsquared)
-    stone_value: float = 100.0  # the receiver of h stones gains (h − 0.5) × 100
-    handicap_offset: float = 0.5  # no komi in handicap games
-    factor_step: float = 10.0  # factor 1 − (h − 0.5) / 10 ...
-    factor_minimum: float = 0.1  # ... at least 0.1
+    stone_value: float = within(100.0, 0, 1000, above=True)  # the receiver of h stones gains (h − 0.5) × 100
+    handicap_offset: float = within(0.5, 0, 1)  # no komi in handicap games
+    factor_step: float = within(10.0, 0, 1000, above=True)  # factor 1 − (h − 0.5) / 10 ...
+    factor_minimum: float = within(0.1, 0, 1)  # ... at least 0.1
     class_weights: tuple[tuple[str, float], ...] = (("A", 1.2), ("B", 1.0), ("C", 0.8), ("D", 0.0))
     board_weights: tuple[tuple[int, float], ...] = ((19, 1.0), (13, 0.5), (9, 0.3))
-    small_boards_since: str = "2021-01-01"  # 13×13 and 9×9 weigh less from then on ("since 2021")
-    floor: float = -2450.0  # 25 kyu
+    small_boards_since: str = a_date("2021-01-01")  # 13×13 and 9×9 weigh less from then on ("since 2021")
+    floor: float = within(-2450.0, -5000, 1000)  # 25 kyu
     first_rating_bounds: tuple[float, float] = (-2450.0, 1000.0)  # ruling G2: bisection interval
-    first_rating_margin: float = 100.0  # G2: all wins (losses): best (worst) adjusted opponent ± 100
-    bisection_steps: int = 60  # the interval halves 60 times: far below a hundredth of a point
+    # G2: all wins (losses): best (worst) adjusted opponent ± 100
+    first_rating_margin: float = within(100.0, 0, 1000)
+    bisection_steps: int = within(60, 1, 200)  # the interval halves 60 times: far below a hundredth of a point
     table: tuple[tuple[float, float, float], ...] = field(default_factory=_table_one, repr=False)
 
 

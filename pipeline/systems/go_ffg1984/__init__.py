@@ -23,10 +23,12 @@ from pipeline.systems.go.grades import grade_text, level_of_points
 from pipeline.systems.go_ffg1984.rules import *  # noqa: F403 (the rules, for their users)
 from pipeline.systems.go_ffg1984.rules import COUNTED_CASES, Ffg1984Rules, GamesResult, rate_games
 
-# Ruling F2: the order of the games, and each event's last game in it.
+# Ruling F2: the order of the games (date, event's start, round, order in the file, and
+# nothing else: two events that start and play on the same day interleave by round, the
+# event's id is no key), and each event's last game in it.
 GAME_ORDER = """
     select g.game_key, g.event_id,
-           row_number() over (order by g.date, e.start_date, g.event_id, coalesce(g.round, 0), g.game_key) as position
+           row_number() over (order by g.date, e.start_date, coalesce(g.round, 0), g.game_key) as position
     from go_games g join events e using (event_id)"""
 
 

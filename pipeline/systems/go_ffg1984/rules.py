@@ -25,17 +25,21 @@ from enum import StrEnum
 
 import numpy as np
 
+from pipeline.systems.parameters import within
+
 
 @dataclass(frozen=True)
 class Ffg1984Rules:
-    stone_value: float = 100.0
-    loser_loses: float = 10.0  # case 1
-    step: float = 10.0  # the + 10 of case 1
-    stronger_divisor: float = 10.0  # case 1.1
-    weaker_divisor: float = 3.0  # case 1.2
-    ignored_beyond: float = 100.0  # case 2.1
-    base: float = 110.0  # case 2.2
-    divisor: float = 10.0  # case 2.2
+    # Each default is the article's; beside it, what a --rules file may set instead
+    # (pipeline/systems/parameters.py): a divisor of 0 would divide by zero.
+    stone_value: float = within(100.0, 0, 1000, above=True)
+    loser_loses: float = within(10.0, 0, 1000)  # case 1
+    step: float = within(10.0, 0, 1000)  # the + 10 of case 1
+    stronger_divisor: float = within(10.0, 0, 1000, above=True)  # case 1.1
+    weaker_divisor: float = within(3.0, 0, 1000, above=True)  # case 1.2
+    ignored_beyond: float = within(100.0, 0, 10_000)  # case 2.1
+    base: float = within(110.0, 0, 10_000)  # case 2.2
+    divisor: float = within(10.0, 0, 1000, above=True)  # case 2.2
 
 
 RULES = Ffg1984Rules()

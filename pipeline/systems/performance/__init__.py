@@ -9,7 +9,7 @@ import numpy as np
 
 from pipeline.rate.periods import column, local_indices, mark_corrections
 from pipeline.systems.base import Fixes, Outcome, Period, RatedList, RuleSet
-from pipeline.systems.performance.calendar import nominal_calendar, season_end_year
+from pipeline.systems.performance.calendar import list_season, nominal_calendar
 from pipeline.systems.performance.components import component_labels
 from pipeline.systems.performance.rules import *  # noqa: F403 (the rules, for their users)
 from pipeline.systems.performance.rules import RULES, ListResult, PerformanceRules, bonus, published, rate_list
@@ -68,19 +68,20 @@ class Performance(RuleSet):
                                 column(players, "rating"), column(players, "archive_performance"),
                                 np.nan_to_num(column(players, "archive_games")).astype(np.int64))
 
-    def rate_window(self, state: PerformanceState, games, end, on_round=None,
+    def rate_window(self, state: PerformanceState, games, list_id: str, on_round=None,
                     also: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, ListResult]:
         """The window's players (global indices; `also` added without a game), the games
-        in local indices, and the rules applied to them: the list computed on its own players."""
+        in local indices, and the rules applied to them: the list `list_id` computed on its own players."""
         local, w, b = local_indices(games.white, games.black, len(state.ids), also=also)
+        # ruling R2a: the season is the list id's, never read from the window's dates
         result = rate_list(w, b, games.white_score, state.rating[local], state.archive_performance[local],
-                           state.archive_games[local], state.birth_year[local], season_end_year(end),
+                           state.archive_games[local], state.birth_year[local], list_season(list_id),
                            self.parameters, on_round)
         return local, w, b, result
 
     def rate_period(self, state: PerformanceState, games, period: Period, fixes: Fixes | None) -> Outcome:
         rules = self.parameters
-        local, w, b, result = self.rate_window(state, games, period.end)
+        local, w, b, result = self.rate_window(state, games, period.list_id)
         rating = published(state.rating, rules)  # R3: Ei of those who did not play, as published
         rating[local] = result.rating
         archive_performance, archive_games = state.archive_performance.copy(), state.archive_games.copy()

@@ -1,4 +1,4 @@
-"""List identities and games windows of the performance Elo (ruling R1), and the season of a calculation (R2)."""
+"""List identities and games windows of the performance Elo (ruling R1), and the season of a list (R2, R2a)."""
 from __future__ import annotations
 
 import datetime as dt
@@ -42,11 +42,20 @@ def nominal_calendar(first_day: dt.date, last_day: dt.date) -> pd.DataFrame:
 
 
 
-def season_end_year(window_end: dt.date) -> int:
-    """R2: the year in which the season (1 Sep – 31 Aug) of a calculation ends.
+def season_end_year(day: dt.date) -> int:
+    """R2: the year in which the season (1 Sep – 31 Aug) that holds `day` ends.
 
-    A calculation belongs to the season of its games, read from the end of its
-    window: the January, May and September lists of the nominal calendar rate
-    the games of one season, so a player is a junior for all three or none.
+    The season of a day, not of a list: a list's season is its id's (`list_season`).
     """
-    return window_end.year + 1 if window_end.month >= 9 else window_end.year
+    return day.year + 1 if day.month >= 9 else day.year
+
+
+def list_season(list_id: str) -> int:
+    """The year in which the season of a list (R2) ends: its id's year.
+
+    Ruling R2a: lists 2026-05 and 2026-09 belong to the season ending in 2026,
+    2027-01 (the games of September–December 2026) to the one ending in 2027,
+    whatever the dates of their windows: a calendar file whose September window
+    ends on 3 September never moves that list into the next season.
+    """
+    return int(list_id[:4])

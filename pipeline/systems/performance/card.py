@@ -58,7 +58,7 @@ def replay(con: duckdb.DuckDBPyConnection, series, rule_set, list_id: str, playe
         games = replace(games, white=np.append(games.white, asked[0]), black=np.append(games.black, opponent),
                         white_score=np.append(games.white_score, extra_game[1]))
         keys = np.append(keys, -1)
-    local, w, b, result = rule_set.rate_window(state, games, r.period.end, also=asked if len(asked) else None)
+    local, w, b, result = rule_set.rate_window(state, games, r.period.list_id, also=asked if len(asked) else None)
     player = np.concatenate([w, b])
     order = np.argsort(player, kind="stable")
     used = np.where(np.isnan(state.rating[local]), result.estimation.estimate, state.rating[local])
@@ -180,11 +180,16 @@ def _card_text(r: Replay, me: int, names: dict, details: dict, correction, rules
     lines.append("")
     if nj:
         raw = t.mean_opponent[me] + float(bonus(np.array([t.p[me]]), rules)[0])
+        floored = f", raised to {rules.performance_floor:.0f}" if raw < rules.performance_floor else ""
+        pj = float(res.performance[me])
         lines += [f"Nj = {nj} compatible games, Sc = {t.score[me]:g}, Ea = {t.mean_opponent[me]:.3f}, "
                   f"P = Sc / Nj = {t.p[me]:.4f}",
-                  _bonus_text(float(t.p[me]), rules),
-                  f"Pj = Ea + D(P) = {raw:.3f}" + (f", raised to {rules.performance_floor:.0f}"
-                                                   if raw < rules.performance_floor else "")]
+                  _bonus_text(float(t.p[me]), rules)]
+        # An unrated player's Pj is the final estimate (R10): the last round's performance,
+        # printed as "Pj =", was read as the value the rule used.
+        lines += ([f"Pj = Ea + D(P) = {raw:.3f}{floored}"] if rated else
+                  [f"Last round's performance Ea + D(P) = {raw:.3f}{floored} (not Pj: R10)",
+                   f"Pj = the final estimate (R10) = {pj:.3f}"])
     rule = str(res.rule[me])
     pj = float(res.performance[me]) if nj else float("nan")
     lines.append(f"Rule: {rule}")

@@ -1,12 +1,14 @@
-"""The national performance Elo (seed 001; rulings R1–R12).
+"""The national performance Elo (seed 001; rulings R1–R13).
 
 | rule                                             | where                          |
 |--------------------------------------------------|--------------------------------|
 | compatible games (350 rule, draws always count)  | `compatible`                   |
+| thresholds compared at 6 decimals, R13           | `compatible`, `estimates`      |
 | D(P) table, interpolation, ±470 bound (R5)       | `bonus`                        |
 | Pj = Ea + D(P), floored at 1000                  | `performance`                  |
 | brake / quota / barycentre (rated players)       | `rated_players_ratings`        |
 | junior quota, R2                                 | `is_junior`                    |
+| the season of a list, R2a                        | `calendar.list_season`         |
 | first rating, archives, R6                       | `unrated_players_ratings`      |
 | iterative estimation, R7–R10                     | `estimates`                    |
 | anchoring of unrated groups, R11                 | `components.anchored`          |
@@ -26,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from pipeline.systems.parameters import one_of, within
 from pipeline.systems.performance.components import anchored
 from pipeline.systems.texts import first_that_holds
 
@@ -41,22 +44,32 @@ def _dp_table() -> tuple[tuple[float, float], ...]:
 class PerformanceRules:
     """Parameters of the performance Elo; defaults are the seed's values."""
 
-    compatibility_gap: float = 350.0  # seed II.2: "à moins de 350 points"
-    entry_games: int = 8  # seed I: entry after 8 compatible games
-    junior_quota: int = 8  # seed I: 8 compatible games for a junior
-    senior_quota: int = 16  # seed I: 16 for a senior
-    brake_weight: int = 16  # seed V-1-a: "SEIZE fois le ELO initial"
-    performance_floor: float = 1000.0  # seed II.5
-    bonus_bound: float = 470.0  # seed II.4, ruling R5
-    junior_age: int = 20  # ruling R2: season_end_year - birth_year < 20
-    start_value: float = 1500.0  # ruling R7
-    settle_tolerance: float = 20.0  # seed: "moins de 20 points"
-    max_rounds: int = 25  # seed: up to 25 rounds; ruling R9
-    rounding_step: int = 10  # seed I: nearest ten, 5 going up; ruling R3
+    # Each default is the seed's; beside it, what a --rules file may set instead
+    # (pipeline/systems/parameters.py): ratings run from 1 to 3000.
+    compatibility_gap: float = within(350.0, 0, 3000, above=True)  # seed II.2: "à moins de 350 points"
+    entry_games: int = within(8, 1, 100)  # seed I: entry after 8 compatible games
+    # A quota above the brake's weight would weigh the old rating negatively in the
+    # barycentre completed to 16 (16 - Nj < 0): the quotas are at most brake_weight.
+    junior_quota: int = within(8, 1, "brake_weight")  # seed I: 8 compatible games for a junior
+    senior_quota: int = within(16, 1, "brake_weight")  # seed I: 16 for a senior
+    brake_weight: int = within(16, 1, 100)  # seed V-1-a: "SEIZE fois le ELO initial"
+    performance_floor: float = within(1000.0, 1, 3000)  # seed II.5
+    bonus_bound: float = within(470.0, 0, 800, above=True)  # seed II.4, ruling R5 (the table's D reaches 677)
+    junior_age: int = within(20, 0, 100)  # ruling R2: season_end_year - birth_year < 20
+    start_value: float = within(1500.0, 1, 3000)  # ruling R7
+    settle_tolerance: float = within(20.0, 0, 3000, above=True)  # seed: "moins de 20 points"
+    max_rounds: int = within(25, 1, 1000)  # seed: up to 25 rounds; ruling R9
+    # ruling R3: published ratings are in tens. A step is a divisor of ten, so that the
+    # initial ratings (multiples of ten, validated so) are multiples of it too, and every
+    # rating a list carries over is one its series' rounding audit accepts.
+    rounding_step: int = one_of(10, 1, 2, 5, 10, why="a divisor of ten: the initial ratings are in tens, R3")
     dp_table: tuple[tuple[float, float], ...] = field(default_factory=_dp_table, repr=False)
 
 
 RULES = PerformanceRules()
+
+# Ruling R13: the decimals at which the estimation's thresholds (350, 20) are compared.
+R13_DECIMALS = 6
 
 
 class Rule(StrEnum):
@@ -90,10 +103,13 @@ def performance(mean_opponent: np.ndarray, p: np.ndarray, rules: PerformanceRule
 def compatible(score: np.ndarray, own: np.ndarray, opponent: np.ndarray,
                rules: PerformanceRules = RULES) -> np.ndarray:
     """Whether each game counts: draws always; a win if the opponent is less than
-    350 below, a loss if less than 350 above (seed II.2)."""
+    350 below, a loss if less than 350 above (seed II.2), the gap rounded to 6
+    decimals (R13: a gap within a millionth of 350 is 350)."""
     gap = rules.compatibility_gap
-    return np.where(score == 1.0, own - opponent < gap,
-                    np.where(score == 0.0, opponent - own < gap, True))
+    # ruling R13: the gap from full-precision values, compared at 6 decimals, so that
+    # the order of the sums behind an estimate never decides whether a game counts
+    return np.where(score == 1.0, np.round(own - opponent, R13_DECIMALS) < gap,
+                    np.where(score == 0.0, np.round(opponent - own, R13_DECIMALS) < gap, True))
 
 
 @dataclass(frozen=True)
@@ -179,7 +195,9 @@ def estimates(player: np.ndarray, opponent: np.ndarray, score: np.ndarray,
         ok = compatible(score, estimate[own], opponent_rating, rules)
         t = totals(own, score, opponent_rating, ok, k, rules)
         # R9: no compatible game, or within 20 points of the estimate: settled.
-        move = (t.games > 0) & ~(np.abs(t.performance - estimate) < rules.settle_tolerance)
+        # R13: the 20 points are compared at 6 decimals, like the 350.
+        settled = np.round(np.abs(t.performance - estimate), R13_DECIMALS) < rules.settle_tolerance
+        move = (t.games > 0) & ~settled
         estimate = np.where(move, (estimate + t.performance) / 2.0, estimate)
         current[who] = estimate
         moving.append(int(move.sum()))

@@ -1,0 +1,70 @@
+"""Where a command may write what it makes: into its own folders, and never over a
+published list.
+
+`site --out` and `compare --out` rewrite index.html and a dozen other names: a user's
+folder holding such a file lost it without a word. A folder is taken only when it is
+new, empty, or marked by the same command's earlier output (MARKER), so that a
+command can be run again into its own output."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+MARKER = ".ratings-output"  # its content: the command that writes the folder
+QUERY_SUFFIXES = (".csv", ".parquet")
+# A published revision's file (pipeline.publish: OUT/lists/<id>-r<N>..., never rewritten).
+REVISION_FILE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}-r\d+"
+                           r"(\.csv|-excel\.csv|\.parquet|\.txt|-swiss-manager\.csv)")
+
+
+class OutputRefused(Exception):
+    """A command would write over what is not its own; the message says where and why."""
+
+
+def claim_folder(folder: Path, command: str) -> None:
+    """Make `folder` the output of `command`, or refuse it: a folder holding anything
+    but `command`'s own earlier output is someone else's."""
+    folder = Path(folder)
+    marker = folder / MARKER
+    if folder.exists() and not folder.is_dir():
+        raise OutputRefused(f"{folder}: not a folder (give --out a folder for the {command} files)")
+    if folder.is_dir() and any(folder.iterdir()):
+        owner = marker.read_text(encoding="utf-8").strip() if marker.is_file() else None
+        if owner != command:
+            made_by = f"`ratings {owner}`'s output" if owner else "files this command did not write"
+            raise OutputRefused(f"{folder} holds {made_by}: `ratings {command}` writes only into a new or empty "
+                                f"folder, or one it wrote before; give another --out (or empty that folder)")
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        marker.write_text(command + "\n", encoding="utf-8")
+    except OSError as err:  # a full disk fails in write(), whose error names no file
+        raise OSError(err.errno, err.strerror or str(err), str(marker)) from err
+
+
+def check_query_file(con, out_file: Path) -> None:
+    """A query's result goes to a .csv or .parquet file that is not a published list:
+    a published revision is never rewritten (pipeline.publish), nor is anything in the
+    lists/ and state/ folders the warehouse published into, and an existing revision's file is
+    refused in any folder (another warehouse's publication). Other files are
+    replaced, as a shell's `>` replaces them: a query written again is the usual case."""
+    out_file = Path(out_file)
+    if out_file.suffix not in QUERY_SUFFIXES:
+        raise OutputRefused(f"{out_file}: write the result to a {' or '.join(QUERY_SUFFIXES)} file "
+                            f"(the formats --out writes, named by the extension)")
+    target = out_file.resolve()
+    folders = ([Path(f) for (f,) in con.execute("select distinct folder from published_files").fetchall()]
+               if _has_publication_record(con) else [])
+    inside = next((f for f in folders for sub in ("lists", "state") if target.is_relative_to(f / sub)), None)
+    if inside is not None:
+        raise OutputRefused(f"{out_file}: refused, it is in {inside}'s published lists and states "
+                            "(write the result elsewhere)")
+    if target.exists() and REVISION_FILE.fullmatch(target.name) and target.parent.name == "lists":
+        raise OutputRefused(f"{out_file}: refused, it is a published revision of a list, never rewritten "
+                            "(write the result elsewhere)")
+
+
+def _has_publication_record(con) -> bool:
+    """A warehouse of layout 6, opened read-only, is read as it is: without published_files."""
+    return bool(con.execute("""select 1 from duckdb_tables() where schema_name = 'main'
+                               and table_name = 'published_files'""").fetchall())
