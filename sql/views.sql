@@ -1,5 +1,5 @@
 -- Views for analysts, with a comment on each view and column (the data dictionary
--- in the README is generated from the same comments: tests/test_views.py checks it).
+-- in docs/outputs.md is generated from the same comments: tests/test_views.py checks it).
 
 -- Names and clubs are the registry's as it was when each list's revision was computed
 -- (lists.registry_version): a published list is a snapshot, a later rename shows on
