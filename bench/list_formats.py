@@ -1,7 +1,7 @@
 """Benchmark: the files pairing programs load (FIDE's TXT, Swiss-Manager's CSV),
 written for every list of a warehouse's first rule set.
 
-    python bench/list_formats.py WAREHOUSE [--federation BEL]
+    python bench/list_formats.py WAREHOUSE [--federation BEL] [--birth-year]
 
 Prints one table: the lists' query (sql/53_pairing_lists.sql), then each
 format's median and largest time a list, and the total. The warehouse is
@@ -20,6 +20,7 @@ import time
 
 from rated_warehouse import official_series
 
+from pipeline.config import PairingSettings
 from pipeline.formats.list_files import fide_list_text, swiss_manager_csv
 from pipeline.publish import by_key, pairing_lists
 
@@ -28,13 +29,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("warehouse")
     parser.add_argument("--federation", default=None, help="fills Fed where a player has none")
+    parser.add_argument("--birth-year", action="store_true",
+                        help="the birth year in B-day and Birthday, as ratings.toml's publish_birth_year = true")
     args = parser.parse_args()
     con, official = official_series(parser, args.warehouse)
     series = official[0]
     con.execute("set variable series = ?", [series.name])  # as pipeline.publish.publish_series sets them
     con.execute("set variable estimates = ?", [series.rule_set.publishes_estimates])
     started = time.perf_counter()
-    lists = by_key(pairing_lists(con, series.rule_set))
+    lists = by_key(pairing_lists(con, series.rule_set, PairingSettings(publish_birth_year=args.birth_year)))
     query = time.perf_counter() - started
     times: dict[str, list[float]] = {"txt": [], "swiss-manager": []}
     for list_id, table in lists.items():

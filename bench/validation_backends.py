@@ -153,11 +153,11 @@ def pandas_backend():
     def canonical(out, con):
         found, wrong, lookup = set(), 0, con_values(con)
         for row, reason in zip(out["row_number"].tolist(), out["reason"].tolist()):
-            if reason == SELF_CHECK:
+            if reason.startswith(SELF_CHECK):  # "... (player 7)": the pipeline names the player
                 found.add((row, "", SELF))
                 continue
             column, _, rest = reason.partition(": ")
-            label = (MISSING if rest == "missing value" else DATE if rest.startswith(DATE_CHECK)
+            label = (MISSING if rest == "missing value" else DATE if rest.startswith((DATE_CHECK, "not a calendar date"))
                      else ID if rest.startswith(ID_CHECK) else RESULT if rest.startswith("unknown code")
                      else "other: " + rest)
             found.add((row, column, label))

@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 
 from pipeline import config, systems
+from pipeline.listing import analysis_format_options, columns_option, listing_format
 
 REJECTED = 3  # the exit status of validate and run when rows were rejected
 FORMATS = ("csv", "parquet", "txt", "swiss-manager")  # pipeline.publish writes them
@@ -91,7 +92,7 @@ def main(debug: bool) -> None:
 def entry() -> None:
     """The `ratings` console script: `main` in a process of its own."""
     # Pandera loads its data-synthesis strategies, and hypothesis (a test extra) with them,
-    # whenever hypothesis is installed: 0.4 s of every validating command, for a feature
+    # whenever hypothesis is installed: a cost on every validating command, for a feature
     # the pipeline never uses. A None entry in sys.modules makes that import fail as if
     # hypothesis were absent, which Pandera expects; only this process's, never a caller's.
     sys.modules.setdefault("hypothesis", None)
@@ -291,10 +292,21 @@ def _files(players, ratings, calendar, games, events=(), unnamed=()) -> list[tup
 
 
 def _exit_rejected(rejected: int) -> None:
-    """Exit status 3 when rows were rejected, so that scripts can tell."""
+    """Exit status 3 when rows were rejected and their rejects are open, so that scripts can
+    tell; a closed reject is never examined again, so it never counts here."""
     if rejected:
-        click.echo(f"{rejected} rows rejected: `ratings rejects --out FILE.csv` writes them out to be fixed", err=True)
+        click.echo(f"{rejected} rows rejected: `ratings rejects --out FILE.csv` writes them out to be fixed; "
+                   "one no fix can take in is closed with `ratings rejects --close SUBMISSION:ROW --reason TEXT`",
+                   err=True)
         click.get_current_context().exit(REJECTED)
+
+
+def _warn_duplicates(con) -> None:
+    """Possible duplicate games are taken in and rated: a warning, not a reject, and no exit status."""
+    from pipeline.validate.duplicates import warning
+
+    if text := warning(con):
+        click.echo(text, err=True)
 
 
 def _one_file_with_replaces(replaces: str | None, files: list) -> None:
@@ -360,6 +372,7 @@ def run(players, ratings, calendar, games, events, warehouse: Path, wait: float,
         inputs = flow.Inputs(files, register_new, replaces, again, date, ratings_from_files)
         rejected = flow.run(con, run_id, inputs, by, out, ConsoleReporter(), system, rules,
                             _with_dialect(formats, csv_dialect), reports)
+        _warn_duplicates(con)
     _exit_rejected(rejected)
 
 
@@ -430,6 +443,7 @@ def validate(warehouse: Path, wait: float, system: str | None, by: str | None) -
             record_game(con, system)
         with transaction(con):
             rejected = reporter.validated(con, *validate_staged(con, run_id, by, system))
+        _warn_duplicates(con)
     _exit_rejected(rejected)
 
 
@@ -469,7 +483,9 @@ def publish(warehouse: Path, wait: float, out: Path, reports: bool, formats: tup
 
     The TXT and Swiss-Manager files are for pairing programs: every rated player and,
     under the performance Elo, the registry's estimated ratings of unrated players,
-    printed ending in 9 (R12). Birth dates are never written.
+    printed ending in 9 (R12). Birth dates are never written; the birth year only in
+    these two, when ratings.toml says publish_birth_year = true. ratings.toml's
+    federation = "BEL" fills their Fed column where the registry gives none.
 
     Example: ratings publish --format csv,parquet,txt,swiss-manager --warehouse w.duckdb --out lists/
     """
@@ -513,8 +529,9 @@ def withdraw(submission: str, reason: str, warehouse: Path, wait: float, by: str
 
 
 @main.command("submissions")
+@listing_format
 @warehouse_option
-def list_submissions(warehouse: Path, wait: float) -> None:
+def list_submissions(warehouse: Path, wait: float, fmt: str) -> None:
     """List every submission: who took it in and when, its status, its rows (read,
     stored, rejected, withdrawn), what it replaced or why it was withdrawn.
 
@@ -524,25 +541,64 @@ def list_submissions(warehouse: Path, wait: float) -> None:
     from pipeline.warehouse import stage_sql
 
     with _opened(warehouse, wait, read_only=True) as con:
-        report_table(con.sql(stage_sql("submissions")), "no submission yet")
+        report_table(con.sql(stage_sql("submissions")), "no submission yet", fmt)
 
 
 @main.command("rejects")
+@click.argument("rows", nargs=-1, metavar="[SUBMISSION:ROW]...")
 @click.option("--file", "submission", metavar="SUBMISSION", help="Only this submission's rejects (id or file name).")
 @click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Write them to this CSV file in their input layout, with reason, submission, file and row "
                    "columns (one file per kind when there are several: NAME-<kind>.csv).")
+@click.option("--closed", is_flag=True, help="List the closed rejects (with --warnings: the pairs decided), "
+                                             "with who decided, when and why.")
+@click.option("--all", "every", is_flag=True, help="List every reject (open, closed, fixed, taken in, withdrawn) "
+                                                   "with the latest decision on it (with --warnings: every pair).")
+@click.option("--close", is_flag=True, help="Close the rejects SUBMISSION:ROW ... that no fix can take in: kept "
+                                            "as rejected rows, no longer open (validate and run stop exiting 3 "
+                                            "for them). With --reason.")
+@click.option("--reopen", is_flag=True, help="Reopen closed rejects SUBMISSION:ROW ... With --reason.")
+@click.option("--warnings", is_flag=True, help="List the possible duplicate games: the same date, players, result "
+                                               "and event under another game_id (both copies are rated).")
+@click.option("--withdraw-duplicate", is_flag=True,
+              help="Withdraw the game SUBMISSION:ROW, a copy of another (listed by --warnings): never rated again; "
+                   "the next rate revises its list. With --reason.")
+@click.option("--keep-duplicate", is_flag=True,
+              help="Keep both games SUBMISSION:ROW SUBMISSION:ROW of a pair --warnings lists (two real games): "
+                   "no longer warned about. With --reason.")
+@click.option("--reason", callback=_one_line, help="Why (kept with the decision): --close, --reopen, "
+                                                   "--withdraw-duplicate, --keep-duplicate.")
+@by_option
+@listing_format
 @warehouse_option
-def list_rejects(submission: str | None, out_file: Path | None, warehouse: Path, wait: float) -> None:
+def list_rejects(rows: tuple[str, ...], submission: str | None, out_file: Path | None, closed: bool, every: bool,
+                 close: bool, reopen: bool, warnings: bool, withdraw_duplicate: bool, keep_duplicate: bool,
+                 reason: str | None, by: str | None, warehouse: Path, wait: float, fmt: str) -> None:
     """List the rejected rows still open, or write them out to be fixed: ingest the
-    fixed file and its rows are taken in and their rejects closed (`file` and `row`
-    say which reject each line fixes: keep those columns).
+    fixed file and its rows are taken in and their rejects marked fixed (`file` and
+    `row` say which reject each line fixes: keep those columns).
+
+    A reject no fix can take in is closed (--close SUBMISSION:ROW --reason TEXT; the
+    row as this listing gives it), kept with who, when and why, and can be reopened.
+    --warnings lists the possible duplicate games, to withdraw one copy or keep both.
 
     Example: ratings rejects --out fix.csv && ratings run --games fix.csv
+
+    Example: ratings rejects --close games.csv:2 --reason "the organiser cannot say who played"
     """
     from pipeline.console import report_table
     from pipeline.validate import rejects
 
+    if _officer_decision(rows, {"close": close, "reopen": reopen, "withdraw-duplicate": withdraw_duplicate,
+                                "keep-duplicate": keep_duplicate}, reason, by, warehouse, wait):
+        return
+    if warnings or closed or every:
+        _decided_listing(submission, out_file, warnings, "all" if every else "closed" if closed else "open",
+                         warehouse, wait, fmt)
+        return
+    if out_file is not None and fmt != "table":
+        raise click.UsageError("--format prints the listing, --out writes the rejects in their input layout (CSV): "
+                               "give one of them")
     with _opened(warehouse, wait, read_only=True) as con:
         target = None
         if submission:  # pipeline.ingest loads the readers of every input format (and pandas)
@@ -550,10 +606,17 @@ def list_rejects(submission: str | None, out_file: Path | None, warehouse: Path,
 
             target = submissions.resolve(con, submission)
         if out_file is None:
-            report_table(con.sql(f"""select submission_id as submission, file_id as file, kind, row_number as row,
-                                            reason from ({rejects.OPEN_REJECTS})
-                                     order by file_id, row_number limit 200""", params={"submission": target}),
-                         "no rejected row is open")
+            # A table for the eye stops at 200 rows and says so; CSV and JSON, for scripts, hold them all.
+            shown = f"limit {TABLE_ROWS}" if fmt == "table" else ""
+            listing = con.sql(f"""select o.submission_id as submission, s.name as file_name, o.file_id as file,
+                                         o.kind, o.row_number as row, o.reason
+                                  from ({rejects.OPEN_REJECTS}) o join submissions s using (submission_id)
+                                  order by o.file_id, o.row_number {shown}""", params={"submission": target})
+            report_table(listing, "no rejected row is open", fmt)
+            more = con.execute(f"select count(*) from ({rejects.OPEN_REJECTS})",
+                               {"submission": target}).fetchall()[0][0] - TABLE_ROWS
+            if shown and more > 0:
+                click.echo(f"… {more} more open rejects: `ratings rejects --format csv` (or --out FILE.csv) lists them all")
             return
         written = rejects.export(con, out_file, target)
     for kind, (path, rows) in written.items():
@@ -562,11 +625,80 @@ def list_rejects(submission: str | None, out_file: Path | None, warehouse: Path,
         click.echo("no rejected row is open")
 
 
+TABLE_ROWS = 200  # the open rejects a table shows
+
+
+def _officer_decision(rows: tuple[str, ...], actions: dict[str, bool], reason: str | None, by: str | None,
+                      warehouse: Path, wait: float) -> bool:
+    """`ratings rejects --close`, `--reopen`, `--withdraw-duplicate`, `--keep-duplicate` on the rows
+    named (pipeline/validate/decisions.py), all or nothing; False when none is asked for."""
+    chosen = [f"--{name}" for name, given in actions.items() if given]
+    if len(chosen) > 1:
+        raise click.UsageError(f"{' and '.join(chosen)}: give one decision at a time")
+    if not chosen:
+        if rows or reason is not None:
+            raise click.UsageError("SUBMISSION:ROW and --reason go with --close, --reopen, --withdraw-duplicate or "
+                                   "--keep-duplicate: give one of them")
+        return False
+    if not rows:
+        raise click.UsageError(f"{chosen[0]} takes the rows it decides on: SUBMISSION:ROW ... (`ratings rejects` "
+                               "and `ratings rejects --warnings` list them)")
+    if not (reason or "").strip():
+        raise click.BadParameter("say why (it is kept with the decision)", param_hint="--reason")
+    if not Path(warehouse).is_file():  # a decision is about rows a warehouse holds: never make a new one for it
+        raise click.ClickException(f"{warehouse}: no warehouse there (check --warehouse; `ratings run` makes one)")
+    from pipeline.validate import decisions
+    from pipeline.validate.rejects import DecisionRefused
+    from pipeline.warehouse import transaction
+
+    by = _by(by)
+    with _opened(warehouse, wait) as con, _run(con, f"rejects {chosen[0]}", {"rows": list(rows)}, by) as run_id, \
+            transaction(con):
+        try:
+            said = decisions.take(con, chosen[0][2:], rows, reason, by, run_id)
+        except DecisionRefused as err:
+            raise click.ClickException(str(err)) from err
+    click.echo("\n".join(said))
+    return True
+
+
+def _decided_listing(submission: str | None, out_file: Path | None, warnings: bool, shown: str, warehouse: Path,
+                     wait: float, fmt: str) -> None:
+    """`ratings rejects --closed`, `--all`, `--warnings`: the rejects closed (or all of them),
+    the possible duplicate games (pipeline/validate/rejects.py, duplicates.py)."""
+    from pipeline.console import report_table
+    from pipeline.validate import duplicates, rejects
+
+    if out_file is not None:
+        raise click.UsageError("--out writes the open rejects, to be fixed: give it without --closed, --all "
+                               "or --warnings")
+    if warnings and submission:
+        raise click.UsageError("--warnings lists pairs of games across files: give it without --file")
+    with _opened(warehouse, wait, read_only=True) as con:
+        if warnings:
+            empty = {"open": "no possible duplicate game", "closed": "no pair of possible duplicates decided yet",
+                     "all": "no possible duplicate game"}[shown]
+            report_table(duplicates.listing(con, shown), empty, fmt)
+            if shown != "closed" and fmt == "table" and duplicates.count(con):
+                click.echo("Withdraw one copy: `ratings rejects --withdraw-duplicate SUBMISSION:ROW --reason TEXT`; "
+                           "two real games: `ratings rejects --keep-duplicate SUBMISSION:ROW SUBMISSION:ROW "
+                           "--reason TEXT`", err=True)
+            return
+        target = None
+        if submission:
+            from pipeline.ingest import submissions
+
+            target = submissions.resolve(con, submission)
+        report_table(rejects.listing(con, target, shown), "no reject closed" if shown == "closed" else "no reject",
+                     fmt)
+
+
 @main.command()
 @click.option("--list", "list_id", metavar="LIST_ID", help="Only this list's revisions.")
 @series_option
+@listing_format
 @warehouse_option
-def revisions(list_id: str | None, system: str | None, warehouse: Path, wait: float) -> None:
+def revisions(list_id: str | None, system: str | None, warehouse: Path, wait: float, fmt: str) -> None:
     """List the revisions of the lists: when, in which run, how many players changed, and why.
 
     Example: ratings revisions --list 2027-01
@@ -575,17 +707,18 @@ def revisions(list_id: str | None, system: str | None, warehouse: Path, wait: fl
     from pipeline.rate.series import chosen, known_list
 
     with _opened(warehouse, wait, read_only=True) as con:
-        if not con.execute("select 1 from series limit 1").fetchall():
+        held = con.execute("select 1 from series limit 1").fetchall()
+        if not held and fmt == "table":
             click.echo("no list has been computed")
             return
-        series = chosen(con, system)
-        if list_id is not None:
+        series = chosen(con, system) if held else None  # CSV and JSON still print their (empty) listing
+        if list_id is not None and series is not None:
             known_list(con, series, list_id)
         report_table(con.sql("""select list_id, revision, computed_at::timestamp(0) as computed_at, run_id,
                                        players_changed, reason from list_revisions
                                 where series = $s and ($list is null or list_id = $list)
                                 order by list_id, revision""",
-                             params={"s": series.name, "list": list_id}), "no list has been computed")
+                             params={"s": series and series.name, "list": list_id}), "no list has been computed", fmt)
 
 
 @main.command()
@@ -633,8 +766,9 @@ def correct(player_id: int | None, list_id: str | None, rating: float | None, re
 @main.command("corrections")
 @click.option("--player", "player_id", type=int, help="Only this player's corrections.")
 @click.option("--list", "list_id", help="Only this list's corrections.")
+@listing_format
 @warehouse_option
-def list_corrections(player_id: int | None, list_id: str | None, warehouse: Path, wait: float) -> None:
+def list_corrections(player_id: int | None, list_id: str | None, warehouse: Path, wait: float, fmt: str) -> None:
     """List the rating commission's corrections, in force or withdrawn, with who entered them and when.
 
     Example: ratings corrections --player 12345
@@ -643,7 +777,7 @@ def list_corrections(player_id: int | None, list_id: str | None, warehouse: Path
     from pipeline.rate import corrections
 
     with _opened(warehouse, wait, read_only=True) as con:
-        report_table(corrections.listing(con, player_id, list_id), "no correction")
+        report_table(corrections.listing(con, player_id, list_id), "no correction", fmt)
 
 
 def _languages(ctx, param, value: str) -> list[str]:
@@ -746,26 +880,20 @@ def scenario_command(name: str, rules: dict | None, system: str | None, from_lis
 
 
 @main.command("scenarios")
+@listing_format
 @warehouse_option
-def list_scenarios(warehouse: Path, wait: float) -> None:
+def list_scenarios(warehouse: Path, wait: float, fmt: str) -> None:
     """List the scenarios: rule set, the parameters each changes, lists computed.
 
     Example: ratings scenarios
     """
-    from pipeline.rate.series import scenario_listing
+    from pipeline.listing import print_rows
+    from pipeline.rate.series import SCENARIO_COLUMNS, scenario_listing
 
     with _opened(warehouse, wait, read_only=True) as con:
         found = scenario_listing(con)
-    if not found:
-        click.echo("no scenario (make one: ratings scenario NAME --rules FILE.toml)")
-        return
-    click.echo(_printed(list(found[0]), [tuple(f.values()) for f in found], "table"), nl=False)
-
-
-def _source(con, text: str):
-    from pipeline.analysis.sources import source_of
-
-    return source_of(con, text)
+    print_rows(SCENARIO_COLUMNS, [[f[c] for c in SCENARIO_COLUMNS] for f in found], fmt,
+               "no scenario (make one: ratings scenario NAME --rules FILE.toml)")
 
 
 @main.command()
@@ -773,14 +901,19 @@ def _source(con, text: str):
 @click.argument("b")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder for the tables (CSV, Parquet) and the page (default: OUT/compare-A-B under reports/).")
+@columns_option
+@analysis_format_options(("lists", "differences", "drift", "cohorts", "accuracy", "calibration"))
 @warehouse_option
-def compare(a: str, b: str, out: Path | None, warehouse: Path, wait: float) -> None:
+def compare(a: str, b: str, out: Path | None, columns: tuple, fmt: str | None, table: str | None, warehouse: Path,
+            wait: float) -> None:
     """Compare two sources of ratings list by list and over the whole history: A and B
     are each a series of the warehouse (a rule set's official lists, a scenario) or a
-    CSV/Parquet file of published ratings (player_id, list_id as YYYY-MM, rating).
+    CSV/Parquet file of published ratings (player_id, list_id as YYYY-MM or YYYYMM,
+    rating; --columns maps a file's own names).
 
     Writes lists, differences, drift, cohorts, accuracy and calibration (CSV and
-    Parquet) and index.html, a page with the charts, to --out.
+    Parquet) and index.html, a page with the charts, to --out; prints a summary, or
+    with --format one of the tables (--table).
 
     Example: ratings compare performance quota12 --out reports/compare-quota12
     """
@@ -788,15 +921,21 @@ def compare(a: str, b: str, out: Path | None, warehouse: Path, wait: float) -> N
     from pipeline.analysis.page import write_comparison
     from pipeline.console import ConsoleReporter
     from pipeline.flow import timed
+    from pipeline.listing import StderrTimings, analysis_sources, print_table
     from pipeline.outputs import claim_folder
 
-    with _opened(warehouse, wait, read_only=True) as con, timed(ConsoleReporter(), "Compare"):
-        c = compared(con, _source(con, a), _source(con, b))
+    fmt = fmt or ("table" if table else None)
+    with _opened(warehouse, wait, read_only=True) as con, \
+            timed(ConsoleReporter() if fmt is None else StderrTimings(), "Compare"):
+        c = compared(con, *analysis_sources(con, (a, b), columns))
         folder = out or config.setting("out") / f"compare-{c.a.name}-{c.b.name}"
         claim_folder(folder, "compare")
         page = write_comparison(c, folder)
-        click.echo(_comparison_summary(c))
-        click.echo(f"  tables and page written to {folder}: open {page}")
+        if fmt is None:
+            click.echo(_comparison_summary(c))
+        else:
+            print_table(c.tables()[table or "lists"], fmt)
+        click.echo(f"  tables and page written to {folder}: open {page}", err=fmt is not None)
 
 
 def _comparison_summary(c) -> str:
@@ -826,35 +965,45 @@ def _accuracy_text(accuracy) -> str:
               help="A file of published ratings (player_id, list_id, rating) to score; repeatable.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Also write accuracy and calibration (CSV, Parquet) to this folder.")
+@columns_option
+@analysis_format_options(("accuracy", "calibration"))
 @warehouse_option
 def evaluate(series: tuple[str, ...], scenarios: tuple[str, ...], files: tuple[Path, ...], out: Path | None,
-             warehouse: Path, wait: float) -> None:
+             columns: tuple, fmt: str | None, table: str | None, warehouse: Path, wait: float) -> None:
     """Score ratings on the games they were in force for: each game by the list in
     force on its day, with the logistic expected score (scale 400); the mean
     log-loss and Brier score per list and over the whole history, and a calibration
     table, on the games every source rates both players of (default, with no source
-    named: every series of the warehouse).
+    named: every series of the warehouse). Prints each source's figures over the
+    whole history, or with --format the accuracy (per list, and the whole history
+    with an empty list_id) or the calibration table (--table).
 
     Example: ratings evaluate --system performance --system fide --ratings federation.csv
     """
     from pipeline.analysis.evaluate import evaluate as scores
     from pipeline.console import ConsoleReporter
     from pipeline.flow import timed
+    from pipeline.listing import StderrTimings, analysis_sources, print_table
     from pipeline.rate.series import chosen, series_in
 
-    with _opened(warehouse, wait, read_only=True) as con, timed(ConsoleReporter(), "Evaluate"):
+    fmt = fmt or ("table" if table else None)
+    with _opened(warehouse, wait, read_only=True) as con, \
+            timed(ConsoleReporter() if fmt is None else StderrTimings(), "Evaluate"):
         names = [chosen(con, s).name for s in (*series, *scenarios)] + [str(f) for f in files]
         if not names:
             names = [s.name for s in series_in(con) if s.rule_set.game == "chess"]
-        accuracy = scores(con, [_source(con, n) for n in dict.fromkeys(names)])
+        accuracy = scores(con, analysis_sources(con, list(dict.fromkeys(names)), columns))
         if out is not None:
             from pipeline.analysis.files import write_tables
             from pipeline.outputs import claim_folder
             claim_folder(out, "evaluate")
             write_tables({"accuracy": accuracy.accuracy, "calibration": accuracy.calibration}, out)
-        click.echo(_accuracy_text(accuracy))
+        if fmt is None:
+            click.echo(_accuracy_text(accuracy))
+        else:
+            print_table(accuracy.accuracy if (table or "accuracy") == "accuracy" else accuracy.calibration, fmt)
         if out is not None:
-            click.echo(f"  accuracy and calibration written to {out}")
+            click.echo(f"  accuracy and calibration written to {out}", err=fmt is not None)
 
 
 # --- reading --------------------------------------------------------------------------------
@@ -866,7 +1015,7 @@ def audit(warehouse: Path, wait: float) -> None:
 
     Example: ratings audit --warehouse w.duckdb
     """
-    from pipeline.warehouse import audit_failures
+    from pipeline.audit import audit_failures
 
     with _opened(warehouse, wait, read_only=True) as con:
         failures = audit_failures(con)
@@ -908,8 +1057,7 @@ def simulate(players: int, lists: int, seed: int, first_list: str, fmt: str, out
 @warehouse_option
 @click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the result to this .csv or .parquet file instead of printing it.")
-@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True,
-              help="How to print the result: an aligned table, CSV, or one JSON object a row.")
+@listing_format
 def query(sql: str, warehouse: Path, wait: float, out_file: Path | None, fmt: str) -> None:
     """Run a read-only SQL query on the warehouse and print the result.
 
@@ -930,35 +1078,15 @@ def query(sql: str, warehouse: Path, wait: float, out_file: Path | None, fmt: st
             if result is None:
                 raise click.ClickException("query refused: not a query that returns rows")
             if out_file is None:
-                click.echo(_printed(result.columns, result.fetchall(), fmt), nl=False)
+                from pipeline.listing import print_relation
+                print_relation(result, fmt)
                 return
             table = result.to_arrow_table()
         except duckdb.Error as err:
             raise click.ClickException(f"query refused: {str(err).splitlines()[0]}") from err
     from pipeline.publish import write_csv, write_parquet
     (write_parquet if out_file.suffix == ".parquet" else write_csv)(table, out_file)
-
-
-def _printed(names: list[str], rows: list[tuple], fmt: str) -> str:
-    """A query's rows as text: an aligned table (numbers to the right), CSV, or JSON lines."""
-    import csv
-    import io
-    import json
-
-    if fmt == "json":
-        return "".join(json.dumps(dict(zip(names, r)), default=str, ensure_ascii=False) + "\n" for r in rows)
-    if fmt == "csv":
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(names)
-        writer.writerows(rows)
-        return buffer.getvalue()
-    cells = [["" if v is None else str(v) for v in r] for r in rows]
-    widths = [max([len(n), *(len(c[i]) for c in cells)]) for i, n in enumerate(names)]
-    right = [all(isinstance(r[i], int | float) or r[i] is None for r in rows) and rows for i in range(len(names))]
-    line = lambda values: "  ".join(v.rjust(w) if r else v.ljust(w)  # noqa: E731
-                                    for v, w, r in zip(values, widths, right)).rstrip()
-    return "\n".join([line(names), *(line(c) for c in cells)]) + "\n" + ("" if rows else "(no rows)\n")
+    click.echo(f"{table.num_rows} row{'' if table.num_rows == 1 else 's'} written to {out_file}")
 
 
 def _refuse_overwriting(con, out_file: Path, warehouse: Path) -> None:
@@ -1033,7 +1161,7 @@ def explain(player_id: int | None, list_id: str, every: bool, out: Path | None, 
 
     Example: ratings explain 12345 --list 2027-01
     """
-    from pipeline.rate.series import chosen
+    from pipeline.rate.series import chosen, known_list
 
     if every == (player_id is not None) or (every and out is None):
         raise click.UsageError("give PLAYER_ID, or --all with --out DIR")
@@ -1042,14 +1170,13 @@ def explain(player_id: int | None, list_id: str, every: bool, out: Path | None, 
         if not every:
             click.echo(series.rule_set.card(con, series, player_id, list_id))
             return
-        if list_id not in {r[0] for r in con.execute("select list_id from lists where series = ?",
-                                                     [series.name]).fetchall()}:
-            raise click.ClickException(f"no list {list_id!r}")
+        known_list(con, series, list_id)  # the refusal names the lists there are
         cards = series.rule_set.cards(con, series, list_id)
+    from pipeline.progress import progress
     from pipeline.publish import write_bytes
 
     Path(out).mkdir(parents=True, exist_ok=True)
-    for pid, text in cards.items():
+    for pid, text in progress(cards.items(), f"write the cards of {list_id}", unit="card"):
         write_bytes((text + "\n").encode("utf-8"), Path(out) / f"{pid}.txt")
     click.echo(f"{len(cards)} cards of list {list_id} written to {out}")
 

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
 import importlib.util
+import os
+import re
+from dataclasses import dataclass
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -27,12 +29,48 @@ SAMPLE_DIR = _package_data("pipeline.sample", PACKAGE_DIR.parent / "data" / "sam
 # Defaults are in the working folder, never in the installed package's.
 DEFAULT_WAREHOUSE = Path("data") / "warehouse.duckdb"
 DEFAULT_OUT = Path("reports")
-SETTINGS_FILE = "ratings.toml"  # in the working folder: warehouse = "...", out = "..."
+SETTINGS_FILE = "ratings.toml"  # in the working folder: warehouse = "...", out = "...", the pairing files' settings
 SETTINGS = {"warehouse": ("RATINGS_WAREHOUSE", DEFAULT_WAREHOUSE), "out": ("RATINGS_OUT", DEFAULT_OUT)}
+# The pairing programs' files (--format txt, swiss-manager): a federation's decisions, so
+# ratings.toml alone gives them, never an environment variable a shell may carry along.
+# federation: the Fed of players whose registry row has none. publish_birth_year: the birth
+# year in FIDE's B-day column and Swiss-Manager's Birthday; off unless the federation decides
+# to publish that private datum (FIDE's own TXT lists do); never in any other public file.
+PAIRING_SETTINGS = ("federation", "publish_birth_year")
+FEDERATION = re.compile(r"[A-Z]{3}")  # FIDE's codes: the TXT's Fed column holds three letters
 
 
 class SettingsError(ValueError):
     """A ratings.toml that does not read, or holds a key it should not."""
+
+
+@dataclass(frozen=True)
+class PairingSettings:
+    """What the pairing programs' files carry besides the lists' public columns."""
+
+    federation: str | None = None
+    publish_birth_year: bool = False
+
+
+def _settings_file() -> dict:
+    """ratings.toml in the working folder, read and its keys checked ({} when there is none)."""
+    path = Path(SETTINGS_FILE)
+    if not path.is_file():
+        if path.exists():  # a folder of that name: the settings the user meant to give would be ignored
+            raise SettingsError(f"{path.resolve()} is not a file: the settings are a TOML file of that name "
+                                "(warehouse = \"...\", out = \"...\"); rename or remove the folder")
+        return {}
+    import tomllib
+
+    try:
+        values = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+        raise SettingsError(f"{path.resolve()}: not a TOML file ({err})") from err
+    unknown = sorted(set(values) - set(SETTINGS) - set(PAIRING_SETTINGS))
+    if unknown:
+        raise SettingsError(f"{path.resolve()}: {', '.join(unknown)}: not a setting (they are "
+                            f"{', '.join([*SETTINGS, *PAIRING_SETTINGS])})")
+    return values
 
 
 def setting(name: str) -> Path:
@@ -42,26 +80,29 @@ def setting(name: str) -> Path:
     variable, default = SETTINGS[name]
     if os.environ.get(variable):
         return Path(os.environ[variable])
-    path = Path(SETTINGS_FILE)
-    if not path.is_file():
-        if path.exists():  # a folder of that name: the settings the user meant to give would be ignored
-            raise SettingsError(f"{path.resolve()} is not a file: the settings are a TOML file of that name "
-                                "(warehouse = \"...\", out = \"...\"); rename or remove the folder")
-        return default
-    import tomllib
-
-    try:
-        values = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
-        raise SettingsError(f"{path.resolve()}: not a TOML file ({err})") from err
-    unknown = sorted(set(values) - set(SETTINGS))
-    if unknown:
-        raise SettingsError(f"{path.resolve()}: {', '.join(unknown)}: not a setting (they are "
-                            f"{', '.join(SETTINGS)})")
+    values = _settings_file()
     value = values.get(name, default)
     if not isinstance(value, str | Path) or not str(value).strip():
-        raise SettingsError(f"{path.resolve()}: {name} must be a path in quotes")
+        raise SettingsError(f"{Path(SETTINGS_FILE).resolve()}: {name} must be a path in quotes")
     return Path(value)
+
+
+def pairing_settings() -> PairingSettings:
+    """ratings.toml's federation and publish_birth_year (none given: no federation, no
+    birth year). Only true publishes the birth year: a value in quotes ("yes", "false")
+    is refused, not read as a wish."""
+    values = _settings_file()
+    where = Path(SETTINGS_FILE).resolve()
+    federation = values.get("federation")
+    if federation is not None and not (isinstance(federation, str) and FEDERATION.fullmatch(federation)):
+        raise SettingsError(f"{where}: federation must be a federation's three capital letters in quotes, "
+                            f"as FIDE writes them (federation = \"BEL\"), not {federation!r}")
+    birth_year = values.get("publish_birth_year", False)
+    if not isinstance(birth_year, bool):
+        raise SettingsError(f"{where}: publish_birth_year must be true or false, without quotes, "
+                            f"not {birth_year!r}")
+    return PairingSettings(federation, birth_year)
+
 
 SAMPLE_FILES = {
     "players": SAMPLE_DIR / "players.csv",

@@ -11,7 +11,7 @@ from pipeline.flow import Reporter
 
 if TYPE_CHECKING:  # what the reports describe; imported by the commands that make them
     from pipeline.ingest import Intake
-    from pipeline.rate.periods import RatedList
+    from pipeline.systems.base import RatedList
     from pipeline.validate import Replacement, Validated
 
 
@@ -100,17 +100,12 @@ def report_rating(rated: list[RatedList], series: str = "") -> None:
         click.echo(f"  {r.list_id:<8} {r.games:>7} {r.players_rated:>7} {r.rounds:>6} {r.still_moving:>6}  {revision}")
 
 
-def report_table(relation: duckdb.DuckDBPyRelation, empty: str) -> None:
-    """A query's rows as an aligned text table (or what to say when there are none)."""
-    names = relation.columns
-    rows = [["" if v is None else str(v) for v in r] for r in relation.fetchall()]
-    if not rows:
-        click.echo(empty)
-        return
-    widths = [max(len(n), *(len(r[i]) for r in rows)) for i, n in enumerate(names)]
-    click.echo("  ".join(n.ljust(w) for n, w in zip(names, widths)).rstrip())
-    for r in rows:
-        click.echo("  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip())
+def report_table(relation: duckdb.DuckDBPyRelation, empty: str, fmt: str = "table") -> None:
+    """A query's rows as an aligned text table (or what to say when there are none), CSV
+    or JSON: every listing prints through pipeline/listing.py, so the formats agree."""
+    from pipeline.listing import print_relation
+
+    print_relation(relation, fmt, empty)
 
 
 class ConsoleReporter(Reporter):

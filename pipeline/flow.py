@@ -119,14 +119,18 @@ def rate(con: duckdb.DuckDBPyConnection, run_id: int, reporter: Reporter, system
 def publish(con: duckdb.DuckDBPyConnection, out: Path, reporter: Reporter, formats: tuple[str, ...],
             reports: bool, system: str | None = None) -> None:
     """Write the files of each official series (the one asked for, else all), each in
-    its folder; a scenario is never published."""
+    its folder; a scenario is never published. The pairing programs' files take
+    ratings.toml's federation and publish_birth_year (pipeline.config.pairing_settings),
+    read only when they are asked for."""
+    from pipeline.config import PairingSettings, pairing_settings
     from pipeline.publish import publish_series
     from pipeline.rate.series import SeriesError
 
     if system is not None and chosen(con, system).scenario:
         raise SeriesError(f"{system!r} is a scenario: scenarios are never published (compare them: ratings compare)")
+    settings = pairing_settings() if {"txt", "swiss-manager"} & set(formats) else PairingSettings()
     for series in ([chosen(con, system)] if system else series_in(con, scenarios=False)):
-        published = publish_series(con, out, series, formats)
+        published = publish_series(con, out, series, formats, settings=settings)
         pages = []
         if reports:
             from pipeline.publish.report import write_reports  # Jinja2: only when reports are asked for
@@ -164,6 +168,9 @@ def run(con: duckdb.DuckDBPyConnection, run_id: int, inputs: Inputs, by: str, ou
         record_game(con, system)
     if rules is not None:  # parameters out of their range: refused before anything is taken in
         systems.rule_set(system_to_rate(con, system), rules)
+    if {"txt", "swiss-manager"} & set(formats):  # so is a ratings.toml the pairing files cannot take
+        from pipeline.config import pairing_settings
+        pairing_settings()
     with transaction(con):
         rejected = take_in(con, run_id, inputs, by, temp_staging(con), True, reporter, system)
     with timed(reporter, "Rate"):

@@ -33,10 +33,11 @@ class WarehouseMissing(WarehouseError):
     """A command that reads the warehouse was given a path where there is none."""
 
 
-WAREHOUSE_VERSION = 7  # the layout of sql/schema.sql and sql/migrations/; 2: lists have revisions; 3: the FIDE
+WAREHOUSE_VERSION = 8  # the layout of sql/schema.sql and sql/migrations/; 2: lists have revisions; 3: the FIDE
 # rule set; 4: submissions, withdrawn rows, registry versions, corrections with a trail; 5: series (several rule
 # sets); 6: events for chess too (rated_in, games_scheduled), lists in their rating order (position);
-# 7: published_files (what each list's publication wrote)
+# 7: published_files (what each list's publication wrote); 8: reject_closures and duplicate_decisions (the
+# officer's decisions on rejects no fix can take in and on possible duplicate games)
 # sql/schema.sql is layout 6; sql/migrations/<n>.sql brings layout n - 1 to n. A warehouse of layout 6 or later
 # is brought up to date at its first writable connection; an older one is refused (rebuild it).
 MIGRATED_FROM = 6
@@ -180,6 +181,19 @@ def _migrations(found: int) -> list[Path]:
     return [SQL_DIR / "migrations" / f"{n}.sql" for n in range(found + 1, WAREHOUSE_VERSION + 1)]
 
 
+# Layouts whose migration adds only tables that reading commands read too (`ratings submissions`,
+# `rejects --closed` read the officer's decisions): a read-only connection to an older layout gets
+# them empty, in memory, as the migration makes them; no decision can predate its table.
+READ_ADDITIONS = (8,)
+
+
+def _read_additions(con: duckdb.DuckDBPyConnection, found: int) -> None:
+    for n, migration in enumerate(_migrations(found), start=found + 1):
+        if n in READ_ADDITIONS:
+            con.execute(migration.read_text().replace("create table if not exists ",
+                                                      "create temp table if not exists "))
+
+
 def _migrate(con: duckdb.DuckDBPyConnection, found: int) -> None:
     """Each migration in one transaction with its version row: a run killed half-way
     leaves the warehouse at the layout before it, whole."""
@@ -203,6 +217,8 @@ def _check_version(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) 
     if found is not None and MIGRATED_FROM <= found < WAREHOUSE_VERSION:
         if not read_only:
             _migrate(con, found)
+        else:
+            _read_additions(con, found)
         return
     if found != WAREHOUSE_VERSION:
         con.close()
@@ -283,40 +299,6 @@ def row(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) ->
     """The first row of a query, or None; reads the whole result so the connection is free."""
     rows = con.execute(sql, params or []).fetchall()
     return rows[0] if rows else None
-
-
-def audit_failures(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
-    """Run every sql/audits/ query; each returns the rows that break its rule (here in
-    words). Then `lists_on_withdrawn_games`: no list in force rests on a withdrawn or
-    replaced game, as its rule set places the games (`on_withdrawn_games`)."""
-    failures = {}
-    for path in sorted((SQL_DIR / "audits").glob("*.sql")):
-        result = con.sql(path.read_text())
-        failures[path.stem] = [", ".join(f"{c} {v}" for c, v in zip(result.columns, values))
-                               for values in result.fetchall()]
-    failures["lists_on_withdrawn_games"] = [f"{series} {list_id}: rests on games withdrawn or replaced since it was "
-                                            "computed (run `ratings rate`)" for series, list_id in on_withdrawn_games(con)]
-    return failures
-
-
-def on_withdrawn_games(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str]]:
-    """(series, list_id) of every list in force that rests on a withdrawn or replaced game: its
-    inputs changed since it was computed (its rule set's own signature, recomputed), and a
-    game of its window or an earlier one was withdrawn after its revision (a later list rests
-    on the earlier ones). Lists only waiting for late games are not counted."""
-    from pipeline.rate import stale_lists
-    from pipeline.rate.series import series_in
-
-    found = []
-    for s in series_in(con):
-        for list_id in stale_lists(con, s):
-            if con.execute("""select 1 from lists l, withdrawn_rows w
-                              where l.series = ? and l.list_id = ? and w.kind in ('games', 'go_games')
-                                and w.run_id > l.run_id
-                                and coalesce(try_cast(w.record->>'date' as date), l.window_end) <= l.window_end
-                              limit 1""", [s.name, list_id]).fetchall():
-                found.append((s.name, list_id))
-    return found
 
 
 def staged(con: duckdb.DuckDBPyConnection, staging: str, kind: str) -> str:

@@ -7,7 +7,7 @@
 -- lists or opponents changed".
 -- inputs: changed (the recomputed lists: list_id, window_start, window_end, old_revision,
 --         old_run_id, old_registry_version), player_state and calculations (still the old
---         revision), new_player_state, new_calculations, games, game_changes, source_files,
+--         revision), new_player_state, new_calculations, games, game_changes, duplicate_decisions, source_files,
 --         corrections, player_versions, players, getvariable('series')
 -- grain: list_id, player_id
 with revised as (select * from changed where old_revision is not null),
@@ -52,19 +52,24 @@ corrected as (
     from revised r join corrections c on c.series = getvariable('series') and c.list_id = r.list_id
      and c.withdrawn_run > r.old_run_id
 ),
+-- One game withdrawn as a duplicate leaves its submission in force (its description says so).
 change_sides as (
-    select r.list_id, side.player_id, g.submission_id, g.replaced, g.date, g.white_id, g.black_id, g.description
+    select r.list_id, side.player_id, g.submission_id, g.replaced, g.date, g.white_id, g.black_id, g.description,
+           d.game_key is not null as duplicate
     from revised r
     join game_changes g on g.run_id > r.old_run_id and g.date between r.window_start and r.window_end
+    left join duplicate_decisions d on d.decision = 'withdrawn' and d.run_id = g.run_id
+     and d.game_key = (g.old_file::bigint << 32) + g.old_row
     cross join lateral (select unnest([g.white_id, g.black_id]) as player_id) side
 ),
 changed_games as (
     select list_id, player_id, 3 as rank,
            case when replaced is not null
                 then 'submission ' || submission_id || ' replaces submission ' || replaced || ': '
+                when duplicate then 'submission ' || submission_id || ': '
                 else 'submission ' || submission_id || ' withdrawn: ' end
            || string_agg(description, ', ' order by date, white_id, black_id, description) as reason
-    from change_sides group by list_id, player_id, submission_id, replaced
+    from change_sides group by list_id, player_id, submission_id, replaced, duplicate
 ),
 -- The games a replacement took in are described by game_changes (unchanged ones are no news).
 replacement_runs as (

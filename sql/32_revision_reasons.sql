@@ -4,7 +4,8 @@
 -- (or, for the first list, from the registry or the initial ratings). A list computed
 -- for the first time says so.
 -- inputs: changed (list_id, window_start, window_end, old_revision, old_run_id), games,
---         game_changes, source_files, submissions, corrections, lists, new_lists, getvariable('series')
+--         game_changes, duplicate_decisions, source_files, submissions, corrections, lists, new_lists,
+--         getvariable('series')
 -- grain: list_id
 with revised as (select * from changed where old_revision is not null),
 -- The games a replacement took in are described by game_changes (unchanged ones are no news).
@@ -20,10 +21,13 @@ late as (
     join source_files f on f.file_id = g.file_id
     where not exists (select 1 from replacement_runs x where x.file_id = g.file_id and x.run_id = g.run_id)
 ),
+-- One game withdrawn as a duplicate leaves its submission in force: its reason is the officer's.
 changes as (
-    select distinct r.list_id, g.submission_id, g.replaced
+    select distinct r.list_id, g.submission_id, g.replaced, d.reason as duplicate_reason
     from revised r
     join game_changes g on g.run_id > r.old_run_id and g.date between r.window_start and r.window_end
+    left join duplicate_decisions d on d.decision = 'withdrawn' and d.run_id = g.run_id
+     and d.game_key = (g.old_file::bigint << 32) + g.old_row
 ),
 causes as (
     select l.list_id, 'late games: submission ' || s.submission_id || ' (' || s.name || ')' as cause
@@ -31,6 +35,9 @@ causes as (
     union
     select c.list_id, case when c.replaced is not null
                            then 'submission ' || s.submission_id || ' (' || s.name || ') replaces submission ' || c.replaced
+                           when c.duplicate_reason is not null
+                           then 'submission ' || s.submission_id || ' (' || s.name || '): a duplicate game withdrawn: '
+                                || c.duplicate_reason
                            else 'submission ' || s.submission_id || ' (' || s.name || ') withdrawn: ' || s.withdrawn_reason end
     from changes c join submissions s using (submission_id)
     union

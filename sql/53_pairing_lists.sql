@@ -3,7 +3,7 @@
 -- have a club's or age estimate (R12: published for pairing, marked as estimates;
 -- pipeline/formats/list_files.py prints them ending in 9). The registry's extra
 -- columns federation, sex, title and fide_id are used where present; no birth date (the
--- birth year is given: pipeline/publish/ keeps it only for a rule set that publishes it).
+-- birth year is given: pipeline/publish/ keeps it only under ratings.toml's publish_birth_year).
 -- The registry is read as it was when the list's revision was computed, as in
 -- rating_history (registry_snapshots): a revision's published files do not change with
 -- later registry updates. Its columns are read once a player and registry version,

@@ -52,7 +52,7 @@ comment on column list_ratings.status is 'As in rating_history.';
 -- The registry as each registry version the lists were computed with saw it (most
 -- often one version): a list's rows take their names by an equality join on it, so
 -- the asof join runs over the players, not over every player of every list (FIDE's
--- 4 M rows: 1 s).
+-- 4 M rows).
 create or replace view registry_snapshots as
 with registries as (select distinct registry_version from lists),
 registered as (select distinct player_id from player_versions)
@@ -181,7 +181,7 @@ comment on column list_summary.mean_rating_change is 'Drift: mean_rating minus t
 comment on column list_summary.rounds_used is 'Rounds of the estimation of unrated players (at most 25, R9).';
 comment on column list_summary.players_still_moving is 'Unrated players whose estimate still moved in the last round.';
 comment on column list_summary.unanchored_players is 'Unrated players in groups with no rated player (R11).';
-comment on column list_summary.rejected_rows is 'Rejected game rows dated in the window still open (not fixed, taken in or withdrawn since).';
+comment on column list_summary.rejected_rows is 'Rejected game rows dated in the window still open (not fixed, taken in, withdrawn or closed since).';
 
 create or replace view top_players as
 select h.series, h.list_id, rank() over (partition by h.series, h.list_id order by h.rating desc) as rank,

@@ -31,9 +31,9 @@ EXPECTED = {
     "not_a_table.csv": ("error", 0, 0, ("not_a_table.csv: given as a games file, it lacks the columns date, "
                                         "white_id, black_id, result; it has this is not a table at all")),
     "huge_ids.csv": ("partly rejected", 1, 2, "white_id: not a whole-number id of at most 15 digits"),
-    "bad_dates.csv": ("partly rejected", 1, 3, "date: unparseable date (expected YYYY-MM-DD) (got '2026-02-30')"),
+    "bad_dates.csv": ("partly rejected", 1, 3, "date: not a calendar date (2026-02-30)"),
     "bad_results.csv": ("partly rejected", 1, 3, "result: unknown code (got '1-1')"),
-    "self_play.csv": ("partly rejected", 1, 1, "a player plays against themself"),
+    "self_play.csv": ("partly rejected", 1, 1, "a player plays against themself (player 1)"),
     "duplicates.csv": ("partly rejected", 2, 1, "duplicate game: same as row 1 of this file"),
     "unknown_player.csv": ("partly rejected", 1, 1, "black_id: 99 is not in the player registry"),
     "ragged_rows.csv": ("partly rejected", 2, 1, "result: missing value"),
@@ -44,7 +44,7 @@ EXPECTED = {
     "mixed_encoding.csv": ("error", 0, 0, ("mixes encodings: line 2 is UTF-8 ('è' written as 2 bytes), line 3 is not "
                                            "UTF-8 (byte 0xE8, 'è' in Latin-1/CP1252?)")),
     "cp1252.csv": ("clean", 2, 0, "encoding: CP1252 (Windows), not Latin-1: line 2 holds byte 0x80"),
-    "padded_self_play.csv": ("partly rejected", 1, 2, "a player plays against themself"),
+    "padded_self_play.csv": ("partly rejected", 1, 2, "a player plays against themself (player 3)"),
     "equal_after_parsing.csv": ("partly rejected", 2, 1, "duplicate game: same as row 1 of this file"),
     "truncated.parquet": ("error", 0, 0, "truncated.parquet: not a readable Parquet file"),
 }

@@ -222,11 +222,19 @@ def test_the_card_shows_each_event_with_the_list_it_took_ratings_from(cli, fide_
     assert "Change = K × Σ(S − E) = 40 × +0.58 = +23.20 → +23" in card
 
 
-def test_the_txt_list_carries_k_birth_year_and_the_inactive_flag(fide_events):
-    lines = (fide_events[1] / "lists" / "2026-06.txt").read_text().splitlines()
+def test_the_txt_list_carries_k_birth_year_and_the_inactive_flag(fide_events, cli, tmp_path, monkeypatch):
+    w, out = fide_events
+    lines = (out / "lists" / "2026-06.txt").read_text().splitlines()
     row = {int(line[:15]): line for line in lines[1:]}
     # K at column 124, B-day at 127, Flag at 133 (1-based). G (peak 2700): K 10, last game October
-    # 2025, more than 12 months before 1 June 2026? No: 20 October 2025 is within: active.
+    # 2025, more than 12 months before 1 June 2026? No: 20 October 2025 is within: active. The
+    # birth year is private: B-day stays blank until ratings.toml publishes it.
+    assert (row[9][123:125].strip(), row[9][126:130].strip(), row[9][132:].strip()) == ("10", "", "")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ratings.toml").write_text("publish_birth_year = true\n")
+    cli("publish", "--warehouse", w, "--out", tmp_path / "with-years", "--format", "txt", "--no-reports")
+    lines = (tmp_path / "with-years" / "lists" / "2026-06.txt").read_text().splitlines()
+    row = {int(line[:15]): line for line in lines[1:]}
     assert (row[9][123:125].strip(), row[9][126:130], row[9][132:].strip()) == ("10", "1980", "")
     # N: 7 rated games (5 pooled + 2), K 40, born 1990.
     assert (row[5][123:125].strip(), row[5][126:130]) == ("40", "1990")

@@ -20,7 +20,8 @@ import pytest
 
 from pipeline.formats.aga import aga_from_text, read_aga
 from pipeline.formats.ffg_tou import ffg_from_text, read_ffg
-from pipeline.formats.go_files import read_egd, read_go_file
+from pipeline.formats.go_files import read_egd
+from pipeline.formats.go_reports import read_go_file
 from pipeline.formats.pairgoth import pairgoth_from_json, read_pairgoth
 from pipeline.formats.sniff import go_report_format, looks_like_egd, looks_like_opengotha, not_read
 

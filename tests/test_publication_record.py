@@ -110,10 +110,12 @@ def test_another_format_builds_every_list_again(cli, published, built_lists):
 
 
 def layout_6(w) -> None:
-    """What a warehouse of the previous layout looked like: no published_files, version 6."""
+    """What a warehouse of layout 6 looked like: no published_files (7), no officer's decisions (8)."""
     with duckdb.connect(str(w)) as con:
-        con.execute("drop table published_files")
-        con.execute("update warehouse_version set version = 6 where version = 7")
+        for table in ("published_files", "reject_closures", "duplicate_decisions"):
+            con.execute(f"drop table {table}")
+        con.execute("delete from warehouse_version where version > 6")
+        con.execute("insert into warehouse_version select 6 where not exists (select 1 from warehouse_version)")
 
 
 def columns_of(w) -> list[tuple]:
@@ -123,7 +125,7 @@ def columns_of(w) -> list[tuple]:
 
 
 def test_a_warehouse_of_layout_6_is_migrated_with_its_data(cli, published, published_once, built_lists):
-    assert WAREHOUSE_VERSION == 7
+    assert WAREHOUSE_VERSION == 8
     w, out = published
     with duckdb.connect(str(w), read_only=True) as con:
         games, lists = con.execute("select (select count(*) from games), (select count(*) from lists)").fetchall()[0]
@@ -132,13 +134,13 @@ def test_a_warehouse_of_layout_6_is_migrated_with_its_data(cli, published, publi
     assert "2027-05" in cli("query", "select list_id from lists order by 1", "--warehouse", w).output
     with duckdb.connect(str(w), read_only=True) as con:
         assert con.execute("select max(version) from warehouse_version").fetchall() == [(6,)]
-    # Writable, it is brought to layout 7: the same tables and columns as the warehouse
-    # it was copied from, made at layout 7.
+    # Writable, it is brought to layout 8: the same tables and columns as the warehouse
+    # it was copied from, made at layout 8.
     assert "no file changed" in cli("publish", "--warehouse", w, "--out", out).output
     assert sorted(built_lists) == ["2027-01", "2027-05"]  # no record yet: built, found identical
     assert columns_of(w) == columns_of(published_once / "w.duckdb")
     with duckdb.connect(str(w), read_only=True) as con:
-        assert con.execute("select version from warehouse_version order by 1").fetchall()[-2:] == [(6,), (7,)]
+        assert con.execute("select version from warehouse_version order by 1").fetchall()[-3:] == [(6,), (7,), (8,)]
         assert con.execute("select (select count(*) from games), (select count(*) from lists)").fetchall() == [
             (games, lists)]
         # Recorded at that publication: two lists' files (a revision file and the latest

@@ -165,7 +165,16 @@ def test_the_site_in_a_real_browser(federation, tmp_path):
     options.binary_location = CHROMIUM
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1200,1000"):
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the pages' console, read below
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+    def no_console_error(page: str) -> None:
+        # A script error on load (the ranking once ran before its labels were defined) is a
+        # page that shows nothing where it should: every page type is loaded and read for one.
+        driver.get(page)
+        errors = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        assert errors == [], (page, errors)
+
     wait = WebDriverWait(driver, 10)
     try:
         driver.get((site / "index.html").as_uri())  # the redirect to the first language
@@ -210,6 +219,11 @@ def test_the_site_in_a_real_browser(federation, tmp_path):
         assert "3 von 6 Spielern" in driver.find_element(By.ID, "shown").text
         driver.save_screenshot(str(tmp_path / "list.png"))
         assert all((tmp_path / f"{n}.png").stat().st_size > 10_000 for n in ("search", "player", "list"))
+        for lang in ("en", "fr", "nl", "de"):
+            for page in ("index.html", "players/1.html", "lists/2027-01.html"):
+                no_console_error((site / lang / page).as_uri())
+            # the ranking's count is drawn on load, before any filter changes
+            assert driver.find_element(By.ID, "shown").text.strip() != ""
     finally:
         driver.quit()
 

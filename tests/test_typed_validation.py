@@ -65,7 +65,7 @@ def test_every_problem_of_a_row_is_said_at_once(cli, registry, tmp_path):
                  rejected=True)
     assert "read 5 = accepted 1 + rejected 4" in result.output
     assert reasons(w, "games") == {
-        1: "a player plays against themself; date: unparseable date (expected YYYY-MM-DD) (got '2026-13-01'); "
+        1: "a player plays against themself (player 7); date: not a calendar date (2026-13-01); "
            "result: unknown code (got '2-0')",
         2: "white_id: not a whole-number id of at most 15 digits (got 'x')",
         3: "black_id: missing value",
@@ -130,7 +130,7 @@ def test_a_chess_event_is_rated_by_a_list_after_it_ends(cli, registry, tmp_path)
     x1 = "rated_in: a list dated before the event ends cannot rate it (X1)"
     assert reasons(w, "events") == {
         2: x1, 3: x1,
-        4: f"{x1}; start_date: unparseable date (expected YYYY-MM-DD) (got '2026-02-30')",
+        4: f"{x1}; start_date: not a calendar date (2026-02-30)",
         5: "games_scheduled: games_scheduled must be a whole number of games from 1 to 99 (X6) (got '100')",
     }
     con = duckdb.connect(str(w), read_only=True)

@@ -73,8 +73,8 @@ def test_each_bad_row_is_rejected_with_its_reason(cli, tmp_path):
     g = rejects_by_row(con, games)
     assert sorted(g) == [3, 4, 5, 6, 7, 8, 9, 10]
     assert "result: unknown code (got '1-1')" in g[3]
-    assert "date: unparseable date" in g[4] and "2026-02-30" in g[4]
-    assert "plays against themself" in g[5]
+    assert "date: not a calendar date (2026-02-30)" in g[4]
+    assert "a player plays against themself (player 2)" in g[5]
     assert "black_id: 42 is not in the player registry" in g[6]
     assert "duplicate game: same as row 1 of this file" in g[7]
     assert "07/09/2026" in g[8]

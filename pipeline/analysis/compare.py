@@ -10,6 +10,7 @@ import pyarrow as pa
 
 from pipeline.analysis.evaluate import Accuracy, evaluate
 from pipeline.analysis.sources import Source
+from pipeline.progress import progress
 from pipeline.rate.series import SeriesError
 from pipeline.warehouse import stage_sql
 
@@ -33,7 +34,11 @@ class Comparison:
 def compare(con: duckdb.DuckDBPyConnection, a: Source, b: Source) -> Comparison:
     if a.name == b.name:
         raise SeriesError(f"compare two different sources (both are named {a.name!r})")
+    bar = progress(step="compare", total=3, unit="step")
+    bar.set_postfix_str("accuracy")
     accuracy = evaluate(con, [a, b])  # loads the sources (A first: the windows are A's lists)
+    bar.update()
+    bar.set_postfix_str("lists")
     con.execute("set variable a = ?", [a.name])
     con.execute("set variable b = ?", [b.name])
     con.execute(f"create or replace temp table compared_pairs as {stage_sql('analysis/compared_pairs')}")
@@ -53,6 +58,11 @@ def compare(con: duckdb.DuckDBPyConnection, a: Source, b: Source) -> Comparison:
     con.unregister("accuracy_table")
     latest = con.sql("""select a, b from compared_pairs
                         where list_date = (select max(list_date) from compared_pairs)""").to_arrow_table()
-    return Comparison(a, b, lists, con.sql(stage_sql("analysis/differences")).to_arrow_table(),
-                      con.sql(stage_sql("analysis/drift")).to_arrow_table(),
-                      con.sql(stage_sql("analysis/cohorts")).to_arrow_table(), accuracy, latest)
+    bar.update()
+    bar.set_postfix_str("differences, drift, cohorts")
+    comparison = Comparison(a, b, lists, con.sql(stage_sql("analysis/differences")).to_arrow_table(),
+                            con.sql(stage_sql("analysis/drift")).to_arrow_table(),
+                            con.sql(stage_sql("analysis/cohorts")).to_arrow_table(), accuracy, latest)
+    bar.update()
+    bar.close()
+    return comparison

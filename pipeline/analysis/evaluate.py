@@ -8,6 +8,7 @@ import duckdb
 import pyarrow as pa
 
 from pipeline.analysis.sources import Source, load_sources
+from pipeline.progress import progress
 from pipeline.warehouse import stage_sql
 
 
@@ -47,9 +48,17 @@ def accuracy(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> pa.Table:
 
 def evaluate(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> Accuracy:
     """Log-loss, Brier score and calibration of each source, on the same games."""
-    scored_games(con, sources)
-    if not con.execute("select count(*) from scored").fetchall()[0][0]:
-        raise NoCommonGames("no played game has both players rated by every source "
-                            f"({', '.join(s.name for s in sources)}) on its day")
-    return Accuracy(con.sql(stage_sql("analysis/accuracy")).to_arrow_table(),
-                    con.sql(stage_sql("analysis/calibration")).to_arrow_table())
+    with progress(step="evaluate", total=3, unit="step") as bar:
+        bar.set_postfix_str("games scored")
+        scored_games(con, sources)
+        if not con.execute("select count(*) from scored").fetchall()[0][0]:
+            raise NoCommonGames("no played game has both players rated by every source "
+                                f"({', '.join(s.name for s in sources)}) on its day")
+        bar.update()
+        bar.set_postfix_str("accuracy")
+        scores = con.sql(stage_sql("analysis/accuracy")).to_arrow_table()
+        bar.update()
+        bar.set_postfix_str("calibration")
+        calibration = con.sql(stage_sql("analysis/calibration")).to_arrow_table()
+        bar.update()
+    return Accuracy(scores, calibration)

@@ -24,15 +24,37 @@ FILE_COLUMNS = ("player_id", "list_id", "rating")
 
 @dataclass(frozen=True)
 class Source:
-    """Where ratings come from: a series of the warehouse or a file; `name` heads the tables."""
+    """Where ratings come from: a series of the warehouse or a file; `name` heads the tables.
+    A file's `columns` map FILE_COLUMNS to the file's own names (`--columns list_id=list_period`)."""
 
     name: str
     series: str | None = None
     path: Path | None = None
+    columns: tuple[tuple[str, str], ...] = ()
 
 
-def source_of(con: duckdb.DuckDBPyConnection, text: str) -> Source:
-    """A series named `text`, else a file at that path."""
+def column_map(text: str | None) -> tuple[tuple[str, str], ...]:
+    """`--columns list_id=list_period,player_id=...`: (our column, the file's) pairs; a
+    ValueError names what is wrong."""
+    if not text:
+        return ()
+    pairs = {}
+    for part in (p.strip() for p in text.split(",") if p.strip()):
+        ours, equals, theirs = (x.strip() for x in part.partition("="))
+        if not equals or not theirs:
+            raise ValueError(f"{part!r}: give COLUMN=FILE_COLUMN, e.g. list_id=list_period")
+        if ours not in FILE_COLUMNS:
+            raise ValueError(f"{ours!r} is not a column of a file of ratings: map {', '.join(FILE_COLUMNS)}")
+        if ours in pairs:
+            raise ValueError(f"{ours} is mapped twice")
+        pairs[ours] = theirs
+    if not pairs:
+        raise ValueError("give COLUMN=FILE_COLUMN, e.g. list_id=list_period")
+    return tuple(pairs.items())
+
+
+def source_of(con: duckdb.DuckDBPyConnection, text: str, columns: tuple[tuple[str, str], ...] = ()) -> Source:
+    """A series named `text`, else a file at that path (read with `columns`, see Source)."""
     held = {s.name: s for s in series_in(con)}
     if text in held:
         if held[text].rule_set.game != "chess":
@@ -41,7 +63,7 @@ def source_of(con: duckdb.DuckDBPyConnection, text: str) -> Source:
         return Source(text, series=text)
     path = Path(text)
     if path.is_file():
-        return Source(path.stem, path=path)
+        return Source(path.stem, path=path, columns=columns)
     raise SeriesError(f"{text!r} is neither a series of the warehouse ({', '.join(held) or 'none'}) nor a file of ratings "
                       f"({', '.join(FILE_COLUMNS)})")
 
@@ -87,7 +109,7 @@ def _file_table(con: duckdb.DuckDBPyConnection, source: Source, table: str) -> N
     does not read is an error naming the file and the row, never skipped. Read by a
     connection of its own (the warehouse may be open read-only, with no file access)."""
     with duckdb.connect() as reader:
-        ratings = _rating_file(reader, source.path)
+        ratings = _rating_file(reader, source.path, dict(source.columns))
     con.register("file_ratings", ratings)
     con.execute(f"""create or replace temp table {table} as
         select {sql_text(source.name)} as source, l as list_id, strptime(l || '-01', '%Y-%m-%d')::date as list_date,
@@ -95,8 +117,9 @@ def _file_table(con: duckdb.DuckDBPyConnection, source: Source, table: str) -> N
     con.unregister("file_ratings")
 
 
-def _rating_file(reader: duckdb.DuckDBPyConnection, path: Path):
-    """The file's rows checked, as an Arrow table (__row, p, l, r)."""
+def _rating_file(reader: duckdb.DuckDBPyConnection, path: Path, mapped: dict[str, str]):
+    """The file's rows checked, as an Arrow table (__row, p, l, r); `mapped` names the
+    file's column for each of FILE_COLUMNS it does not hold by that name."""
     # The readers of the input files (and pandas, which the tournament files' use) only
     # for a file of ratings: the list reports read a series.
     from pipeline.ingest.tables import InputFileError, read_as, readable
@@ -107,11 +130,19 @@ def _rating_file(reader: duckdb.DuckDBPyConnection, path: Path):
         with read_as(path, "CSV or Parquet file"):
             rel = reader.sql(file.source)
             names = {c.strip().lower(): c for c in rel.columns}
-        missing = [c for c in FILE_COLUMNS if c not in names]
+        held = ", ".join(c for c in rel.columns if c != "__row")
+        absent = [theirs for theirs in mapped.values() if theirs.strip().lower() not in names]
+        if absent:
+            raise InputFileError(f"{path}: --columns names {', '.join(absent)}, not a column of the file "
+                                 f"(it has {held})")
+        chosen = {c: names[mapped.get(c, c).strip().lower()] for c in FILE_COLUMNS
+                  if mapped.get(c, c).strip().lower() in names}
+        missing = [c for c in FILE_COLUMNS if c not in chosen]
         if missing:
             raise InputFileError(f"{path}: a file of ratings needs the columns {', '.join(FILE_COLUMNS)}; "
-                                 f"missing: {', '.join(missing)}")
-        player, list_id, rating = (f'"{names[c]}"' for c in FILE_COLUMNS)
+                                 f"missing: {', '.join(missing)} (the file has {held}: map its own names "
+                                 f"with --columns, e.g. --columns {missing[0]}=COLUMN)")
+        player, list_id, rating = ('"' + chosen[c].replace('"', '""') + '"' for c in FILE_COLUMNS)
         reader.execute(f"""create temp table file_ratings as
             select __row, try_cast({player} as bigint) as p, try_cast({rating} as double) as r,
                    regexp_replace(cast({list_id} as varchar), '^(\\d{{4}})-?(\\d{{2}})$', '\\1-\\2') as l,
@@ -124,7 +155,7 @@ def _rating_file(reader: duckdb.DuckDBPyConnection, path: Path):
     if bad:
         row, *values = bad[0]
         raise InputFileError(f"{path}, row {row}: {dict(zip(FILE_COLUMNS, values))} is not a "
-                             "player id, a list id (YYYY-MM) and a rating")
+                             "player id, a list id (YYYY-MM or YYYYMM) and a rating")
     if reader.execute("select count(*) from file_ratings").fetchall()[0][0] == 0:
         raise InputFileError(f"{path}: a file of ratings with no rows (only its header): nothing to compare or score")
     # The bounds the validation applies to the initial ratings (pipeline.config): a

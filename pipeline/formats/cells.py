@@ -27,8 +27,8 @@ class LayoutError(ValueError):
 def spreadsheet_safe(column: pa.ChunkedArray) -> pa.ChunkedArray:
     """Text cells a spreadsheet would run as a formula get a leading apostrophe."""
     # Every such start is one ASCII byte, and a cell's first byte is ASCII only when its
-    # first character is: read from the buffers, 0.1 ms for 10,000 cells (a regular
-    # expression, 0.4 ms; publication makes 1,600 columns for FIDE's lists).
+    # first character is: read from the buffers, not by a regular expression (publication
+    # makes 1,600 columns for FIDE's lists).
     risky = np.isin(first_bytes(column), FORMULA_STARTS)
     if not risky.any():  # most lists: no copy
         return column

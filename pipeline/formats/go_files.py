@@ -1,6 +1,6 @@
 """Go tournament files: OpenGotha XML and the EGD results format, read into tables
 (the FFG, AGA and pairgoth formats: ffg_tou.py, aga.py and pairgoth.py beside this one,
-into the same GoTournament; `read_go_file` reads any of them by its content).
+into the same GoTournament; pipeline/formats/go_reports.py reads any of them by its content).
 
 OpenGotha XML is what the OpenGotha pairing program saves (pairgoth, its
 successor, reads and writes it too). A `<Tournament>` root holds `<Players>`
@@ -75,7 +75,7 @@ from pipeline.formats.trf import Problem  # one Problem type for every tournamen
 
 __all__ = ["GoTournament", "Problem", "clean_name", "egd_from_text", "grade_text", "looks_like_egd",
            "looks_like_opengotha",
-           "opengotha_from_xml", "opengotha_key", "read_egd", "read_go_file", "read_opengotha"]
+           "opengotha_from_xml", "opengotha_key", "read_egd", "read_opengotha"]
 
 # ffg_licence and aga_id: the national federation's id, kept for the registry (FFG, AGA, pairgoth files).
 PLAYER_COLUMNS = ["key", "name", "grade", "rating", "egd_pin", "club", "country", "line", "ffg_licence", "aga_id"]
@@ -189,26 +189,6 @@ class _Element:
     attrs: dict[str, str]
     line: int
     parent: str | None
-
-
-def read_go_file(path: str | Path) -> GoTournament:
-    """A Go tournament file of any format read here, recognised by its first bytes."""
-    from pipeline.formats.sniff import go_report_format
-
-    path = Path(path)
-    with open(path, "rb") as fh:
-        head = fh.read(8192)
-    fmt = go_report_format(head) or ("opengotha" if looks_like_opengotha(head) else "egd")
-    if fmt == "ffg":
-        from pipeline.formats.ffg_tou import read_ffg
-        return read_ffg(path)
-    if fmt == "aga":
-        from pipeline.formats.aga import read_aga
-        return read_aga(path)
-    if fmt == "pairgoth":
-        from pipeline.formats.pairgoth import read_pairgoth
-        return read_pairgoth(path)
-    return read_opengotha(path) if fmt == "opengotha" else read_egd(path)
 
 
 def read_opengotha(path: str | Path) -> GoTournament:

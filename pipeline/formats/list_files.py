@@ -9,13 +9,17 @@ and keep the rows in the order given. Same input, same bytes.
   lists (ID Number 1-15, Name 16-76, Fed 77-79, Sex 81, Tit 85-88, WTit
   90-93, OTit 95-108, the rating at 114, Gms at 120, K at 124, B-day at 127,
   Flag at 133: w a woman, i inactive). K, B-day and the inactive flag come from
-  the optional columns k, birth_year and inactive (the FIDE rule set gives them;
-  a list without them keeps the columns blank, so readers that cut FIDE's
-  columns by position still find every field where FIDE puts it). A title
+  the optional columns k, birth_year and inactive (the FIDE rule set gives K and
+  the flag; pipeline/publish/ gives the birth year only when ratings.toml says
+  publish_birth_year = true; a list without them keeps the columns blank, so
+  readers that cut FIDE's columns by position still find every field where FIDE
+  puts it). A title
   goes to its own column: women's titles (WGM WIM WFM WCM) to WTit, the
   player titles (GM IM FM CM) to Tit, the others (arbiters', trainers',
   organisers') to OTit.
-- `swiss_manager_csv`: Swiss-Manager's player import CSV.
+- `swiss_manager_csv`: Swiss-Manager's player import CSV; Birthday from the
+  optional column birth_year, the year alone (what the registry knows, as
+  FIDE's lists give it: no day or month is made up), else blank.
 
 Safe by construction: a value that would break the layout (a control
 character such as a line break, tab or escape; a value longer than its
@@ -106,8 +110,8 @@ def fide_list_text(table: pa.Table | pd.DataFrame, list_id: str | None = None,
 
 def swiss_manager_csv(table: pa.Table | pd.DataFrame, federation: str | None = None) -> str:
     """Swiss-Manager's import CSV: semicolons, every field quoted, the national
-    rating as Rtg_Nat; Fide_No, Rtg_Int, Clubnumber and ClubName from the
-    optional columns fide_id, fide_rating, club_number and club; `federation`
+    rating as Rtg_Nat; Fide_No, Rtg_Int, Clubnumber, ClubName and Birthday from the
+    optional columns fide_id, fide_rating, club_number, club and birth_year; `federation`
     fills Fed where the row has none. Its importer reads a player a line, so a
     control character in any field raises `LayoutError`."""
     t = _table(table)
@@ -117,6 +121,7 @@ def swiss_manager_csv(table: pa.Table | pd.DataFrame, federation: str | None = N
     club, club_number = text_cells(_optional(t, "club")), text_cells(_optional(t, "club_number"))
     refuse_breaking(ids, {"name": name, "federation": fed, "title": title, "club": club,
                           "club_number": club_number}, {})
+    born = _whole(_optional(t, "birth_year"))
     columns = {
         "ID_No": ids,
         "Name": _safe(name),
@@ -124,7 +129,7 @@ def swiss_manager_csv(table: pa.Table | pd.DataFrame, federation: str | None = N
         "Fed": _safe(fed),
         "Clubnumber": _safe(club_number),
         "ClubName": _safe(club),
-        "Birthday": _blank(t),  # never published
+        "Birthday": born,
         "Rtg_Nat": _published(t),
         "Fide_No": text_cells(_optional(t, "fide_id")),
         "Rtg_Int": text_cells(_optional(t, "fide_rating")),

@@ -17,7 +17,8 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from pipeline.formats.go_files import GoTournament, read_go_file
+from pipeline.formats.go_files import GoTournament
+from pipeline.formats.go_reports import read_go_file
 from pipeline.formats.trf import Problem
 from pipeline.ingest.trf import conflicts, records, registry_matches, stage_rows
 from pipeline.input_layout import EVENT_ID

@@ -141,8 +141,10 @@ def withdraw(con: duckdb.DuckDBPyConnection, submission_id: int, run_id: int, by
         withdrawn += con.execute(f"delete from {table} where file_id in {files}").fetchall()[0][0]
     con.execute("""update byes set withdrawn_run = ? where withdrawn_run is null and file_id in
                    (select file_id from source_files where submission_id = ?)""", [run_id, submission_id])
-    con.execute("""update rejects set status = 'withdrawn', resolved_run = ? where status = 'open' and file_id in
-                   (select file_id from source_files where submission_id = ?)""", [run_id, submission_id])
+    # A closed reject goes with its file too: reopened, it would be open on a file no longer in force.
+    con.execute("""update rejects set status = 'withdrawn', resolved_run = ? where status in ('open', 'closed')
+                   and file_id in (select file_id from source_files where submission_id = ?)""",
+                [run_id, submission_id])
     con.execute("""update submissions set status = ?, withdrawn_at = ?, withdrawn_by = ?, withdrawn_reason = ?,
                                           withdrawn_run = ? where submission_id = ?""",
                 [status, dt.datetime.now(), by, why if replaced_by is not None else reason, run_id, submission_id])
@@ -181,7 +183,7 @@ def _record_changes(con: duckdb.DuckDBPyConnection, run_id: int, submission_id: 
     go = GAME_FORMATS[fmt] == "go"
     old = submission_id if replaced is None else replaced
     old_fmt = scalar(con, "select format from submissions where submission_id = ?", [old])
-    con.execute(f"create or replace temp view old_games as {_identities(go, old_fmt, withdrawn_of=old)}")
+    con.execute(f"create or replace temp view old_games as {_identities(go, old_fmt, withdrawn_of=old, run_id=run_id)}")
     con.execute(f"create or replace temp view new_games as "
                 f"{_identities(go, fmt, stored_of=submission_id if replaced is not None else None)}")
     con.execute(f"""insert into game_changes
@@ -194,7 +196,8 @@ def _record_changes(con: duckdb.DuckDBPyConnection, run_id: int, submission_id: 
                             "group by change", [run_id, submission_id]).fetchall())
 
 
-def _identities(go: bool, fmt: str, withdrawn_of: int | None = None, stored_of: int | None = None) -> str:
+def _identities(go: bool, fmt: str, withdrawn_of: int | None = None, stored_of: int | None = None,
+                run_id: int | None = None) -> str:
     """A submission's games with the identity that finds the same game in another
     version of the file: event, round and players for tournament files; for plain
     tables game_id when given, else date and players (colours aside, so that a
@@ -203,7 +206,8 @@ def _identities(go: bool, fmt: str, withdrawn_of: int | None = None, stored_of: 
     if withdrawn_of is not None:
         fields = {c: f"(record->>'{c}')" for c in ("date", "white_id", "black_id", "result", "game_id", "event",
                                                   "round", "event_id", "winner", "handicap")}
-        source = (f"from withdrawn_rows where kind = '{kind}' and file_id in "
+        # Only this run's: a game withdrawn before as a duplicate is no change of this one.
+        source = (f"from withdrawn_rows where kind = '{kind}' and run_id = {int(run_id)} and file_id in "
                   f"(select file_id from source_files where submission_id = {int(withdrawn_of)})")
     else:
         fields = {c: f"({c}::varchar)" for c in ("date", "white_id", "black_id", "result", "game_id", "event",

@@ -27,7 +27,9 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
+from pipeline.config import PairingSettings
 from pipeline.formats.cells import LayoutError, spreadsheet_safe
+from pipeline.progress import progress
 from pipeline.publish.record import (
     file_digest,
     list_fingerprints,
@@ -137,6 +139,7 @@ DEFAULT_FORMATS = ("csv", "parquet")
 WRITERS = min(4, os.cpu_count() or 1)
 # The files of a list's revision, by what _list_files names them.
 LIST_SUFFIXES = (".csv", "-excel.csv", ".parquet", ".txt", "-swiss-manager.csv")
+PAIRING_SUFFIXES = (".txt", "-swiss-manager.csv")
 
 
 def _list_files(one: pa.Table, pairing: pa.Table | None, list_id: str, formats: tuple[str, ...]) -> dict[str, bytes]:
@@ -173,7 +176,8 @@ class Published:
 
 
 def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: tuple[str, ...] = DEFAULT_FORMATS,
-                   writers: int = WRITERS, record: bool = True) -> Published:
+                   writers: int = WRITERS, record: bool = True,
+                   settings: PairingSettings = PairingSettings()) -> Published:
     """Write a series' files into its folder (OUT/ for the warehouse's first series,
     OUT/<series>/ for the others), as its rule set publishes them: for each list
     OUT/state/<list_id>.parquet and, where the rule set publishes list files,
@@ -186,7 +190,9 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
     Returns the list ids, the number of files written and, when every list was built,
     their rows (which the reports read too). `writers`: the threads writing the lists
     (bench/publication.py compares them with one); `record`: False builds every list and
-    records nothing (the bench, on a read-only warehouse)."""
+    records nothing (the bench, on a read-only warehouse); `settings`: what the pairing
+    files carry besides the public columns (ratings.toml's federation and
+    publish_birth_year, which `pipeline.flow.publish` reads; the default: neither)."""
     rs = series.rule_set
     out = Path(series.folder(Path(out)))
     (out / "lists").mkdir(parents=True, exist_ok=True)
@@ -201,13 +207,14 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
         if not FILE_NAME.fullmatch(list_id):  # a file name: never a path out of OUT (validation checks it too)
             raise ValueError(f"list id {list_id!r} cannot name a file")
     folder = out.resolve()
-    fingerprints = list_fingerprints(con, series, formats)
+    pairing_formats = rs.list_files and bool({"txt", "swiss-manager"} & set(formats))
+    fingerprints = list_fingerprints(con, series, formats, settings if pairing_formats else None)
     kept = unchanged_lists(con, folder, series, fingerprints, writers) if record else set()
     revisions = [r for r in revisions if r[0] not in kept]
     with only_lists(con, [list_id for list_id, _ in revisions] if kept else None):
         states = stage(con, "51_published_states").select(", ".join(("list_id", *rs.published_state))).to_arrow_table()
         lists = stage(con, "50_published_lists").to_arrow_table() if rs.list_files else None
-        pairing = by_key(pairing_lists(con, rs)) if rs.list_files and {"txt", "swiss-manager"} & set(formats) else {}
+        pairing = by_key(pairing_lists(con, rs, settings)) if pairing_formats else {}
     state_rows, empty_state = by_key(states), states.slice(0, 0)
     rows_by_list = by_key(lists) if rs.list_files else {}
 
@@ -222,7 +229,7 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
             if rs.list_files:
                 for suffix, data in _list_files(rows_by_list.get(list_id, lists.slice(0, 0)), pairing.get(list_id),
                                                 list_id, formats).items():
-                    written += write_once(data, out / "lists" / f"{list_id}-r{revision}{suffix}")
+                    written += _write_revision(data, out / "lists" / f"{list_id}-r{revision}{suffix}", suffix)
                     written += write_bytes(data, out / "lists" / f"{list_id}{suffix}")
                     files[f"lists/{list_id}-r{revision}{suffix}"] = files[f"lists/{list_id}{suffix}"] = \
                         file_digest(data)
@@ -244,9 +251,12 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
     again = {(list_id, revision) for list_id, revision in revisions
              if any((out / "lists" / f"{list_id}-r{revision}{suffix}").exists() for suffix in LIST_SUFFIXES)}
     written = 0
-    with ThreadPoolExecutor(max_workers=writers) as pool:
+    with ThreadPoolExecutor(max_workers=writers) as pool, \
+            progress(step=f"publish {series.name}", total=len(revisions), unit="list") as bar:
         for batch in ([r for r in revisions if r in again], [r for r in revisions if r not in again]):
-            written += sum(pool.map(list_and_state, *zip(*batch))) if batch else 0
+            for files_written in pool.map(list_and_state, *zip(*batch)) if batch else ():
+                written += files_written
+                bar.update()
     if record:
         record_publication(con, folder, series, fingerprints, recorded)
     if rs.current_list:
@@ -267,6 +277,18 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
     return Published(list(fingerprints), written, None if kept else lists)
 
 
+def _write_revision(data: bytes, path: Path, suffix: str) -> bool:
+    """`write_once`, the refusal of a pairing file naming the settings it may come from."""
+    try:
+        return write_once(data, path)
+    except PublishedFileConflict as err:
+        if suffix not in PAIRING_SUFFIXES:
+            raise
+        raise PublishedFileConflict(
+            f"{err}. Or ratings.toml's federation or publish_birth_year changed since: a published revision "
+            "keeps what it carried, so the pairing files of the new settings go to another --out") from err
+
+
 @contextmanager
 def only_lists(con: duckdb.DuckDBPyConnection, list_ids: list[str] | None) -> Iterator[None]:
     """The publication stages (sql/50, 51, 53: getvariable('publish_lists')) read only
@@ -285,18 +307,23 @@ def list_rows(con: duckdb.DuckDBPyConnection, series, list_ids: list[str]) -> pa
         return stage(con, "50_published_lists").to_arrow_table()
 
 
-def pairing_lists(con: duckdb.DuckDBPyConnection, rule_set) -> pa.Table:
+def pairing_lists(con: duckdb.DuckDBPyConnection, rule_set, settings: PairingSettings = PairingSettings()
+                  ) -> pa.Table:
     """The lists as pairing programs load them (sql/53_pairing_lists.sql), with the
-    columns the rule set adds (RuleSet.pairing_state: FIDE's K, birth year and
-    inactive flag); the birth year only where the rule set publishes it."""
+    columns the rule set adds (RuleSet.pairing_state: FIDE's K and inactive flag);
+    `settings.federation` where the registry gives a player none; the birth year only
+    with `settings.publish_birth_year` (private: the federation's decision, whatever
+    room the rule set's layout has for it)."""
     extra = [c for c in rule_set.pairing_state if c != "birth_year"]
-    chosen = ", ".join(["p.*"] + [f"s.{c}" for c in extra])
+    chosen = ", ".join(["p.* replace (coalesce(p.federation, getvariable('default_federation')) as federation)"]
+                       + [f"s.{c}" for c in extra])
+    con.execute("set variable default_federation = ?::varchar", [settings.federation])
     table = con.sql(f"""
         select {chosen} from ({stage_sql('53_pairing_lists')}) p
         left join player_state s
           on s.series = getvariable('series') and s.list_id = p.list_id and s.player_id = p.player_id
         order by p.list_id, p.estimated, p.rating desc, p.player_id""").to_arrow_table()
-    return table if "birth_year" in rule_set.pairing_state else table.drop_columns(["birth_year"])
+    return table if settings.publish_birth_year else table.drop_columns(["birth_year"])
 
 
 def by_key(table: pa.Table, key: str = "list_id") -> dict[str, pa.Table]:
@@ -305,6 +332,6 @@ def by_key(table: pa.Table, key: str = "list_id") -> dict[str, pa.Table]:
         return {}
     counts = pc.value_counts(table.column(key).combine_chunks())  # in order of first appearance
     keys, sizes = counts.field("values").to_pylist(), counts.field("counts")
-    # Arrow's to_numpy would load pandas (0.3 s) for a command that has no other use for it.
+    # Arrow's to_numpy would load pandas for a command that has no other use for it.
     ends = pc.cumulative_sum(sizes).to_pylist()
     return {k: table.slice(end - n, n) for k, end, n in zip(keys, ends, sizes.to_pylist())}

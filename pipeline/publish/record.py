@@ -36,11 +36,14 @@ def code_digest() -> str:
     return digest.hexdigest()
 
 
-def list_fingerprints(con: duckdb.DuckDBPyConnection, series, formats: tuple[str, ...]) -> dict[str, str]:
+def list_fingerprints(con: duckdb.DuckDBPyConnection, series, formats: tuple[str, ...],
+                      pairing_settings=None) -> dict[str, str]:
     """list_id → what its files depend on: its revision and the registry version it was
     computed with (the names it shows), the previous list's revision (the previous
     ratings it shows; for the first list, the initial ratings), the rule set, the
-    formats asked for and the code."""
+    formats asked for, the code and, with the pairing files, their settings
+    (pipeline.config.PairingSettings): a changed setting is never taken for a list
+    left as it was."""
     # The first list's previous ratings are the initial ratings (the rating_history view):
     # they are in its fingerprint, hashed as sql/22_list_signatures.sql hashes them.
     rows = con.execute("""
@@ -50,6 +53,8 @@ def list_fingerprints(con: duckdb.DuckDBPyConnection, series, formats: tuple[str
                     then (select coalesce(sum(hash(player_id, rating)), 0) from initial_ratings)::varchar end
         from lists where series = ? order by position""", [series.name]).fetchall()
     common = [code_digest(), series.name, series.rule_set.name, sorted(formats)]
+    if pairing_settings is not None:
+        common.append([pairing_settings.federation, pairing_settings.publish_birth_year])
     return {r[0]: hashlib.sha256(json.dumps([*common, *r]).encode()).hexdigest() for r in rows}
 
 

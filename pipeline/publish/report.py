@@ -108,8 +108,8 @@ class ReportTables:
             select list_id, {BIN_START} + floor((rating - {BIN_START}) / {BIN}) * {BIN} as low, count(*) as players
             from report_history group by all order by list_id, low""", []), "list_id").items()}
         # The top players' ratings on the lists their charts show (each list's chart: the
-        # HISTORY_LISTS lists up to it), not on every list: FIDE's 412 lists, 200,000
-        # rows made dicts (1 s) → a tenth of them.
+        # HISTORY_LISTS lists up to it), not on every list: FIDE's 412 lists would make
+        # 200,000 rows dicts, this a tenth of them.
         at = {l["list_id"]: k for k, l in enumerate(self.lists)}
         charted = [(at[list_id], r["player_id"]) for list_id, rows in self.top.items() for r in rows]
         con.register("charted", pa.table({"k": [k for k, _ in charted], "player_id": [p for _, p in charted]},
@@ -126,12 +126,7 @@ class ReportTables:
         self.rounds = _by(_records(con, """select list_id, round, players_moving from estimation_rounds
                                            where series = ? order by list_id, round""", s), "list_id") \
             if series.rule_set.estimates_players else {}
-        self.files = _records(con, """
-            select regexp_extract(f.path, '[^/]+$') as file, f.rows_read, f.rows_accepted, f.taken_in_run,
-                   (select count(*) from rejects r where r.file_id = f.file_id and r.status = 'open') as rows_rejected,
-                   (select mode(regexp_replace(split_part(r.reason, ';', 1), ' \\(got .*\\)$', ''))
-                    from rejects r where r.file_id = f.file_id and r.status = 'open') as top_reason
-            from source_files f order by f.file_id""", [])
+        self.files = input_files(con)
         self.accuracy = list_accuracy(con, series) if accuracy is None else accuracy
 
     def page(self, list_id: str) -> str:
@@ -155,8 +150,66 @@ class ReportTables:
                                    "round (1: without the compatibility range)", legend=False),
             history=line_chart(lines, labels, "rating"),
             gains=self.gains.get(list_id, []), losses=self.losses.get(list_id, []), new_players=self.new.get(list_id, []),
-            rejects=[f for f in self.files if f["taken_in_run"] is not None and f["taken_in_run"] <= run],
+            **files_seen(self.files, run),
         )
+
+
+# Each part of each input file and what became of its rows, as `ratings submissions`
+# counts them (sql/submissions.sql): read = in force + rejected (open) + closed + fixed +
+# withdrawn (taken in and withdrawn since, or rejected and withdrawn with the file). A
+# replaced or withdrawn file shows as such, its rows withdrawn; a tournament's new
+# players stay registered when its games are withdrawn, so that part stays in force.
+INPUT_FILES = """
+with judged as (
+    select file_id, count(*) filter (where status = 'open') as rejected,
+           count(*) filter (where status = 'closed') as closed,
+           count(*) filter (where status in ('fixed', 'superseded')) as fixed,
+           count(*) filter (where status = 'withdrawn') as rejects_withdrawn,
+           mode(regexp_replace(split_part(reason, ';', 1), ' \\(got .*\\)$', ''))
+               filter (where status = 'open') as top_reason
+    from rejects group by file_id
+),
+withdrawn as (select file_id, count(*) as n from withdrawn_rows group by file_id)
+select f.file_id, regexp_extract(f.path, '[^/]+$') as file, f.kind, f.run_id, f.taken_in_run,
+       s.status in ('staged', 'taken in') or f.kind not in ('games', 'go_games', 'events') as in_force,
+       case when s.status in ('staged', 'taken in') then 'taken in'
+            when f.kind not in ('games', 'go_games', 'events') then 'taken in (its file ' || s.status || ')'
+            when s.status = 'replaced' then 'replaced by ' || coalesce((select min_by(n.name, n.submission_id)
+                                                                      from submissions n
+                                                                      where n.replaces = s.submission_id), '?')
+            else s.status end as status,
+       f.rows_read, f.rows_accepted - coalesce(w.n, 0) as rows_in_force, coalesce(j.rejected, 0) as rows_rejected,
+       coalesce(j.closed, 0) as rows_closed, coalesce(j.fixed, 0) as rows_fixed,
+       coalesce(w.n, 0) + coalesce(j.rejects_withdrawn, 0) as rows_withdrawn, j.top_reason
+from source_files f join submissions s using (submission_id)
+left join judged j using (file_id) left join withdrawn w using (file_id)
+where f.taken_in_run is not null
+order by f.file_id"""
+
+COUNTS = ("rows_read", "rows_in_force", "rows_rejected", "rows_closed", "rows_fixed", "rows_withdrawn")
+
+
+def input_files(con: duckdb.DuckDBPyConnection) -> list[dict]:
+    return _records(con, INPUT_FILES, [])
+
+
+def files_seen(files: list[dict], run: int) -> dict:
+    """The input files a list's revision saw (staged by its run or before), and the totals
+    of those in force: a replaced or withdrawn file's rows are no longer counted."""
+    seen = [f for f in files if f["run_id"] <= run]
+    kept = [f for f in seen if f["in_force"]]
+    totals = {c: sum(f[c] for f in kept) for c in COUNTS} | {"files": len(kept)}
+    return {"rejects": seen, "totals": totals}
+
+
+def _inputs_mark(files: list[dict], run: int) -> str:
+    """What the page shows of the input files, in a few characters: a reject closed or a
+    file withdrawn since rewrites the page, as a new revision does."""
+    import hashlib
+
+    shown = [tuple(f[c] for c in ("file", "kind", "status", *COUNTS, "top_reason"))
+             for f in files_seen(files, run)["rejects"]]
+    return hashlib.sha256(repr(shown).encode()).hexdigest()[:12]
 
 
 def write_reports(con: duckdb.DuckDBPyConnection, out: Path, series, published: pa.Table | None) -> list[Path]:
@@ -170,16 +223,17 @@ def write_reports(con: duckdb.DuckDBPyConnection, out: Path, series, published: 
         return written
     folder = Path(series.folder(Path(out)))
     accuracy = list_accuracy(con, series)
-    lists = con.execute("select list_id, revision from lists where series = ? order by position",
+    lists = con.execute("select list_id, revision, run_id from lists where series = ? order by position",
                         [series.name]).fetchall()
+    files = input_files(con)
     due = []
-    for k, (list_id, revision) in enumerate(lists):
+    for k, (list_id, revision, run) in enumerate(lists):
         if not FILE_NAME.fullmatch(list_id):
             continue
         # The predictive figures grow with the games played under the list: a page is
         # rewritten when they change, as when its revision does.
         scored = accuracy.get(list_id, {}).get("games", 0)
-        marker = f"<!-- revision {revision}, {scored} games scored -->"
+        marker = f"<!-- revision {revision}, {scored} games scored, inputs {_inputs_mark(files, run)} -->"
         path = folder / list_id / "index.html"
         if not (path.exists() and path.read_text().endswith(marker + "\n")):
             due.append((k, list_id, marker, path))

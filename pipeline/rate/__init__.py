@@ -17,9 +17,9 @@ from pipeline.rate.series import Series
 from pipeline.warehouse import scalar
 
 if TYPE_CHECKING:  # numpy, pandas and Arrow are loaded when a series is rated, not by every command
-    import pandas as pd  # that imports this package (`ratings submissions`: 0.9 -> 0.4 s)
+    import pandas as pd  # that imports this package (`ratings submissions`)
 
-    from pipeline.rate.periods import RatedList
+    from pipeline.systems.base import RatedList
 
 
 class UnknownList(ValueError):
@@ -76,9 +76,10 @@ def rate_series(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, fro
     from the terminal, False hides it.
     """
     import pandas as pd
-    from tqdm import tqdm
 
-    from pipeline.rate.periods import fixes_in_force, list_row
+    from pipeline.progress import progress
+    from pipeline.rate.corrections import fixes_in_force
+    from pipeline.rate.periods import list_row
     from pipeline.rate.store import COMMON_TABLES, store
     from pipeline.systems.base import Period
 
@@ -106,8 +107,7 @@ def rate_series(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, fro
     context = {"run_id": run_id, "parameters": parameters,
                "registry_version": scalar(con, "select coalesce(max(version), 0) from player_versions")}
     summary = []
-    with tqdm(total=len(todo), desc=f"rate {series.name}", unit="list",
-              disable=None if show_progress is None else not show_progress, leave=False) as bar:
+    with progress(step=f"rate {series.name}", total=len(todo), unit="list", show=show_progress) as bar:
         for i, (list_id, start, end) in enumerate(todo[["list_id", "window_start", "window_end"]].itertuples(index=False)):
             period = Period(i, list_id, pd.Timestamp(start).date(), pd.Timestamp(end).date())
             outcome = rs.rate_period(state, games.of(i), period, fixes.get(list_id))

@@ -9,6 +9,7 @@ stays listed with who withdrew it and why, and is no longer applied.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import math
 
 import duckdb
@@ -59,11 +60,33 @@ def withdraw(con: duckdb.DuckDBPyConnection, correction_id: int, reason: str, by
 
 
 def listing(con: duckdb.DuckDBPyConnection, player_id: int | None = None, list_id: str | None = None):
-    """Every correction, in force or withdrawn, oldest first."""
-    return con.sql("""select c.correction_id as id, c.series, c.player_id, p.name, c.list_id, c.rating, c.reason,
-                             c.entered_by as by, c.entered_at::timestamp(0) as entered_at,
+    """Every correction, in force or withdrawn, oldest first; the ratings as the rule sets
+    publish them (chess: whole numbers; Go: points as stored)."""
+    whole = scalar(con, """select coalesce(bool_and(s.rating_step is not null and s.rating_step = round(s.rating_step)),
+                                           true)
+                           from corrections c join series s using (series)""")
+    rating = "round(c.rating)::bigint" if whole else "c.rating"
+    return con.sql(f"""select c.correction_id as id, c.series, c.player_id, p.name, c.list_id, {rating} as rating,
+                             c.reason, c.entered_by as by, c.entered_at::timestamp(0) as entered_at,
                              case when c.withdrawn_at is null then 'in force'
                                   else 'withdrawn by ' || c.withdrawn_by || ': ' || c.withdrawn_reason end as status
                       from corrections c left join players p using (player_id)
                       where ($player is null or c.player_id = $player) and ($list is null or c.list_id = $list)
                       order by c.correction_id""", params={"player": player_id, "list": list_id})
+
+
+def fixes_in_force(con: duckdb.DuckDBPyConnection, series: str, ids: np.ndarray) -> dict:
+    """The latest correction in force of each player at each list of the series:
+    list_id → Fixes (player indices, ratings, reasons)."""
+    import numpy as np
+
+    from pipeline.systems.base import Fixes
+
+    rows = con.execute("""select list_id, player_id, arg_max(rating, correction_id), arg_max(reason, correction_id)
+                          from corrections where series = ? and withdrawn_at is null
+                          group by list_id, player_id order by list_id, player_id""", [series]).fetchall()
+    out = {}
+    for list_id, group in itertools.groupby(rows, key=lambda r: r[0]):  # a handful of corrections
+        _, players, values, reasons = zip(*group)
+        out[list_id] = Fixes(np.searchsorted(ids, players), np.array(values, dtype=float), list(reasons))
+    return out

@@ -3,7 +3,6 @@ canonical order, players of a window as local indices, corrections, and the
 per-list parts that become warehouse rows."""
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -11,7 +10,7 @@ import duckdb
 import numpy as np
 import pyarrow as pa
 
-from pipeline.systems.base import Columns, RatedList  # what a rule set returns (re-exported)
+Columns = dict[str, np.ndarray | str]  # one list's part of a table; "list_id": one value for the part
 from pipeline.warehouse import stage
 
 if TYPE_CHECKING:  # pandas is loaded by the commands that rate, not by those that read the lists
@@ -23,7 +22,7 @@ def column(table: pa.Table, name: str, dtype=float) -> np.ndarray:
     if dtype is object and (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)):
         # A text column of few values (FIDE's start lists: a few hundred in a million games) as one
         # Python string a value, not a new one a cell: made once and hashed once by the
-        # factorising that follows (FIDE's list games on the Belgian history 1.3-1.6 -> 0.8 s).
+        # factorising that follows (bench/README.md has the measurement).
         encoded = values.combine_chunks().dictionary_encode()
         return np.array(encoded.dictionary.to_pylist() + [None], dtype=object)[
             encoded.indices.fill_null(len(encoded.dictionary)).to_numpy()]
@@ -113,7 +112,7 @@ def _canonical_order(list_index, white, black, score, *carried: np.ndarray) -> t
         same = ordered[1:] == ordered[:-1]
         if carried and same.any():
             # Only the rows that share a key with another are ordered by the carried
-            # columns (FIDE on Belgium: 8,398 of 1.06 M rows; sorting them all took 1.3 s).
+            # columns (FIDE on Belgium: 8,398 of 1.06 M rows; sorting them all is the slow way).
             # Their keys ascend, so each key's rows stay in the places the sort gave them.
             tied = np.zeros(len(order), dtype=bool)
             tied[1:] |= same
@@ -139,21 +138,6 @@ def local_indices(white: np.ndarray, black: np.ndarray, n: int,
         present[also] = True
     position = np.cumsum(present) - 1
     return np.flatnonzero(present), position[white], position[black]
-
-
-def fixes_in_force(con: duckdb.DuckDBPyConnection, series: str, ids: np.ndarray) -> dict:
-    """The latest correction in force of each player at each list of the series:
-    list_id → Fixes (player indices, ratings, reasons)."""
-    from pipeline.systems.base import Fixes
-
-    rows = con.execute("""select list_id, player_id, arg_max(rating, correction_id), arg_max(reason, correction_id)
-                          from corrections where series = ? and withdrawn_at is null
-                          group by list_id, player_id order by list_id, player_id""", [series]).fetchall()
-    out = {}
-    for list_id, group in itertools.groupby(rows, key=lambda r: r[0]):  # a handful of corrections
-        _, players, values, reasons = zip(*group)
-        out[list_id] = Fixes(np.searchsorted(ids, players), np.array(values, dtype=float), list(reasons))
-    return out
 
 
 def mark_corrections(calculations: Columns, corrected: np.ndarray, ratings: np.ndarray, reasons: list[str]) -> None:

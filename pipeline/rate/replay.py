@@ -10,7 +10,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from pipeline.rate.series import Series
+from pipeline.rate.series import Series, span
 from pipeline.systems.base import NotFound, Period
 
 
@@ -38,9 +38,11 @@ def list_to_replay(con: duckdb.DuckDBPyConnection, series: Series, list_id: str)
         where = int(np.flatnonzero(lists["list_id"] == list_id)[0])
         before = None if where == 0 else lists["list_id"].iloc[where - 1]
         return before, lists.iloc[[where]].reset_index(drop=True)
-    if not lists.empty and series.rule_set.periods_are == "windows" and list_id == next_list(con, series):
+    following = next_list(con, series) if not lists.empty and series.rule_set.periods_are == "windows" else None
+    if list_id == following:
         return lists["list_id"].iloc[-1], _next_window(con, series)
-    raise NotFound(f"no list {list_id!r}")
+    raise NotFound(f"no list {list_id!r} in {series.name}: its lists are {span(lists['list_id'].tolist())}"
+                   + (f" (and the next one, {following}, from the games so far)" if following else ""))
 
 
 def _next_window(con: duckdb.DuckDBPyConnection, series: Series) -> pd.DataFrame:

@@ -87,9 +87,13 @@ def known_list(con: duckdb.DuckDBPyConnection, series: Series, list_id: str) -> 
     held = [r[0] for r in con.execute("select list_id from lists where series = ? order by position",
                                       [series.name]).fetchall()]
     if list_id not in held:
-        which = f"{held[0]} … {held[-1]}" if len(held) > 1 else (held[0] if held else "none yet")
-        raise SeriesError(f"no list {list_id!r} in {series.name}: its lists are {which}")
+        raise SeriesError(f"no list {list_id!r} in {series.name}: its lists are {span(held)}")
     return list_id
+
+
+def span(held: list[str]) -> str:
+    """A series' lists (in order) in words: the first … the last."""
+    return f"{held[0]} … {held[-1]}" if len(held) > 1 else (held[0] if held else "none yet")
 
 
 def official(con: duckdb.DuckDBPyConnection, system: str, run_id: int, parameters: dict | None = None) -> Series:
@@ -161,6 +165,9 @@ def drop_scenario(con: duckdb.DuckDBPyConnection, name: str) -> int:
     for table in sorted(tables):
         con.execute(f'delete from "{table}" where series = ?', [name])
     return lists
+
+
+SCENARIO_COLUMNS = ("scenario", "rule_set", "changes", "lists", "made_in_run", "computed_at")
 
 
 def scenario_listing(con: duckdb.DuckDBPyConnection) -> list[dict]:

@@ -17,6 +17,7 @@ import duckdb
 import pandas as pd
 
 from pipeline.outputs import claim_folder
+from pipeline.progress import progress
 from pipeline.publish import write_bytes
 from pipeline.publish.svg import line_chart
 from pipeline.site.data import UNDER, site_data
@@ -87,6 +88,13 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
     global _JOB
     data = site_data(con, series, card_lists, since)
     claim_folder(out, "site")
+    # The page groups: the lists' data, the cards' data, then each language's pages (or
+    # shard of them), as the workers finish them.
+    cores = os.cpu_count() or 1
+    shards = cores // math.gcd(len(languages), cores)
+    parts = [(lang, shard, shards) for lang in languages for shard in range(shards)]
+    bar = progress(step="site", total=2 + len(parts), unit="group")
+    bar.set_postfix_str("lists")
     write = _Writer()
     for name in ("site.css", "site.js"):
         write(out / name, (STATIC / name).read_bytes())
@@ -101,6 +109,8 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
                                                          "active"]].itertuples(index=False)]
         # Columns named once, rows as arrays: half the size of an object a row.
         write(out / "data" / "lists" / f"{list_id}.js", _script("LIST_ROWS", {"columns": LIST_COLUMNS, "rows": table}))
+    bar.update()
+    bar.set_postfix_str("cards")
     # The cards are the same in every language: one data file a player, shown by the page.
     cards: dict[int, list] = {}
     position = dict(zip(data.lists["list_id"], data.lists["position"]))
@@ -108,6 +118,8 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
         cards.setdefault(player_id, []).append([list_id, text])
     for player_id, player_cards in cards.items():
         write(out / "data" / "cards" / f"{player_id}.js", _script("CARDS", player_cards))
+    bar.update()
+    bar.set_postfix_str("pages")
     records = rows.sort_values(["player_id", "position"]).to_dict("records")  # once: a frame per player is slow
     latest = data.lists["list_id"].iloc[-1] if len(data.lists) else None
     clubs = {}
@@ -121,9 +133,6 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
     # A worker process a core, each writing a language's pages or a shard of them: each
     # language's players in as many shards as make the parts a multiple of the cores, so
     # that none idles at the end (on two cores: one language in two shards, three in two each).
-    cores = os.cpu_count() or 1
-    shards = cores // math.gcd(len(languages), cores)
-    parts = [(lang, shard, shards) for lang in languages for shard in range(shards)]
     try:
         workers = min(len(parts), cores)
         if workers > 1:
@@ -136,19 +145,25 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
             gc.freeze()
             try:
                 with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-                    done = list(pool.map(_language_pages, *zip(*parts)))
+                    done = [_advanced(bar, d) for d in pool.map(_language_pages, *zip(*parts))]
             finally:
                 gc.unfreeze()
         else:
-            done = [_language_pages(*part) for part in parts]
+            done = [_advanced(bar, _language_pages(*part)) for part in parts]
         players = len(_JOB.by_player)
     finally:
         _JOB = None
+        bar.close()
     first = languages[0]
     write(out / "index.html", (f'<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" '
                                f'content="0; url={first}/index.html"><a href="{first}/index.html">{first}</a>\n'
                                ).encode("utf-8"))
     return Built(players, len(data.lists), sum(d[0] for d in done), write.bytes + sum(d[1] for d in done))
+
+
+def _advanced(bar, done):
+    bar.update()
+    return done
 
 
 def _language_pages(lang: str, shard: int = 0, shards: int = 1) -> tuple[int, int]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import duckdb
 import pandas as pd
 
-from pipeline.warehouse import stage_sql
+from pipeline.warehouse import sql_name, stage_sql
 
 UNDER = (8, 10, 12, 14, 16, 18, 20)
 
@@ -39,12 +39,11 @@ def site_data(con: duckdb.DuckDBPyConnection, series, card_lists: int, since: st
     of its latest `card_lists` lists."""
     con.execute("set variable series = ?", [series.name])
     con.execute(f"create or replace temp table site_rows as {stage_sql('site/ranked')}")
-    has_flag = con.execute("""select count(*) from duckdb_columns() where table_name = 'player_state'
-                              and column_name = 'inactive'""").fetchall()[0][0]
-    if has_flag:  # the rule set's own rule (FIDE B02 7.2.2) decides
-        con.execute("""update site_rows set active = not coalesce(s.inactive, false) from player_state s
-                       where s.series = getvariable('series') and s.list_id = site_rows.list_id
-                         and s.player_id = site_rows.player_id""")
+    flag = series.rule_set.inactive_column
+    if flag is not None:  # the rule set's own rule (FIDE B02 7.2.2) decides, for its series only
+        con.execute(f"""update site_rows set active = not coalesce(s.{sql_name(flag)}, false) from player_state s
+                        where s.series = getvariable('series') and s.list_id = site_rows.list_id
+                          and s.player_id = site_rows.player_id""")
     rows = con.sql("""select *, rank() over (partition by list_id order by rating desc) as rank_all,
                              case when active then rank() over (partition by list_id, active order by rating desc)
                              end as rank_active

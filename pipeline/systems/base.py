@@ -31,6 +31,8 @@ import numpy as np
 if TYPE_CHECKING:  # pandas for the annotations: a command that only reads the lists never loads it
     import pandas as pd
 
+    from pipeline.rate.periods import Columns  # one list's part of a table
+
 
 @dataclass(frozen=True)
 class RatedList:
@@ -44,7 +46,6 @@ class RatedList:
     revision: int | None = None  # None: recomputed, unchanged
 
 
-Columns = dict[str, np.ndarray | str]  # one list's part of a table; "list_id": one value for the part
 
 
 class NotFound(LookupError):
@@ -106,6 +107,11 @@ class RuleSet(ABC):
     # What the pairing lists (TXT, Swiss-Manager) carry besides the rating: player_state
     # columns, and "birth_year" from the registry.
     pairing_state: ClassVar[tuple[str, ...]] = ()
+    # Who is inactive on a list, if the rule set says (FIDE B02 7.2.2): a boolean column of its
+    # player_state rows, read by the site for this series alone. None: the site's own rule (a
+    # rated game in the 12 months up to the list's window end). Never probed from the table,
+    # which other rule sets' columns share.
+    inactive_column: ClassVar[str | None] = None
     estimates_players: ClassVar[bool] = False  # reports show the estimation of unrated players
     # `ratings export history`: the view, its partition column, its order
     history: ClassVar[tuple[str, str, str]] = ("rating_history", "list_id", "list_id, rating desc, player_id")
@@ -198,7 +204,10 @@ class RuleSet(ABC):
         if player_ids is None:
             player_ids = [p for (p,) in con.execute("select player_id from calculations where series = ? and "
                                                      "list_id = ? order by player_id", [series.name, list_id]).fetchall()]
-        return {int(p): self.card(con, series, int(p), list_id) for p in player_ids}
+        from pipeline.progress import progress
+
+        return {int(p): self.card(con, series, int(p), list_id)
+                for p in progress(player_ids, f"cards of {list_id}", unit="card")}
 
     def whatif(self, con: duckdb.DuckDBPyConnection, series: str, player_id: int, opponent: float,
                list_id: str) -> str:

@@ -224,6 +224,7 @@ def validate_staged(con: duckdb.DuckDBPyConnection, run_id: int, by: str = "", s
     it still had staged), so that its games are not taken for duplicates of the
     old version's; then the changes game by game are recorded."""
     from pipeline.ingest import submissions
+    from pipeline.progress import progress
 
     pending = con.sql("""select f.file_id, f.kind, s.submission_id, s.replaces,
                                 (select status from submissions o where o.submission_id = s.replaces)
@@ -235,18 +236,24 @@ def validate_staged(con: duckdb.DuckDBPyConnection, run_id: int, by: str = "", s
     replaced: dict[int, tuple[int, int]] = {}  # new → (old, rows withdrawn)
     seen: set[int] = set()
 
+    bar = progress(step="validate", total=len(pending), unit="file")
+
     def check(file_id: int, kind: str) -> None:
         if file_id not in seen:
             seen.add(file_id)
+            bar.set_postfix_str(kind)
             done.append(validate_file(con, file_id, kind, run_id, system))
+            bar.update()
 
-    for file_id, kind, submission_id, old, old_status in pending:
-        if old is not None and old_status in submissions.ACTIVE and submission_id not in replaced:
-            for other_file, other_kind, other_submission, *_ in pending:
-                if other_submission == old:
-                    check(other_file, other_kind)
-            replaced[submission_id] = (old, submissions.withdraw(con, old, run_id, by, "", replaced_by=submission_id))
-        check(file_id, kind)
+    with bar:
+        for file_id, kind, submission_id, old, old_status in pending:
+            if old is not None and old_status in submissions.ACTIVE and submission_id not in replaced:
+                for other_file, other_kind, other_submission, *_ in pending:
+                    if other_submission == old:
+                        check(other_file, other_kind)
+                replaced[submission_id] = (old, submissions.withdraw(con, old, run_id, by, "",
+                                                                     replaced_by=submission_id))
+            check(file_id, kind)
     submissions.settle(con)
     changes = [Replacement(new, old, rows, submissions.record_replacement(con, run_id, new, old))
                for new, (old, rows) in replaced.items()]

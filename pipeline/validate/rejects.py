@@ -4,9 +4,16 @@
 columns of their kind, as read), with `reason`, `submission`, `file` and `row`
 after them. Ingesting the fixed file takes the rows in, and `file` and `row` tell
 validation which reject each one fixes (pipeline/validate/).
+
+A reject no fix can take in (a player against themself, in a file whose organiser
+cannot say which game it was) is closed by the rating officer, with who, when and
+why (reject_closures): it stays a rejected row, no longer open, so `validate` and
+`run` stop exiting 3 for it, and `--out` no longer writes it; it can be reopened.
 """
 from __future__ import annotations
 
+import datetime as dt
+from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
@@ -14,6 +21,7 @@ import pyarrow.csv as pacsv
 
 from pipeline.input_layout import columns
 from pipeline.publish import replace_atomically
+from pipeline.warehouse import scalar
 
 OPEN_REJECTS = """select f.submission_id, r.file_id, f.kind, r.row_number, r.reason, r.record
                   from rejects r join source_files f using (file_id)
@@ -37,3 +45,132 @@ def export(con: duckdb.DuckDBPyConnection, out: Path, submission_id: int | None 
         replace_atomically(path, lambda tmp: pacsv.write_csv(table, tmp))
         written[kind] = (path, table.num_rows)
     return written
+
+
+# --- the rejects no fix can take in: closed, and reopened ------------------------------
+
+class DecisionRefused(ValueError):
+    """A close, reopen or duplicate decision that cannot be taken; the message names each row."""
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A row as the officer names it: SUBMISSION:ROW (the submission's id or file name, the
+    row as `ratings rejects` lists it), or SUBMISSION:KIND:ROW where a tournament file's
+    parts share a row number."""
+
+    text: str
+    submission_id: int
+    name: str
+    kind: str | None
+    row: int
+
+    def __str__(self) -> str:
+        return f"submission {self.submission_id} ({self.name}), row {self.row}"
+
+
+def references(con: duckdb.DuckDBPyConnection, texts: tuple[str, ...] | list[str]) -> list[Reference]:
+    """Each SUBMISSION:ROW resolved as `ratings withdraw` resolves a submission; one
+    message naming every one that cannot be."""
+    from pipeline.config import KINDS
+    from pipeline.ingest import submissions
+
+    found, refused = [], []
+    for text in texts:
+        head, _, row = str(text).rpartition(":")
+        submission, _, kind = head.rpartition(":")
+        if not submission or kind not in KINDS:
+            submission, kind = head, None
+        if not submission or not row.strip().isdigit():
+            refused.append(f"{text!r}: name a row as SUBMISSION:ROW (the submission's id or file name, the row as "
+                           "`ratings rejects` lists it), e.g. 3:2 or games.csv:2")
+            continue
+        try:
+            submission_id = submissions.resolve(con, submission)
+        except submissions.SubmissionError as err:
+            refused.append(f"{text}: {err}")
+            continue
+        name = scalar(con, "select name from submissions where submission_id = ?", [submission_id])
+        found.append(Reference(str(text), submission_id, name, kind, int(row)))
+    if refused:
+        raise DecisionRefused("; ".join(refused) + ": nothing was done")
+    return found
+
+
+def _rejects_at(con: duckdb.DuckDBPyConnection, ref: Reference) -> list[tuple[int, str, str, str]]:
+    """The rejects a reference names: (file_id, kind, status, reason)."""
+    return con.execute("""select r.file_id, f.kind, r.status, r.reason
+                          from rejects r join source_files f using (file_id)
+                          where f.submission_id = ? and r.row_number = ? and (? is null or f.kind = ?)
+                          order by r.file_id""", [ref.submission_id, ref.row, ref.kind, ref.kind]).fetchall()
+
+
+WHY_NOT = {"taken in": "it was taken in since (the same file given again)", "fixed": "it was fixed by a fix file",
+           "superseded": "its fix was rejected in turn: the fix's row is the open reject",
+           "withdrawn": "its file was replaced or withdrawn"}
+
+
+def decide(con: duckdb.DuckDBPyConnection, texts: tuple[str, ...], action: str, reason: str, by: str,
+           run_id: int) -> list[tuple[Reference, str]]:
+    """Close open rejects (action "closed") or reopen closed ones ("reopened"): all the rows
+    named, or none, with one message naming each that cannot be. Returns (reference, reason
+    of the reject) for each."""
+    wanted = "open" if action == "closed" else "closed"
+    chosen, refused = [], []
+    for ref in references(con, texts):
+        at = _rejects_at(con, ref)
+        if len(at) > 1:
+            kinds = ", ".join(k for _, k, _, _ in at)
+            refused.append(f"{ref} is a row of several parts ({kinds}): name one as "
+                           f"{ref.submission_id}:{at[0][1]}:{ref.row}")
+        elif not at:
+            refused.append(f"{ref}: no reject (`ratings rejects --all` lists them)")
+        elif at[0][2] != wanted:
+            status = at[0][2]
+            why = ("it is open" if status == "open" else "it is closed already" if status == "closed"
+                   else WHY_NOT.get(status, status))
+            refused.append(f"{ref}: not {'an open' if wanted == 'open' else 'a closed'} reject ({why})")
+        else:
+            chosen.append((ref, at[0][0], at[0][3]))
+    if refused:
+        verb = "closed" if action == "closed" else "reopened"
+        raise DecisionRefused("; ".join(refused) + f": nothing was {verb}")
+    if len({(file_id, ref.row) for ref, file_id, _ in chosen}) < len(chosen):
+        raise DecisionRefused("a row is named twice: name each once")
+    now = dt.datetime.now()
+    for ref, file_id, _ in chosen:
+        con.execute("""update rejects set status = ?, resolved_run = ? where file_id = ? and row_number = ?""",
+                    ["closed" if action == "closed" else "open", run_id if action == "closed" else None,
+                     file_id, ref.row])
+        con.execute("insert into reject_closures values (?, ?, ?, ?, ?, ?, ?)",
+                    [file_id, ref.row, action, now, by, reason, run_id])
+    return [(ref, why) for ref, _, why in chosen]
+
+
+# The latest decision on each reject ever closed (who, when, why; reopened ones too).
+LATEST_DECISION = """select file_id, row_number, arg_max(action, decided_at) as action,
+                            max(decided_at) as decided_at, arg_max(decided_by, decided_at) as decided_by,
+                            arg_max(reason, decided_at) as why
+                     from reject_closures group by file_id, row_number"""
+
+
+def listing(con: duckdb.DuckDBPyConnection, submission_id: int | None, shown: str) -> duckdb.DuckDBPyRelation:
+    """What `ratings rejects --closed` lists: the closed rejects with who closed them, when
+    and why (`shown` "closed"); `--all`: every reject with its status and the latest
+    decision on it ("all"). The open ones are the command's own listing."""
+    params = {"submission": submission_id}
+    where = "r.status = 'closed'" if shown == "closed" else "true"
+    return con.sql(f"""
+        select f.submission_id as submission, s.name as file_name, r.file_id as file, f.kind, r.row_number as row,
+               r.status, r.reason,
+               case when d.action = 'reopened' then 'reopened by ' || d.decided_by else d.decided_by end as by,
+               d.decided_at::timestamp(0) as at,
+               coalesce(d.why, case r.status when 'fixed' then 'fixed by file ' || r.resolved_by_file || ', row '
+                                                              || r.resolved_by_row
+                                             when 'superseded' then 'its fix (file ' || r.resolved_by_file
+                                                              || ', row ' || r.resolved_by_row || ') was rejected'
+                                             when 'withdrawn' then 'its file was replaced or withdrawn' end) as why
+        from rejects r join source_files f using (file_id) join submissions s using (submission_id)
+        left join ({LATEST_DECISION}) d using (file_id, row_number)
+        where {where} and ($submission is null or f.submission_id = $submission)
+        order by r.file_id, r.row_number""", params=params)

@@ -37,6 +37,7 @@ from pipeline.input_layout import EVENT_ID
 RESULT_CODES = ("1-0", "0-1", "1/2-1/2", "½-½", "+/-", "-/+", "-/-")
 
 NOT_AN_ID = "not a whole-number id of at most 15 digits"
+SELF_GAME = "a player plays against themself"
 UNPARSEABLE_DATE = "unparseable date (expected YYYY-MM-DD)"
 
 
@@ -48,6 +49,11 @@ class Parse:
 
     sql: str
     reason: str
+    # A text of the right layout that is still no value (2016-11-31) is rejected for
+    # `wrong_value` and the text: saying "expected YYYY-MM-DD" of it would send the
+    # officer looking for a typo in the layout.
+    layout: str | None = None
+    wrong_value: str | None = None
 
 
 # The staged texts are trimmed and never empty (pipeline/ingest/tables.py). Regular
@@ -68,9 +74,14 @@ def whole(pattern: str) -> str:
     return f"case when regexp_full_match({{c}}, '{braces}') then {{c}}::bigint end"
 
 
-def parsed(sql: str, reason: str) -> dict[str, Parse]:
-    """A Field's metadata: the column is typed by `sql`; a text it refuses is rejected for `reason`."""
-    return {"parse": Parse(sql, reason)}
+def parsed(sql: str, reason: str, layout: str | None = None, wrong_value: str | None = None) -> dict[str, Parse]:
+    """A Field's metadata: the column is typed by `sql`; a text it refuses is rejected for
+    `reason`, or for `wrong_value` when the text matches the regular expression `layout`."""
+    return {"parse": Parse(sql, reason, layout, wrong_value)}
+
+
+# A date in its layout that is no day of the calendar: 2016-11-31, 2026-02-30.
+CALENDAR_DATE = {"layout": "[0-9]{4}-[0-9]{2}-[0-9]{2}", "wrong_value": "not a calendar date"}
 
 
 @dataclass(frozen=True)
@@ -96,6 +107,9 @@ Text = Series[Annotated[pd.ArrowDtype, pyarrow.string()]]
 # rejected for that value, and the row check does not judge it (it would judge a NULL
 # that the file did not leave empty: "neither a rating nor archives" for a rating of "x").
 ROW_CHECK_READS: dict[str, tuple[str, ...]] = {}
+# What a row check's reason adds from the row (SQL over the typed columns, `{column}`):
+# "a player plays against themself (player 7)" says who, without opening the file.
+ROW_CHECK_DETAILS: dict[str, str] = {}
 
 
 # pandera (0.35, and its main branch) builds a model's checks from what the decorators
@@ -111,11 +125,14 @@ def check(*fields: str, name: str, **kwargs):
     return named
 
 
-def row_check(*, name: str, reads: tuple[str, ...]):
+def row_check(*, name: str, reads: tuple[str, ...], detail: str | None = None):
     """A Pandera check of whole rows, named for the problem, reading the columns `reads`;
-    a row it cannot judge (a value missing: the comparison gives NA) passes."""
+    a row it cannot judge (a value missing: the comparison gives NA) passes. `detail`
+    (see ROW_CHECK_DETAILS) is said in brackets after the name."""
     if ROW_CHECK_READS.setdefault(name, reads) != reads:
         raise ValueError(f"two row checks named {name!r} read different columns")
+    if detail is not None and ROW_CHECK_DETAILS.setdefault(name, detail) != detail:
+        raise ValueError(f"two row checks named {name!r} say different details")
 
     def named(fn):
         def judged(cls, df: pd.DataFrame) -> Series[bool]:
@@ -293,8 +310,8 @@ LIST_ID = r"[0-9]{4}-(0[1-9]|1[0-2])"
 
 class CalendarInput(pa.DataFrameModel):
     list_id: Text = pa.Field(nullable=False)
-    window_start: Day = pa.Field(nullable=False, metadata=parsed(DATE, UNPARSEABLE_DATE))
-    window_end: Day = pa.Field(nullable=False, metadata=parsed(DATE, UNPARSEABLE_DATE))
+    window_start: Day = pa.Field(nullable=False, metadata=parsed(DATE, UNPARSEABLE_DATE, **CALENDAR_DATE))
+    window_end: Day = pa.Field(nullable=False, metadata=parsed(DATE, UNPARSEABLE_DATE, **CALENDAR_DATE))
 
     @check("list_id", name="not a list id YYYY-MM (R1: the month of publication)")
     def _list_id(cls, s: Series[str]) -> Series[bool]:
@@ -309,7 +326,7 @@ class CalendarInput(pa.DataFrameModel):
 
 
 class GamesInput(pa.DataFrameModel):
-    date: Day = pa.Field(nullable=False, metadata=parsed(DATE, UNPARSEABLE_DATE))
+    date: Day = pa.Field(nullable=False, metadata=parsed(DATE, UNPARSEABLE_DATE, **CALENDAR_DATE))
     white_id: Int = pa.Field(nullable=False, metadata=parsed(ID, NOT_AN_ID))
     black_id: Int = pa.Field(nullable=False, metadata=parsed(ID, NOT_AN_ID))
     result: Text = pa.Field(nullable=False, isin=list(RESULT_CODES))
@@ -320,7 +337,7 @@ class GamesInput(pa.DataFrameModel):
     event: Optional[Text] = pa.Field(nullable=True, metadata=parsed(FREE_TEXT, FORGES_A_LINE))
     round: Optional[Text] = pa.Field(nullable=True, metadata=parsed(FREE_TEXT, FORGES_A_LINE))
 
-    @row_check(name="a player plays against themself", reads=("white_id", "black_id"))
+    @row_check(name=SELF_GAME, reads=("white_id", "black_id"), detail="'player ' || {white_id}")
     def _two_players(cls, df: pd.DataFrame) -> Series[bool]:
         return df["white_id"] != df["black_id"]
 
@@ -346,8 +363,8 @@ class EventsInput(pa.DataFrameModel):
 
     event_id: Text = pa.Field(nullable=False)
     name: Text = pa.Field(nullable=False)
-    start_date: Day = pa.Field(nullable=False, metadata=parsed(DATE, UNPARSEABLE_DATE))
-    end_date: Day = pa.Field(nullable=False, metadata=parsed(DATE, UNPARSEABLE_DATE))
+    start_date: Day = pa.Field(nullable=False, metadata=parsed(DATE, UNPARSEABLE_DATE, **CALENDAR_DATE))
+    end_date: Day = pa.Field(nullable=False, metadata=parsed(DATE, UNPARSEABLE_DATE, **CALENDAR_DATE))
     class_: Text = pa.Field(nullable=True, isin=["A", "B", "C", "D"], alias="class")
     board_size: Text = pa.Field(nullable=True, isin=["9", "13", "19"])
     rated_in: Optional[Text] = pa.Field(nullable=True)  # chess only (FIDE, X1)
@@ -392,7 +409,7 @@ WEIGHT = "weight must be a number from 0 to 2"
 
 class GoGamesInput(pa.DataFrameModel):
     event_id: Text = pa.Field(nullable=False)
-    date: Day = pa.Field(nullable=False, metadata=parsed(DATE, UNPARSEABLE_DATE))
+    date: Day = pa.Field(nullable=False, metadata=parsed(DATE, UNPARSEABLE_DATE, **CALENDAR_DATE))
     black_id: Int = pa.Field(nullable=False, metadata=parsed(ID, NOT_AN_ID))
     white_id: Int = pa.Field(nullable=False, metadata=parsed(ID, NOT_AN_ID))
     winner: Text = pa.Field(nullable=False, isin=["B", "W", "b", "w", "jigo", "Jigo", "JIGO"])
@@ -405,7 +422,7 @@ class GoGamesInput(pa.DataFrameModel):
     def _weight(cls, s: Series[float]) -> Series[bool]:
         return s.between(0, 2)
 
-    @row_check(name="a player plays against themself", reads=("white_id", "black_id"))
+    @row_check(name=SELF_GAME, reads=("white_id", "black_id"), detail="'player ' || {white_id}")
     def _two_players(cls, df: pd.DataFrame) -> Series[bool]:
         return df["black_id"] != df["white_id"]
 

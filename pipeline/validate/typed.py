@@ -17,7 +17,7 @@ import pyarrow
 
 from pipeline.formats.cells import CONTROL_RE2
 from pipeline.input_layout import columns
-from pipeline.validate.schemas import ROW_CHECK_READS, Derived, Parse
+from pipeline.validate.schemas import ROW_CHECK_DETAILS, ROW_CHECK_READS, Derived, Parse
 from pipeline.warehouse import scalar, sql_name, sql_text
 
 
@@ -124,10 +124,23 @@ def reasons_sql(kind: str, model: type[pa.DataFrameModel], staged: str, file_id:
         "select null::bigint as row_number, null::varchar as \"column\", null::varchar as \"check\" where false"
     given = [f"when {sql_text(c)} then s.{sql_name(c)}" for c in columns(kind)]
     given += [f"when {sql_text(c)} then {d.sql}" for c, d in derived(model).items()]  # `extra` is the staged row's
+    raw = f"case f.\"column\" {' '.join(given)} end"
     # A value is shown with its control characters replaced: a reason is a line of the
     # run's summary and of `ratings rejects`, which the value must not break.
-    text = f"regexp_replace(case f.\"column\" {' '.join(given)} end, {sql_text(CONTROL_RE2)}, '\ufffd', 'g')"
+    text = f"regexp_replace({raw}, {sql_text(CONTROL_RE2)}, '\ufffd', 'g')"
     gone = "[" + ", ".join(sql_text(c) for c in sorted(missing)) + "]::varchar[]"
+    wrong_values = "".join(
+        f"when not f.whole_row and f.\"check\" = {sql_text(p.reason)} "
+        f"and regexp_full_match({raw}, {sql_text(p.layout)}) then f.\"column\" || ': ' || {sql_text(p.wrong_value)} || ' (' || {text} || ')' "
+        for p in {(p.reason, p.layout): p for p in parse.values() if p.layout}.values())
+    said = {name: detail for name, detail in ROW_CHECK_DETAILS.items()
+            if set(ROW_CHECK_READS[name]) <= set(model.to_schema().columns)}
+    read = sorted({c for name in said for c in ROW_CHECK_READS[name]})
+    details = "".join(
+        f"when f.whole_row and f.\"check\" = {sql_text(name)} then f.\"check\" || ' (' || "
+        f"({detail.format(**{c: f't.{sql_name(c)}' for c in read})}) || ')' " for name, detail in said.items())
+    typed = (f"left join (select row_number, {', '.join(sql_name(c) for c in read)} from typed_rows) t "
+             "on t.row_number = f.row_number") if read else ""
     return f"""
         with unparsed as ({unparsed}),
         checked as (
@@ -141,10 +154,12 @@ def reasons_sql(kind: str, model: type[pa.DataFrameModel], staged: str, file_id:
             union all select row_number, "column", "check", false from unparsed
         )
         select distinct f.row_number,
-               case when f.whole_row then f."check"
+               case {details}when f.whole_row then f."check"
                     when f."check" = 'not_nullable' and list_contains({gone}, f."column")
                         then f."column" || ': column missing from the file'
                     when f."check" = 'not_nullable' then f."column" || ': missing value'
+                    {wrong_values}
                     else f."column" || ': ' || f."check" || ' (got ''' || {text} || ''')'
                end as reason
-        from failed f join {staged} s on s.file_id = {file_id} and s.row_number = f.row_number"""
+        from failed f join {staged} s on s.file_id = {file_id} and s.row_number = f.row_number
+        {typed}"""

@@ -5,6 +5,7 @@ Shared by tests/test_golden.py (which compares) and tests/golden/regenerate.py
 """
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,7 @@ FORMATS = ("--format", "csv,parquet,txt,swiss-manager", "--no-reports")
 class Case:
     name: str  # the folder under tests/golden/ that holds expected/ (and input/)
     runs: tuple[tuple[str, ...], ...]  # each `ratings` command after the first word, without --warehouse/--out
+    settings: str = ""  # the ratings.toml of the folder the commands run in (none when empty)
 
     @property
     def expected(self) -> Path:
@@ -47,10 +49,13 @@ CASES = (
     # The same federation, then a late result file for the first list's window, run again:
     # the first list and the lists after it are revised (diffs/<list_id>-r2.csv).
     Case("performance-late", (PERFORMANCE_FIRST, _run("--games", *_in("performance-late", "late-games.csv")))),
+    # The birth year published in B-day, as FIDE's own TXT lists print it: private, so only
+    # when ratings.toml says so (pipeline/config.py), which this case's files cover byte for byte.
     Case("fide", (_run(
         "--system", "fide",
         "--players", *_in("fide", "players.csv"), "--ratings", *_in("fide", "ratings.csv"),
-        "--games", *_in("fide", "games.csv"), "--games", *_in("fide", "brussels-open-2026.trf")),)),
+        "--games", *_in("fide", "games.csv"), "--games", *_in("fide", "brussels-open-2026.trf")),),
+        settings="publish_birth_year = true\n"),
     # The OpenGotha save of tests/fixtures/go/ (a real file) is one of the events: its
     # eight players are in the registry (matched by name).
     Case("go-belgium", (_run(
@@ -69,11 +74,14 @@ CASES = (
 
 def produce(case: Case, workdir: Path, invoke: Callable[..., object]) -> Path:
     """Run the case's commands into a fresh warehouse and output folder under
-    `workdir`; `invoke(*args)` runs one `ratings` command and fails on an error.
-    Returns the output folder."""
+    `workdir`, from `workdir` (where the case's ratings.toml is written); `invoke(*args)`
+    runs one `ratings` command and fails on an error. Returns the output folder."""
     warehouse, out = workdir / "warehouse.duckdb", workdir / "out"
-    for args in case.runs:
-        invoke(*args, "--warehouse", str(warehouse), "--out", str(out))
+    if case.settings:
+        (workdir / "ratings.toml").write_text(case.settings, encoding="utf-8")
+    with contextlib.chdir(workdir):
+        for args in case.runs:
+            invoke(*args, "--warehouse", str(warehouse), "--out", str(out))
     return out
 
 

@@ -23,6 +23,7 @@ class Fide(RuleSet):
     game = "chess"
     Parameters = FideRules
     tables = ("pooled_games",)
+    inactive_column = "inactive"  # B02 7.2.2, ruling X7
     history_bound = "event"  # ruling X1: a late game is filed with its event, rated on the list after it ends
     state_columns = ("games_total", "peak_rating", "last_rated", "k", "inactive")
     published_state = ("player_id", "rating::integer as rating", "games_total", "peak_rating::integer as peak_rating",

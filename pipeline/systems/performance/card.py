@@ -13,6 +13,7 @@ import duckdb
 import numpy as np
 import pyarrow as pa
 
+from pipeline.progress import progress
 from pipeline.rate.replay import replayed
 from pipeline.systems.base import NotFound
 from pipeline.systems.performance.rules import ListResult, PerformanceRules, Rule, bonus, compatible
@@ -123,8 +124,11 @@ def cards(con: duckdb.DuckDBPyConnection, series, rule_set, list_id: str, player
            where series = ? and list_id = ? and withdrawn_at is null group by player_id""",
         [series.name, list_id]).fetchall()}
     at = np.searchsorted(r.ids, wanted)
+    # A list's cards (`explain --all`, the site's) a bar; one player's card (`explain ID`) none.
+    each = progress(zip(wanted, at), f"cards of {list_id}", total=len(wanted), unit="card",
+                    show=None if len(wanted) > 1 else False)
     return {int(pid): _card_text(r, int(k), names, details, fixes.get(int(pid)), rule_set.parameters)
-            for pid, k in zip(wanted, at)}  # text, one card a player
+            for pid, k in each}  # text, one card a player
 
 
 def card(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int, list_id: str) -> str:

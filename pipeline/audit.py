@@ -1,0 +1,41 @@
+"""The warehouse's audits: each finds the rows that break one of its rules (`ratings audit`).
+The SQL audits of sql/audits/, then one that asks the rule sets: no list in force rests on
+a withdrawn or replaced game, as each rule set places its games."""
+from __future__ import annotations
+
+import duckdb
+
+from pipeline.rate import stale_lists
+from pipeline.rate.series import series_in
+from pipeline.warehouse import SQL_DIR
+
+
+def audit_failures(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
+    """Run every sql/audits/ query; each returns the rows that break its rule (here in
+    words). Then `lists_on_withdrawn_games`: no list in force rests on a withdrawn or
+    replaced game, as its rule set places the games (`on_withdrawn_games`)."""
+    failures = {}
+    for path in sorted((SQL_DIR / "audits").glob("*.sql")):
+        result = con.sql(path.read_text())
+        failures[path.stem] = [", ".join(f"{c} {v}" for c, v in zip(result.columns, values))
+                               for values in result.fetchall()]
+    failures["lists_on_withdrawn_games"] = [f"{series} {list_id}: rests on games withdrawn or replaced since it was "
+                                            "computed (run `ratings rate`)" for series, list_id in on_withdrawn_games(con)]
+    return failures
+
+
+def on_withdrawn_games(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str]]:
+    """(series, list_id) of every list in force that rests on a withdrawn or replaced game: its
+    inputs changed since it was computed (its rule set's own signature, recomputed), and a
+    game of its window or an earlier one was withdrawn after its revision (a later list rests
+    on the earlier ones). Lists only waiting for late games are not counted."""
+    found = []
+    for s in series_in(con):
+        for list_id in stale_lists(con, s):
+            if con.execute("""select 1 from lists l, withdrawn_rows w
+                              where l.series = ? and l.list_id = ? and w.kind in ('games', 'go_games')
+                                and w.run_id > l.run_id
+                                and coalesce(try_cast(w.record->>'date' as date), l.window_end) <= l.window_end
+                              limit 1""", [s.name, list_id]).fetchall():
+                found.append((s.name, list_id))
+    return found
