@@ -181,7 +181,9 @@ def candidate_dates_sql(con: duckdb.DuckDBPyConnection, kind: str, file_id: int)
     recurring after 90 days without games is another event, games without one are one event
     a month. Within the file only: the stored games can only join such groups and move their
     last day later, so a game is never let in that its rule set would file before the first list."""
-    if kind != "games":
+    files_by_event = scalar(con, """select count(*) > 0 from history_bounds b join lists l using (series)
+                                    where b.bound = 'event'""")
+    if kind != "games" or not files_by_event:  # no series files a game by its event: its date bounds it
         return "select row_number, date as d, date as event_last, null::varchar as rated_in from candidates " \
                "where date is not null"
     whole = scalar(con, """select count(*) > 0 from source_files f join submissions s using (submission_id)
