@@ -470,6 +470,10 @@ def rate(warehouse: Path, wait: float, from_list: str | None, system: str | None
     with _opened(warehouse, wait) as con, _run(con, "rate", {"from": from_list}) as run_id, \
             flow.timed(reporter, "Rate"):
         flow.rate(con, run_id, reporter, system, rules, from_list)
+        staged = con.execute("select count(*) from source_files where status = 'staged'").fetchall()[0][0]
+    if staged:  # rate reads what was taken in; a file only staged waits for validation
+        click.echo(f"  {staged} staged file part{'s are' if staged > 1 else ' is'} not taken in yet: "
+                   "`ratings validate` (or `ratings run`) takes them in")
 
 
 @main.command()
@@ -521,7 +525,8 @@ def withdraw(submission: str, reason: str, warehouse: Path, wait: float, by: str
     with _opened(warehouse, wait) as con, _run(con, "withdraw", {"submission": submission}, by) as run_id, \
             transaction(con):
         target = submissions.resolve(con, submission)
-        left = submissions.replacement_left(con, target)
+        left = "\n".join(filter(None, [submissions.replacement_left(con, target),
+                                        submissions.duplicates_left(con, target)]))
         rows = withdraw_submission(con, target, run_id, by, reason)
         name = con.execute("select name from submissions where submission_id = ?", [target]).fetchall()[0][0]
     click.echo(f"Submission {target} ({name}) withdrawn: {rows} rows." + (f"\n{left}" if left else "") +
@@ -618,6 +623,9 @@ def list_rejects(rows: tuple[str, ...], submission: str | None, out_file: Path |
             if shown and more > 0:
                 click.echo(f"… {more} more open rejects: `ratings rejects --format csv` (or --out FILE.csv) lists them all")
             return
+        from pipeline.outputs import check_query_file
+        _refuse_overwriting(con, out_file, warehouse)  # as a query's --out: never the warehouse, an input, a list
+        check_query_file(con, out_file, None)
         written = rejects.export(con, out_file, target)
     for kind, (path, rows) in written.items():
         click.echo(f"  {rows} rejected {kind} rows written to {path}")
@@ -1085,7 +1093,7 @@ def query(sql: str, warehouse: Path, wait: float, out_file: Path | None, fmt: st
         except duckdb.Error as err:
             raise click.ClickException(f"query refused: {str(err).splitlines()[0]}") from err
     from pipeline.publish import write_csv, write_parquet
-    (write_parquet if out_file.suffix == ".parquet" else write_csv)(table, out_file)
+    (write_parquet if out_file.suffix.lower() == ".parquet" else write_csv)(table, out_file)
     click.echo(f"{table.num_rows} row{'' if table.num_rows == 1 else 's'} written to {out_file}")
 
 

@@ -21,7 +21,8 @@ GO_SOURCES = {"opengotha": "OpenGotha", "egd": "EGD results", "ffg": "FFG result
 
 def _tournament_found(t) -> str:
     if hasattr(t, "flavour"):
-        return (f"{'SWAR (Belgian TRF)' if t.flavour == 'swar' else 'FIDE TRF'}: 1 event ({t.event}), "
+        event = t.event or "unnamed: no tag 012"
+        return (f"{'SWAR (Belgian TRF)' if t.flavour == 'swar' else 'FIDE TRF'}: 1 event ({event}), "
                 f"{t.players} players ({t.in_registry} in the registry, {t.registered} new), "
                 f"{t.games} games ({t.forfeits} forfeits), {t.byes} byes"
                 + (f", {t.printed_ratings} printed ratings taken as initial ratings" if t.printed_ratings else ""))

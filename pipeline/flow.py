@@ -103,11 +103,13 @@ def system_to_rate(con: duckdb.DuckDBPyConnection, system: str | None) -> str:
 def rate(con: duckdb.DuckDBPyConnection, run_id: int, reporter: Reporter, system: str | None = None,
          rules: dict | None = None, from_list: str | None = None) -> dict[str, list]:
     """Compute the lists of each series to rate; returns series → lists computed."""
-    from pipeline.rate import rate_series
+    from pipeline.rate import from_list_of_each, rate_series
 
     done = {}
-    for series in series_to_rate(con, run_id, system, rules):
-        done[series.name] = rate_series(con, run_id, series, from_list=from_list)
+    todo = series_to_rate(con, run_id, system, rules)
+    starts = from_list_of_each(con, todo, from_list)
+    for series in todo:
+        done[series.name] = rate_series(con, run_id, series, from_list=starts[series.name])
         reporter.rated(series, done[series.name])
         if done[series.name] and series.rule_set.game == "chess" and not con.execute(
                 "select 1 from initial_ratings limit 1").fetchall():

@@ -14,6 +14,7 @@ import decimal
 import io
 import json
 import math
+import re
 from collections.abc import Sequence
 
 import click
@@ -54,6 +55,11 @@ def _cell(v) -> str:
     return str(v)
 
 
+# pipeline.formats.cells.CONTROL, without the Arrow that module loads: a line break or tab
+# in a cell (a file named with one, a query's value) would shift the table's rows and columns.
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
 def rows_text(names: Sequence[str], rows: Sequence[Sequence], fmt: str, empty: str | None = None) -> str:
     """The rows as text in `fmt`; a table of no row is `empty`, or its header and "(no rows)"
     (CSV keeps its header, JSON is [])."""
@@ -68,7 +74,7 @@ def rows_text(names: Sequence[str], rows: Sequence[Sequence], fmt: str, empty: s
         return buffer.getvalue()
     if not rows and empty is not None:
         return empty + "\n"
-    cells = [[_cell(v) for v in r] for r in rows]
+    cells = [[CONTROL.sub("\ufffd", _cell(v)) for v in r] for r in rows]
     widths = [max([len(n), *(len(c[i]) for c in cells)]) for i, n in enumerate(names)]
     numbers = [all(isinstance(r[i], int | float | decimal.Decimal) and not isinstance(r[i], bool) or r[i] is None
                    for r in rows) for i in range(len(names))]

@@ -42,15 +42,16 @@ def claim_folder(folder: Path, command: str) -> None:
         raise OSError(err.errno, err.strerror or str(err), str(marker)) from err
 
 
-def check_query_file(con, out_file: Path) -> None:
+def check_query_file(con, out_file: Path, suffixes: tuple[str, ...] | None = QUERY_SUFFIXES) -> None:
     """A query's result goes to a .csv or .parquet file that is not a published list:
     a published revision is never rewritten (pipeline.publish), nor is anything in the
-    lists/ and state/ folders the warehouse published into, and an existing revision's file is
-    refused in any folder (another warehouse's publication). Other files are
+    lists/ and state/ folders the warehouse published into, nor a folder another command
+    marked as its output, and an existing revision's file is refused in any folder
+    (another warehouse's publication); `suffixes` None: any name (rejects --out). Other files are
     replaced, as a shell's `>` replaces them: a query written again is the usual case."""
     out_file = Path(out_file)
-    if out_file.suffix not in QUERY_SUFFIXES:
-        raise OutputRefused(f"{out_file}: write the result to a {' or '.join(QUERY_SUFFIXES)} file "
+    if suffixes is not None and out_file.suffix.lower() not in suffixes:
+        raise OutputRefused(f"{out_file}: write the result to a {' or '.join(suffixes)} file "
                             f"(the formats --out writes, named by the extension)")
     target = out_file.resolve()
     folders = ([Path(f) for (f,) in con.execute("select distinct folder from published_files").fetchall()]
@@ -58,6 +59,13 @@ def check_query_file(con, out_file: Path) -> None:
     inside = next((f for f in folders for sub in ("lists", "state") if target.is_relative_to(f / sub)), None)
     if inside is not None:
         raise OutputRefused(f"{out_file}: refused, it is in {inside}'s published lists and states "
+                            "(write the result elsewhere)")
+    # A site is uploaded as a whole: a query's result left in it (players' birth years,
+    # say) would be published with it, and the folder is no longer the command's own.
+    marked = next((f for f in target.parents if (f / MARKER).is_file()), None)
+    if marked is not None:
+        owner = (marked / MARKER).read_text(encoding="utf-8").strip() or "another command"
+        raise OutputRefused(f"{out_file}: refused, it is in {marked}, the output of `ratings {owner}` "
                             "(write the result elsewhere)")
     if target.exists() and REVISION_FILE.fullmatch(target.name) and target.parent.name == "lists":
         raise OutputRefused(f"{out_file}: refused, it is a published revision of a list, never rewritten "

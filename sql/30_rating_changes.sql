@@ -7,7 +7,7 @@
 -- lists or opponents changed".
 -- inputs: changed (the recomputed lists: list_id, window_start, window_end, old_revision,
 --         old_run_id, old_registry_version), player_state and calculations (still the old
---         revision), new_player_state, new_calculations, games, game_changes, duplicate_decisions, source_files,
+--         revision), new_player_state, new_calculations, games, go_games, game_changes, duplicate_decisions, source_files,
 --         corrections, player_versions, players, getvariable('series')
 -- grain: list_id, player_id
 with revised as (select * from changed where old_revision is not null),
@@ -77,10 +77,17 @@ replacement_runs as (
     from source_files f join submissions s using (submission_id) join submissions o on o.submission_id = s.replaces
 ),
 late_sides as (
-    select r.list_id, side.player_id, f.submission_id, g.date, g.white_id, g.black_id, g.result
+    select r.list_id, side.player_id, f.submission_id, g.date, g.white_id, g.black_id, g.description
     from revised r
     join placed_games p on p.list_id = r.list_id
-    join games g on g.game_key = p.game_key and g.run_id > r.old_run_id
+    -- a warehouse of Go places its go_games (chess's games is then empty), described as
+    -- game_changes describes them: black first, the winner and the handicap
+    join (select game_key, run_id, file_id, date, white_id, black_id,
+                 date || ' ' || white_id || '-' || black_id || ' ' || result as description from games
+          union all
+          select game_key, run_id, file_id, date, white_id, black_id,
+                 date || ' ' || black_id || '-' || white_id || ' ' || winner || ' (handicap ' || handicap || ')'
+          from go_games) g on g.game_key = p.game_key and g.run_id > r.old_run_id
     join source_files f on f.file_id = g.file_id
     cross join lateral (select unnest([g.white_id, g.black_id]) as player_id) side
     where not exists (select 1 from replacement_runs x where x.file_id = g.file_id and x.run_id = g.run_id)
@@ -88,8 +95,7 @@ late_sides as (
 late as (
     select list_id, player_id, 4 as rank,
            'late games (submission ' || submission_id || '): '
-           || string_agg(date || ' ' || white_id || '-' || black_id || ' ' || result, ', '
-                         order by date, white_id, black_id, result) as reason
+           || string_agg(description, ', ' order by date, white_id, black_id, description) as reason
     from late_sides group by list_id, player_id, submission_id
 ),
 registry as (

@@ -3,7 +3,7 @@
 -- entered or withdrawn at the list since; otherwise it follows from an earlier list
 -- (or, for the first list, from the registry or the initial ratings). A list computed
 -- for the first time says so.
--- inputs: changed (list_id, window_start, window_end, old_revision, old_run_id), games,
+-- inputs: changed (list_id, window_start, window_end, old_revision, old_run_id), games, go_games,
 --         game_changes, duplicate_decisions, source_files, submissions, corrections, lists, new_lists,
 --         getvariable('series')
 -- grain: list_id
@@ -17,7 +17,10 @@ late as (
     select distinct r.list_id, f.submission_id
     from revised r
     join placed_games p on p.list_id = r.list_id
-    join games g on g.game_key = p.game_key and g.run_id > r.old_run_id
+    -- a warehouse of Go places its go_games (chess's games is then empty)
+    join (select game_key, run_id, file_id from games
+          union all select game_key, run_id, file_id from go_games) g
+      on g.game_key = p.game_key and g.run_id > r.old_run_id
     join source_files f on f.file_id = g.file_id
     where not exists (select 1 from replacement_runs x where x.file_id = g.file_id and x.run_id = g.run_id)
 ),

@@ -324,3 +324,13 @@ def test_whole_lists_in_any_sequence_end_as_a_clean_run(cli, tmp_path_factory, s
         assert (out / "lists" / f"{list_id}.csv").read_bytes() == (clean_out / "lists" / f"{list_id}.csv").read_bytes()
     for list_id, (_, games) in lists_of(w).items():  # a list only the sequence has lost all its games
         assert list_id in clean or games == 0
+
+
+def test_rate_says_what_is_staged_and_not_yet_taken_in(cli, season, tmp_path):
+    w, out = tmp_path / "w.duckdb", tmp_path / "out"
+    cli("run", "--players", season["players"], "--ratings", season["ratings"], "--games", season["autumn"],
+        "--warehouse", w, "--out", out, "--no-reports")
+    cli("ingest", season["spring"], "--warehouse", w)  # staged: one games part
+    said = cli("rate", "--warehouse", w).output
+    assert "1 staged file part is not taken in yet: `ratings validate` (or `ratings run`) takes them in" in said
+    assert lists_of(w) == {"2027-01": (1, 2)}  # rate took nothing in

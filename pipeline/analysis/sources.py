@@ -41,6 +41,7 @@ def column_map(text: str | None) -> tuple[tuple[str, str], ...]:
     pairs = {}
     for part in (p.strip() for p in text.split(",") if p.strip()):
         ours, equals, theirs = (x.strip() for x in part.partition("="))
+        ours = ours.lower()  # names are matched without case, ours as the file's
         if not equals or not theirs:
             raise ValueError(f"{part!r}: give COLUMN=FILE_COLUMN, e.g. list_id=list_period")
         if ours not in FILE_COLUMNS:
@@ -137,6 +138,12 @@ def _rating_file(reader: duckdb.DuckDBPyConnection, path: Path, mapped: dict[str
                                  f"(it has {held})")
         chosen = {c: names[mapped.get(c, c).strip().lower()] for c in FILE_COLUMNS
                   if mapped.get(c, c).strip().lower() in names}
+        read_as_two = [c for c in set(chosen.values()) if list(chosen.values()).count(c) > 1]
+        if read_as_two:
+            which = [ours for ours, theirs in chosen.items() if theirs == read_as_two[0]]
+            raise InputFileError(f"{path}: the column {read_as_two[0]} would be read as both {' and '.join(which)} "
+                                 f"(--columns {','.join(f'{a}={b}' for a, b in mapped.items())}): map each to a "
+                                 "column of its own")
         missing = [c for c in FILE_COLUMNS if c not in chosen]
         if missing:
             raise InputFileError(f"{path}: a file of ratings needs the columns {', '.join(FILE_COLUMNS)}; "
@@ -172,6 +179,7 @@ def _rating_file(reader: duckdb.DuckDBPyConnection, path: Path, mapped: dict[str
                               having count(*) > 1 order by min(__row) limit 1""").fetchall()
     if twice:
         player_id, list_name, rows = twice[0]
-        raise InputFileError(f"{path}, rows {', '.join(map(str, rows))}: player {player_id} has two ratings "
-                             f"on list {list_name}")
+        shown = ", ".join(map(str, rows[:5])) + (f" and {len(rows) - 5} more" if len(rows) > 5 else "")
+        raise InputFileError(f"{path}, rows {shown}: player {player_id} has {'two' if len(rows) == 2 else len(rows)} "
+                             f"ratings on list {list_name}")
     return reader.sql("select __row, p, l, r from file_ratings").to_arrow_table()

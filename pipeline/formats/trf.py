@@ -337,15 +337,40 @@ def _short_date(text: str, order: str) -> dt.date | None:
 
 def _short_order(texts: list[str], start: dt.date | None, end: dt.date | None) -> str:
     """The order of the 132 dates written with two-digit fields: the spec's, unless
-    another order, and only that one of the others first, reads every date inside the
-    event's dates (042..052) where the spec's does not."""
+    another order reads every date inside the event's dates (042..052) where the spec's
+    does not, and the others that do read the same days."""
+    return _short_orders(texts, start, end)[0]
+
+
+def _short_orders(texts: list[str], start: dt.date | None, end: dt.date | None) -> list[str]:
+    """The orders `_short_order` may take, the taken one first; more than one when other
+    orders fit and read different dates: the file does not say which it is, so a
+    guess could file its games on the wrong days."""
     def fits(order: str) -> bool:
         dates = [_short_date(t, order) for t in texts]
         return all(d is not None and (start is None or d >= start) and (end is None or d <= end) for d in dates)
 
-    if not texts or (start is None and end is None) or fits("YY/MM/DD"):
-        return "YY/MM/DD"
-    return next((order for order in SHORT_ORDERS if fits(order)), "YY/MM/DD")
+    if not texts or (start is None and end is None):
+        return ["YY/MM/DD"]
+    if fits("YY/MM/DD"):
+        if end is not None or _short_date(texts[0], "YY/MM/DD") == start:
+            return ["YY/MM/DD"]
+        # Without an end date (052) any date after the start fits: 29/09/24 of a one-day
+        # event begun on 2024-09-29 would be filed on 2029-09-24. An order that puts the
+        # first round on the start date is the writer's, when it is the only one to.
+        fitting = [order for order in SHORT_ORDERS if order != "YY/MM/DD" and fits(order)
+                   and _short_date(texts[0], order) == start]
+        if len({tuple(_short_date(t, order) for t in texts) for order in fitting}) != 1:
+            return ["YY/MM/DD"]
+        return fitting[:1]
+    fitting = [order for order in SHORT_ORDERS if fits(order)]
+    # 05/05/24 reads the same day as DD/MM/YY and MM/DD/YY: orders that agree are no doubt.
+    readings: dict[tuple, str] = {}
+    for order in fitting:
+        readings.setdefault(tuple(_short_date(t, order) for t in texts), order)
+    if len(readings) > 1:
+        return ["YY/MM/DD", *readings.values()]
+    return fitting[:1] or ["YY/MM/DD"]
 
 
 def _round_dates(line: str, number: int, problems: list[Problem], assumptions: list[str],
@@ -370,12 +395,23 @@ def _round_dates(line: str, number: int, problems: list[Problem], assumptions: l
         assumptions.append(f"line {number}: round dates of tag 132 not in the round columns (92, 102, ...): "
                            f"read in order, round 1 first")
     short = [text for _, text in found if SHORT_DATE.fullmatch(text.strip())]
-    order = _short_order(short, start, end)
-    if order != "YY/MM/DD":
+    orders = _short_orders(short, start, end)
+    order = orders[0]
+    if len(orders) > 1:
+        readings = "; ".join(f"{o}: {short[0].strip()} = {_short_date(short[0], o)}" for o in orders[1:])
+        problems.append(Problem(number, f"the round dates of tag 132 read inside the event's dates "
+                                        f"{start or '…'}..{end or '…'} (tags 042, 052) in more than one order "
+                                        f"({readings}): no order is guessed, they are read as the spec's "
+                                        f"YY/MM/DD (write them as YYYY/MM/DD)"))
+    elif order != "YY/MM/DD":
         span = f"{start or '…'}..{end or '…'}"
+        spec = [_short_date(t, "YY/MM/DD") for t in short]
+        why = (f"read as the spec's YY/MM/DD the first round falls on {spec[0]}, not on the start date {start} "
+               "(tag 042), and the file has no end date (tag 052)"
+               if end is None and all(d is not None and d >= start for d in spec) else
+               f"read as the spec's YY/MM/DD they fall outside the event's dates {span} (tags 042, 052)")
         assumptions.append(f"line {number}: the round dates of tag 132 read as {order} ({short[0].strip()} = "
-                           f"{_short_date(short[0], order)}): read as the spec's YY/MM/DD they fall outside the "
-                           f"event's dates {span} (tags 042, 052)")
+                           f"{_short_date(short[0], order)}): {why}")
     dates: dict[int, dt.date | None] = {}
     for k, (at, text) in enumerate(found, 1):
         rnd = (at - FIRST_ROUND + 1) // ROUND_WIDTH + 1 if in_columns else k

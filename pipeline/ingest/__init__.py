@@ -49,6 +49,10 @@ class Intake:
     tournament: TournamentIngested | GoTournamentIngested | None = None
 
 
+REPORT_NAMES = {"trf": "FIDE TRF or SWAR", "opengotha": "OpenGotha XML", "egd": "EGD results",
+                "pairgoth": "pairgoth", "ffg": "FFG .tou", "aga": "AGA results"}
+
+
 def report_format(path: Path) -> str | None:
     """What tournament report a file is: tables.tournament_format's (trf, opengotha, egd),
     the Go formats it does not know (pairgoth, ffg, aga) asked first."""
@@ -76,8 +80,14 @@ def split_tournaments(files: list[tuple[str | None, Path]]) -> tuple[list[tuple[
         if path.is_file():
             refuse_unread(path)
     for kind, path in files:
-        if kind in (None, "games") and path.is_file() and report_format(path):
+        fmt = report_format(path) if path.is_file() else None
+        if kind in (None, "games") and fmt:
             tournaments.append(path)
+        elif fmt:  # read as a table, its first line would pass for columns and the refusal name them
+            article = "an" if kind[0] in "aeiou" else "a"
+            raise InputFileError(f"{path}: given as {article} {kind} file, it is a tournament report "
+                                 f"({REPORT_NAMES.get(fmt, fmt)}): nothing of it is taken in; give it as "
+                                 "--games, or as a file of `ratings ingest`")
         elif kind is None and path.is_file() and path.suffix.lower() in (".trf", ".trfx"):
             raise InputFileError(f"{path}: named like a TRF file but not a tournament report file "
                                  "(its first lines carry no TRF codes)")

@@ -91,6 +91,14 @@ def check_replaceable(con: duckdb.DuckDBPyConnection, old: int, new_format: str 
                               f"name that one instead")
     if status == "withdrawn":
         raise SubmissionError(f"submission {old} ({name}) was already withdrawn")
+    # A second replacement staged beside the first would take both in, each "replacing" the
+    # same file, and the second's rows be called duplicates of the first's.
+    pending = con.execute("""select submission_id, name from submissions where replaces = ? and status = 'staged'
+                             order by submission_id limit 1""", [old]).fetchone()
+    if pending is not None:
+        raise SubmissionError(f"submission {old} ({name}) is already to be replaced by submission {pending[0]} "
+                              f"({pending[1]}), still staged: `ratings validate` takes it in (then name that one), "
+                              f"or `ratings withdraw {pending[0]}` cancels it")
     if fmt not in GAME_FORMATS:
         raise SubmissionError(
             f"submission {old} ({name}) is a {fmt} file: only game files are replaced or withdrawn "
@@ -151,6 +159,28 @@ def withdraw(con: duckdb.DuckDBPyConnection, submission_id: int, run_id: int, by
     if replaced_by is None:
         _record_changes(con, run_id, submission_id, None)
     return withdrawn
+
+
+def duplicates_left(con: duckdb.DuckDBPyConnection, submission_id: int) -> str | None:
+    """In words, the games of other files withdrawn as duplicates of a game of `submission_id`
+    (None: none): withdrawing it whole leaves no copy of them rated, and nothing says so
+    else. Read before the withdrawal."""
+    found = con.execute("""
+        select o.submission_id, o.name, w.row_number, w.record->>'date', w.record->>'white_id',
+               w.record->>'black_id', w.record->>'result', d.other_key & 4294967295
+        from duplicate_decisions d
+        join source_files f on f.file_id = (d.other_key >> 32) and f.submission_id = ?
+        join withdrawn_rows w on w.file_id = (d.game_key >> 32) and w.row_number = (d.game_key & 4294967295)
+        join source_files wf on wf.file_id = w.file_id
+        join submissions o on o.submission_id = wf.submission_id and o.status in ('staged', 'taken in')
+        where d.decision = 'withdrawn' and o.submission_id <> ?
+        order by o.submission_id, w.row_number""", [submission_id, submission_id]).fetchall()
+    if not found:
+        return None
+    lost = "; ".join(f"submission {sub} ({name}), row {r}: {date} {white}-{black} {result} (a copy of row {here})"
+                     for sub, name, r, date, white, black, result, here in found)
+    return (f"Withdrawn as duplicates of its games, these stay withdrawn and no copy of them is rated now: {lost}; "
+            "a game that was played is taken in again in a file of its own.")
 
 
 def replacement_left(con: duckdb.DuckDBPyConnection, submission_id: int) -> str | None:

@@ -187,7 +187,8 @@ def _staged_games(t: Tournament, ids: pd.Series, register_new: bool = False,
         pd.DataFrame({"game": g.index[m.isna()], "line": lines[m.isna()], "side": side, "rank": ranks[m.isna()]})
         for side, m, ranks, lines in (("white", white, g["white_rank"], g["white_line"]),
                                       ("black", black, g["black_rank"], g["black_line"]))])
-    missing["message"] = missing["rank"].map(reasons)
+    # object, not the float an empty map gives: a file of tags and no game has no row to name
+    missing["message"] = missing["rank"].map(reasons).astype(object)
     once = missing.drop_duplicates("line")  # one problem per player, at their line
     unknown = [Problem(int(r.line), r.message) for r in once.itertuples()]
     player_problems = ("line " + missing["line"].astype(str) + ": " + missing["side"] + ": "

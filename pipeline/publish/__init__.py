@@ -214,7 +214,8 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
     with only_lists(con, [list_id for list_id, _ in revisions] if kept else None):
         states = stage(con, "51_published_states").select(", ".join(("list_id", *rs.published_state))).to_arrow_table()
         lists = stage(con, "50_published_lists").to_arrow_table() if rs.list_files else None
-        pairing = by_key(pairing_lists(con, rs, settings)) if pairing_formats else {}
+        pairing_rows = pairing_lists(con, rs, settings) if pairing_formats else None
+    pairing = by_key(pairing_rows) if pairing_formats else {}
     state_rows, empty_state = by_key(states), states.slice(0, 0)
     rows_by_list = by_key(lists) if rs.list_files else {}
 
@@ -227,7 +228,9 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
             return written  # no list not yet started is written
         try:
             if rs.list_files:
-                for suffix, data in _list_files(rows_by_list.get(list_id, lists.slice(0, 0)), pairing.get(list_id),
+                # a list no player is on yet is a header alone in the pairing layouts too, as in its CSV
+                one_pairing = pairing.get(list_id, pairing_rows.slice(0, 0)) if pairing_formats else None
+                for suffix, data in _list_files(rows_by_list.get(list_id, lists.slice(0, 0)), one_pairing,
                                                 list_id, formats).items():
                     written += _write_revision(data, out / "lists" / f"{list_id}-r{revision}{suffix}", suffix)
                     written += write_bytes(data, out / "lists" / f"{list_id}{suffix}")

@@ -27,8 +27,9 @@ class UnknownList(ValueError):
 
 
 def periods_of(con: duckdb.DuckDBPyConnection, series: Series) -> pd.DataFrame:
-    """The series' periods, in order: list_id, window_start, window_end."""
-    return series.rule_set.periods(con, series.name)
+    """The series' periods, in order: list_id, window_start, window_end, position (what a
+    rule set's own signature orders them by: the audit recomputes signatures too)."""
+    return series.rule_set.periods(con, series.name).assign(position=lambda p: range(len(p)))
 
 
 def signatures_of(con: duckdb.DuckDBPyConnection, series: Series, periods: pd.DataFrame) -> dict[str, int]:
@@ -53,16 +54,39 @@ def stale_lists(con: duckdb.DuckDBPyConnection, series: Series) -> list[str]:
     return [list_id for list_id, signature in stored if signatures.get(list_id) != int(signature)]
 
 
+def from_list_of_each(con: duckdb.DuckDBPyConnection, series: list[Series],
+                      from_list: str | None) -> dict[str, str | None]:
+    """`--from` for each series: the list where the series holds it, else None (what
+    changed). Rule sets file their lists by other calendars (monthly FIDE, Go events), so a
+    list of one is rarely one of the other; refused, before anything is rated, only when
+    no series holds it."""
+    if from_list is None or len(series) == 1:
+        return {s.name: from_list for s in series}  # one series: rate_series refuses an unknown one itself
+    held = {}
+    for s in series:
+        con.execute("set variable series = ?", [s.name])
+        con.execute("set variable parameters = ?", [json.dumps(s.rule_set.parameter_values(), sort_keys=True)])
+        held[s.name] = list(periods_of(con, s)["list_id"])
+    if not any(from_list in ids for ids in held.values()):
+        ranges = "; ".join(f"the {name} lists are {ids[0]} … {ids[-1]}" if ids else f"the {name} series has none"
+                           for name, ids in held.items())
+        raise UnknownList(f"no list {from_list!r}; {ranges}")
+    return {name: from_list if from_list in ids else None for name, ids in held.items()}
+
+
 def first_to_compute(list_ids: list[str], signatures: dict[str, int], stored: dict[str, int],
                      from_list: str | None) -> int | None:
-    """Index of the first list to recompute: the one asked for, else the first whose
-    inputs changed (late games, corrections) or that was never computed; None: all current."""
+    """Index of the first list to recompute: the first whose inputs changed (late games,
+    corrections) or that was never computed, or the one asked for when it comes before;
+    None: all current. `--from` forces a recomputation, never skips one: a list after it
+    rated from an earlier list never computed (a rule set just added) would start from nothing."""
+    first = next((i for i, list_id in enumerate(list_ids) if stored.get(list_id) != signatures[list_id]), None)
     if from_list is not None:
         if from_list not in list_ids:
             raise UnknownList(f"no list {from_list!r}; the lists are {list_ids[0]} … {list_ids[-1]}"
                               if list_ids else f"no list {from_list!r}: there are no games")
-        return list_ids.index(from_list)
-    return next((i for i, list_id in enumerate(list_ids) if stored.get(list_id) != signatures[list_id]), None)
+        return min(list_ids.index(from_list), len(list_ids) if first is None else first)
+    return first
 
 
 def rate_series(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, from_list: str | None = None,
@@ -89,7 +113,7 @@ def rate_series(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, fro
     con.execute("set variable parameters = ?", [parameters])
     if rs.schema():
         con.execute(rs.schema())
-    periods = periods_of(con, series).assign(position=lambda p: range(len(p)))
+    periods = periods_of(con, series)
     signatures = signatures_of(con, series, periods)
     stored = {k: int(v) for k, v in con.execute("select list_id, input_signature from lists where series = ?",
                                                  [series.name]).fetchall()}
@@ -124,4 +148,4 @@ def rate_series(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, fro
     return [dataclasses.replace(r, revision=revised.get(r.list_id)) for r in summary]
 
 
-__all__ = ["Series", "UnknownList", "first_to_compute", "rate_series"]
+__all__ = ["Series", "UnknownList", "first_to_compute", "from_list_of_each", "rate_series"]

@@ -102,7 +102,9 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
     latest_rows = rows.sort_values("position").groupby("player_id", sort=True).tail(1)
     write(out / "data" / "search.js", _script("SEARCH", [
         [int(r.player_id), r.name, _value(r.club)] for r in latest_rows.sort_values("player_id").itertuples()]))
-    by_list = {k: g for k, g in rows.groupby("list_id", sort=False)}
+    # A list no player is on (its players all still unrated) has a page all the same, and no row.
+    by_list = {**{list_id: rows.iloc[:0] for list_id in data.lists["list_id"]},
+               **{k: g for k, g in rows.groupby("list_id", sort=False)}}
     for list_id, group in by_list.items():
         table = [[_value(v) for v in t] for t in group[["player_id", "name", "club", "club_slug", "rating", "change",
                                                          "games", "sex", "region", "under", "senior_50", "senior_65",

@@ -47,13 +47,21 @@ class GoFfg1984(GoRuleSet):
     recomputes_from_the_first = True  # an event's games reach across the others (F2)
 
     def periods(self, con: duckdb.DuckDBPyConnection, series: str) -> pd.DataFrame:
-        """Events in the order of their last game (F2); an event without a game has no state."""
+        """Events in the order of their last game (F2); an event without a game has no state,
+        unless it was computed before: a list once computed never disappears (its games all
+        withdrawn, it is revised with none), placed after the last game played by its end."""
         self.place_games(con)
-        return con.sql(f"""
-            with ordered as ({GAME_ORDER})
+        return con.execute(f"""
+            with ordered as ({GAME_ORDER}),
+            played as (select event_id, max(position) as last from ordered group by event_id),
+            emptied as (select e.event_id, (select coalesce(max(o.position), 0) from ordered o
+                                            join go_games g using (game_key) where g.date <= e.end_date) as last
+                        from events e join lists l on l.series = ? and l.list_id = e.event_id
+                        where e.event_id not in (select event_id from played)),
+            placed as (select * from played union all by name select * from emptied)
             select e.event_id as list_id, e.start_date as window_start, e.end_date as window_end
-            from ordered o join events e using (event_id)
-            group by e.event_id, e.start_date, e.end_date order by max(o.position)""").df()
+            from placed p join events e using (event_id)
+            order by p.last, e.end_date, e.event_id""", [series]).df()
 
     def starting_state(self, con: duckdb.DuckDBPyConnection, series: str, before: str | None) -> Ffg1984State:
         s = super().starting_state(con, series, before)
@@ -67,6 +75,7 @@ class GoFfg1984(GoRuleSet):
         own = games.games["event_index"].to_numpy()
         ends = np.full(len(periods), -1)
         np.maximum.at(ends, own, position)
+        ends = np.maximum.accumulate(ends)  # an emptied event ends where the one before it does: no game is its own
         slot = np.searchsorted(ends, position)  # the first event to end at or after the game
         at = np.lexsort((position, slot))
         table = games.games.iloc[at].reset_index(drop=True).assign(event_index=slot[at])
@@ -141,6 +150,8 @@ def _with_corrections(calculations: dict, s: GoState, who: np.ndarray, fixes: Fi
         if player_id not in rows.index:
             rows.loc[player_id] = {"previous_rating": np.nan, "start": np.nan, "games": 0, "games_played": 0,
                                    "grade_before": None}
+            # a row added to an event with no game (its games all withdrawn) makes every column float
+            rows = rows.astype({"rule": object, "grade_before": object, "grade_after": object})
         rows.loc[player_id, ["rating", "unrounded", "rule", "grade_after"]] = [
             rating, rating, f"correction by the rating commission: {why}", grade_text(level_of_points([rating]))[0]]
     rows = rows.sort_index()
