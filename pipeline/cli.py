@@ -61,9 +61,33 @@ def _user_errors() -> tuple[type[Exception], ...]:
             LayoutError, OutputRefused, config.SettingsError)
 
 
-class Commands(click.Group):
+class RuleSetsHelp:
+    """Help text naming the rule sets, filled from the registry when it is shown (a rule set
+    registered from outside is listed too, and no rule set is named here)."""
+
+    def format_help_text(self, ctx, formatter):
+        from pipeline import systems
+        self.help = self.help_template.replace("{rule_sets}", systems.described())
+        super().format_help_text(ctx, formatter)
+
+
+class RuleSetOption(click.Option):
+    """An option whose help names the rule sets: "{rule_sets}" in its help, filled when shown."""
+
+    def get_help_record(self, ctx):
+        from pipeline import systems
+        record = super().get_help_record(ctx)
+        return record and (record[0], record[1].replace("{rule_sets}", systems.described()))
+
+
+class Commands(RuleSetsHelp, click.Group):
     """The `ratings` group: every failure is one message and a non-zero exit, never a
     traceback (--debug shows it)."""
+
+    help_template = """Compute and publish rating lists under each rule set of the registry:
+    {rule_sets}.
+
+    Example: ratings run --players players.csv --games games.csv --ratings ratings.csv --out lists/"""
 
     def invoke(self, ctx: click.Context):
         try:
@@ -82,8 +106,7 @@ class Commands(click.Group):
 @click.version_option(package_name="ratings-pipeline", prog_name="ratings")
 @click.option("--debug", is_flag=True, help="Show the traceback of an unexpected failure.")
 def main(debug: bool) -> None:
-    """Compute and publish rating lists: the national performance Elo (the default),
-    the FIDE Elo (--system fide) and two Go ratings (--system go-belgium, go-ffg1984).
+    """Compute and publish rating lists under each rule set of the registry (ratings --help lists them).
 
     Example: ratings run --players players.csv --games games.csv --ratings ratings.csv --out lists/
     """
@@ -157,10 +180,9 @@ def _system(ctx, param, value: str | None) -> str | None:
 
 
 system_option = click.option(
-    "--system", callback=_system, default=None, metavar="RULE_SET",
-    help="Rule set: performance (the national performance Elo), fide (FIDE Elo, monthly lists), go-belgium "
-         "(Belgian Go Federation, per event) or go-ffg1984 (French Go rules of 1984, per game). To rate: computed "
-         "beside the warehouse's other rule sets of the same game. To read: default the warehouse's first.")
+    "--system", cls=RuleSetOption, callback=_system, default=None, metavar="RULE_SET",
+    help="Rule set: {rule_sets}. To rate: computed beside the warehouse's other rule sets of the same game. "
+         "To read: default the warehouse's first.")
 
 
 def _rules(ctx, param, value: Path | None) -> dict | None:
@@ -486,8 +508,8 @@ def publish(warehouse: Path, wait: float, out: Path, reports: bool, formats: tup
     and states (Parquet) of every rule set of the warehouse (or --system's) to OUT.
 
     The TXT and Swiss-Manager files are for pairing programs: every rated player and,
-    under the performance Elo, the registry's estimated ratings of unrated players,
-    printed ending in 9 (R12). Birth dates are never written; the birth year only in
+    under a rule set that publishes them, the registry's estimated ratings of unrated
+    players, printed ending in 9 (R12). Birth dates are never written; the birth year only in
     these two, when ratings.toml says publish_birth_year = true. ratings.toml's
     federation = "BEL" fills their Fed column where the registry gives none.
 
@@ -745,8 +767,7 @@ def correct(player_id: int | None, list_id: str | None, rating: float | None, re
     applies it at that list and recomputes every later list from it.
 
     The list must be computed, the player registered, and the rating one the rule
-    set publishes (performance Elo: a multiple of ten; FIDE: a whole number from the
-    1400 floor; Go: points from -2450 to 3000).
+    set publishes (its step and range: a refusal says them).
 
     Example: ratings correct 12345 --list 2027-01 --rating 1850 --reason "result of round 3 reversed on appeal"
     """
@@ -1159,13 +1180,8 @@ def explain(player_id: int | None, list_id: str, every: bool, out: Path | None, 
     each round. With --all --out DIR: every player's card of the list, from one
     replay of it.
 
-    Under FIDE rules: K and why, each game's D (with the 400-point rule), E and S − E,
-    the change K × Σ(S − E) and its rounding; for an unrated player, the pool, Ra with
-    the two 1800 draws, p, dp and Ru; and the linear tournament performance.
-
-    Under the Go rules (--list is then an event id): each game's difference, A, Con,
-    expected result, weight, handicap factor and change, the first rating of an NC
-    player, the grade before and after; under the 1984 rules each game's case.
+    Under the other rule sets, the card shows their own terms (the manual's page of each
+    rule set says which); under the rule sets of events, --list is the event's id.
 
     Example: ratings explain 12345 --list 2027-01
     """

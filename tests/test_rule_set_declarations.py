@@ -39,3 +39,26 @@ def test_fide_beside_the_performance_elo_leaves_its_active_players_alone(cli, tm
                                     where series = 'fide' and list_id = '2026-11'""").fetchall())
     assert flags == {1: False, 2: False, 3: False, 4: False}
     assert active_by_list(w, "fide")["2026-11"] == {1, 2, 3, 4}
+
+
+def test_the_help_lists_the_rule_sets_of_the_registry(cli, monkeypatch):
+    # The CLI names no rule set itself (issue 38): `ratings --help` and every --system help are
+    # filled from the registry when shown, so one registered from outside is listed too.
+    import ast
+
+    from pipeline import systems
+    from tests.conftest import PROJECT_DIR
+
+    monkeypatch.setitem(systems.REGISTRY, "plain-elo", "plain_elo")
+    monkeypatch.setitem(systems.SUMMARIES, "plain-elo", "a plain Elo, K = 20, game by game")
+    for args in (["--help"], ["run", "--help"], ["rate", "--help"], ["publish", "--help"]):
+        shown = " ".join(cli(*args).output.split())
+        assert "plain-elo (a plain Elo, K = 20, game by game)" in shown, args
+        assert "performance (the national performance Elo, three lists a year, the default)" in shown, args
+    explained = " ".join(cli("explain", "--help").output.split())  # the cards: each rule set's page of the manual
+    assert "Under FIDE rules" not in explained and "1984 rules" not in explained
+    texts = [node.value for node in ast.walk(ast.parse((PROJECT_DIR / "pipeline" / "cli.py").read_text()))
+             if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+    named = [line for text in texts for line in text.splitlines()
+             if any(name in line for name in ("go-belgium", "go-ffg1984", "--system fide")) and "Example:" not in line]
+    assert named == []

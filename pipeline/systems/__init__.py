@@ -25,6 +25,14 @@ REGISTRY: dict[str, str] = {
     "go-ffg1984": "pipeline.systems.go_ffg1984",
 }
 DEFAULT = "performance"  # a new warehouse's rule set when none is given
+# name → what it is, in a few words: the CLI's help lists the rule sets from here, without
+# importing any (`ratings --help` loads no rule set)
+SUMMARIES: dict[str, str] = {
+    "performance": "the national performance Elo, three lists a year",
+    "fide": "the FIDE Elo, monthly lists, each event rated whole",
+    "go-belgium": "the Belgian Go Federation's ratings, event by event",
+    "go-ffg1984": "the French Go Federation's rules of 1984, game by game",
+}
 
 
 class ParameterError(ValueError):
@@ -39,9 +47,17 @@ def names() -> tuple[str, ...]:
     return tuple(REGISTRY)
 
 
-def register(name: str, module: str) -> None:
-    """Add a rule set: `module` (importable) defines RULE_SET, whose name is `name`."""
+def register(name: str, module: str, summary: str = "") -> None:
+    """Add a rule set: `module` (importable) defines RULE_SET, whose name is `name`;
+    `summary` says what it is in the CLI's help."""
     REGISTRY[name] = module
+    SUMMARIES[name] = summary
+
+
+def described() -> str:
+    """The rule sets as the CLI's help lists them: each name, with what it is, the default marked."""
+    return "; ".join(f"{name} ({SUMMARIES.get(name) or 'a rule set'}{', the default' if name == DEFAULT else ''})"
+                     for name in REGISTRY)
 
 
 def rule_set_class(name: str) -> type[RuleSet]:
