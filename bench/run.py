@@ -93,7 +93,8 @@ def pipeline_run(files: dict[str, Path], work: Path, reports: bool = False, syst
     stages = {m[0].lower(): float(m[1]) for m in re.findall(r"^\s+(\w+) took ([\d.]+) s$", out, flags=re.M)}
     con = duckdb.connect(str(work / "bench.duckdb"), read_only=True)
     games, rounds, lists = con.execute(
-        "select sum(games_rated), max(rounds_used), count(*) from lists").fetchall()[0]
+        "select sum(games_rated), max(rounds_used), count(*) from lists "
+        "left join performance_lists using (series, list_id)").fetchall()[0]
     return {"total": seconds, "rss": rss, "games": games, "rounds": rounds, "lists": lists, **stages}
 
 

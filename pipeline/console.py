@@ -95,10 +95,13 @@ def report_rating(rated: list[RatedList], series: str = "") -> None:
     if not rated:
         click.echo("  every list is up to date (no late games, no corrections)")
         return
-    click.echo(f"  {'list':<8} {'games':>7} {'rated':>7} {'rounds':>6} {'moving':>6}  revision")
+    headings = [h for h, _ in rated[0].figures]  # the rule set's own (RuleSet.figures)
+    width = max(8, *(len(r.list_id) for r in rated))  # Go's events have longer ids than YYYY-MM
+    click.echo(f"  {'list':<{width}} {'games':>7} {'rated':>7}" + "".join(f" {h:>{max(6, len(h))}}" for h in headings) + "  revision")
     for r in rated:
         revision = "unchanged" if r.revision is None else str(r.revision)
-        click.echo(f"  {r.list_id:<8} {r.games:>7} {r.players_rated:>7} {r.rounds:>6} {r.still_moving:>6}  {revision}")
+        click.echo(f"  {r.list_id:<{width}} {r.games:>7} {r.players_rated:>7}"
+                   + "".join(f" {v:>{max(6, len(h))}}" for h, v in r.figures) + f"  {revision}")
 
 
 def report_table(relation: duckdb.DuckDBPyRelation, empty: str, fmt: str = "table") -> None:

@@ -115,7 +115,25 @@ def rate(con: duckdb.DuckDBPyConnection, run_id: int, reporter: Reporter, system
                 "select 1 from initial_ratings limit 1").fetchall():
             reporter.note(f"no initial ratings were given: every player of the {series.name} lists started unrated "
                           "(give --ratings FILE, or --ratings-from-files to take the ratings a TRF prints)")
+    said = calendar_takers(con, todo)
+    if said:
+        reporter.note(said)
     return done
+
+
+def calendar_takers(con: duckdb.DuckDBPyConnection, todo: list[Series]) -> str | None:
+    """What a run says when a calendar file is in force: which rule sets took its windows
+    and which kept their own periods (RuleSet.takes_calendar_file), None without one."""
+    windowed = [s for s in todo if s.rule_set.periods_are == "windows"]
+    if not windowed or not con.execute("select 1 from calendar limit 1").fetchall():
+        return None
+    took = [s.name for s in windowed if s.rule_set.takes_calendar_file]
+    kept = [s.name for s in windowed if not s.rule_set.takes_calendar_file]
+    parts = [f"the calendar file's windows are the periods of {', '.join(took)}"] if took else []
+    if kept:
+        parts.append(f"{', '.join(kept)} kept {'its' if len(kept) == 1 else 'their'} own periods "
+                     "(they are part of the rules)")
+    return "; ".join(parts)
 
 
 def publish(con: duckdb.DuckDBPyConnection, out: Path, reporter: Reporter, formats: tuple[str, ...],

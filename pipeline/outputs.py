@@ -76,3 +76,9 @@ def _has_publication_record(con) -> bool:
     """A warehouse of layout 6, opened read-only, is read as it is: without published_files."""
     return bool(con.execute("""select 1 from duckdb_tables() where schema_name = 'main'
                                and table_name = 'published_files'""").fetchall())
+
+
+def submitted_files(con) -> set[Path]:
+    """The files the warehouse's submissions were read from, resolved: a command's output
+    (query --out, rejects --out) never lands on one."""
+    return {Path(p).resolve() for (p,) in con.execute("select path from submissions").fetchall()}

@@ -33,11 +33,12 @@ class WarehouseMissing(WarehouseError):
     """A command that reads the warehouse was given a path where there is none."""
 
 
-WAREHOUSE_VERSION = 8  # the layout of sql/schema.sql and sql/migrations/; 2: lists have revisions; 3: the FIDE
+WAREHOUSE_VERSION = 9  # the layout of sql/schema.sql and sql/migrations/; 2: lists have revisions; 3: the FIDE
 # rule set; 4: submissions, withdrawn rows, registry versions, corrections with a trail; 5: series (several rule
 # sets); 6: events for chess too (rated_in, games_scheduled), lists in their rating order (position);
 # 7: published_files (what each list's publication wrote); 8: reject_closures and duplicate_decisions (the
-# officer's decisions on rejects no fix can take in and on possible duplicate games)
+# officer's decisions on rejects no fix can take in and on possible duplicate games); 9: each rule set's
+# own columns in tables of its own (RuleSet.extensions), none added to the shared tables
 # sql/schema.sql is layout 6; sql/migrations/<n>.sql brings layout n - 1 to n. A warehouse of layout 6 or later
 # is brought up to date at its first writable connection; an older one is refused (rebuild it).
 MIGRATED_FROM = 6
@@ -113,8 +114,9 @@ def _create(path: Path) -> None:
         else:
             with duckdb.connect(str(tmp)) as con:
                 con.execute(schema)
-                for migration in _migrations(MIGRATED_FROM):
+                for n, migration in enumerate(_migrations(MIGRATED_FROM), start=MIGRATED_FROM + 1):
                     con.execute(migration.read_text())
+                    _after_migration(con, n)
                 con.execute("insert into warehouse_version values (?)", [WAREHOUSE_VERSION])
                 _refresh_views(con)
             if not tmp.with_name(tmp.name + ".wal").exists():  # closed and checkpointed: the file is all of it
@@ -185,6 +187,9 @@ def _migrations(found: int) -> list[Path]:
 # `rejects --closed` read the officer's decisions): a read-only connection to an older layout gets
 # them empty, in memory, as the migration makes them; no decision can predate its table.
 READ_ADDITIONS = (8,)
+# The oldest layout a read-only connection reads as it is: layout 9 moved the rule sets'
+# columns to their own tables, which readers join, so an older one must be migrated first.
+READ_AS_IS = 9
 
 
 def _read_additions(con: duckdb.DuckDBPyConnection, found: int) -> None:
@@ -200,7 +205,26 @@ def _migrate(con: duckdb.DuckDBPyConnection, found: int) -> None:
     for n, migration in enumerate(_migrations(found), start=found + 1):
         with transaction(con):
             con.execute(migration.read_text())
+            _after_migration(con, n)
             con.execute("insert into warehouse_version values (?)", [n])
+
+
+def _after_migration(con: duckdb.DuckDBPyConnection, n: int) -> None:
+    """Layout 9 moved each rule set's columns to tables of its own, made for every rule set
+    of layout 8: those of rule sets the warehouse holds no series of, left empty, are dropped
+    (the rule set's schema.sql makes them when it first rates), and so are the revisions
+    tables left empty (the store makes them at a list's first revision)."""
+    if n != 9:
+        return
+    for (name,) in con.execute("""select m.name from moved_tables m
+                                  where not exists (select 1 from series s where s.system like m.system)
+                                  union all select name from moved_tables where name like '%_revisions'
+                                  union all select unnest(['player_state_revisions', 'calculations_revisions'])
+                                  """).fetchall():
+        if con.execute("select 1 from duckdb_tables() where table_name = ?", [name]).fetchall() \
+                and not scalar(con, f"select count(*) from {name}"):
+            con.execute(f"drop table {name}")
+    con.execute("drop table moved_tables")
 
 
 def _check_version(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) -> None:
@@ -217,9 +241,13 @@ def _check_version(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) 
     if found is not None and MIGRATED_FROM <= found < WAREHOUSE_VERSION:
         if not read_only:
             _migrate(con, found)
-        else:
+            return
+        if found >= READ_AS_IS:
             _read_additions(con, found)
-        return
+            return
+        con.close()
+        raise WarehouseLayout(f"{path} has the layout of version {found}: a command that writes (ratings validate) "
+                              f"brings it to version {WAREHOUSE_VERSION} once, keeping everything, then it can be read")
     if found != WAREHOUSE_VERSION:
         con.close()
         if not tables:
@@ -316,3 +344,10 @@ def temp_staging(con: duckdb.DuckDBPyConnection) -> str:
     for kind in KINDS:
         con.execute(f"create or replace temp table staged_{kind} as select * from main.staged_{kind} limit 0")
     return "temp"
+
+
+def initial_columns_sql(columns: dict[str, str]) -> str:
+    """SQL of the initial ratings with a rule set's own initial columns (name -> SQL type)."""
+    own = "".join(f", try_cast(nullif(trim(extra->>{sql_text(name)}), '') as {kind}) as {sql_name(name)}"
+                  for name, kind in columns.items())
+    return f"select player_id, rating{own} from initial_ratings"

@@ -18,7 +18,7 @@ correction_sums as (
 ),
 starting_point as (
     select (select coalesce(sum(hash(player_id, birth_year)), 0) from players)
-         + (select coalesce(sum(hash(player_id, rating, archive_performance, archive_games, games_total, peak_rating)), 0) from initial_ratings)
+         + (select coalesce(sum(hash(player_id, rating, archive_performance, archive_games, games_total, peak_rating, extra)), 0) from initial_ratings)
          + hash(getvariable('parameters'))
            as h
 ),

@@ -6,8 +6,9 @@
 -- from what to what); late games (which submission); the registry; else "earlier
 -- lists or opponents changed".
 -- inputs: changed (the recomputed lists: list_id, window_start, window_end, old_revision,
---         old_run_id, old_registry_version), player_state and calculations (still the old
---         revision), new_player_state, new_calculations, games, go_games, game_changes, duplicate_decisions, source_files,
+--         old_run_id, old_registry_version), series_player_state (player_state with the rule
+--         set's own columns) and calculations (still the old revision), new_series_player_state,
+--         new_calculations, games, go_games, game_changes, duplicate_decisions, source_files,
 --         corrections, player_versions, players, getvariable('series')
 -- grain: list_id, player_id
 with revised as (select * from changed where old_revision is not null),
@@ -15,13 +16,13 @@ with revised as (select * from changed where old_revision is not null),
 -- games to date, ...: whatever the rule set keeps) is compared through its hash.
 old_rows as (
     select s.list_id, s.player_id, s.rating, coalesce(c.games, 0) as games, hash(s) as state
-    from player_state s
+    from series_player_state s
     left join calculations c on c.series = s.series and c.list_id = s.list_id and c.player_id = s.player_id
     where s.series = getvariable('series') and s.list_id in (select list_id from revised)
 ),
 new_rows as (
     select s.list_id, s.player_id, s.rating, coalesce(c.games, 0) as games, hash(s) as state
-    from new_player_state s left join new_calculations c using (list_id, player_id)
+    from new_series_player_state s left join new_calculations c using (list_id, player_id)
     where s.list_id in (select list_id from revised)
 ),
 both_rows as (

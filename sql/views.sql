@@ -152,12 +152,11 @@ select l.series, l.list_id, l.revision, l.window_start, l.window_end, l.games_ra
        coalesce(s.players_rated, 0) as players_rated, coalesce(s.new_players, 0) as new_players,
        coalesce(s.players_active, 0) as players_active, s.mean_rating, s.median_rating, s.biggest_gain,
        s.biggest_gain_player, s.biggest_loss, s.biggest_loss_player, s.mean_change_played,
-       s.mean_change_not_played, s.mean_change, d.mean_rating_change, l.rounds_used, l.players_still_moving,
-       l.unanchored_players, coalesce(j.rejected_rows, 0) as rejected_rows
+       s.mean_change_not_played, s.mean_change, d.mean_rating_change, coalesce(j.rejected_rows, 0) as rejected_rows
 from lists l left join stats s using (series, list_id) left join drift d using (series, list_id)
 left join rejected j using (series, list_id);
 
-comment on view list_summary is 'One row per list: counts, mean and median rating, biggest gain and loss, the estimation.';
+comment on view list_summary is 'One row per list: counts, mean and median rating, biggest gain and loss (a rule set''s own figures of a list, such as the estimation''s rounds, are in its own table).';
 comment on column list_summary.series is 'The series (a rule set''s official lists, or a scenario).';
 comment on column list_summary.list_id is 'The list (YYYY-MM).';
 comment on column list_summary.revision is 'Current revision of the list (1 = as first computed).';
@@ -178,9 +177,6 @@ comment on column list_summary.mean_change_played is 'Drift: mean change of the 
 comment on column list_summary.mean_change_not_played is 'Drift: mean change of the rated players who did not play (corrections, rule set rules).';
 comment on column list_summary.mean_change is 'Drift: mean change of every player rated on this list and the one before.';
 comment on column list_summary.mean_rating_change is 'Drift: mean_rating minus the previous list''s (players coming and going included; null for the first list).';
-comment on column list_summary.rounds_used is 'Rounds of the estimation of unrated players (at most 25, R9).';
-comment on column list_summary.players_still_moving is 'Unrated players whose estimate still moved in the last round.';
-comment on column list_summary.unanchored_players is 'Unrated players in groups with no rated player (R11).';
 comment on column list_summary.rejected_rows is 'Rejected game rows dated in the window still open (not fixed, taken in, withdrawn or closed since).';
 
 create or replace view top_players as

@@ -37,7 +37,7 @@ def _performance(cli, tmp_path, players, ratings, games, calendar=None):
 
 def _state(warehouse: Path, list_id: str) -> dict[int, tuple]:
     """player_id → (rating, archive_performance, archive_games) on a list."""
-    rows = _query(warehouse, """select player_id, rating, archive_performance, archive_games from player_state
+    rows = _query(warehouse, """select player_id, rating, archive_performance, archive_games from player_state natural left join performance_state
                                 where series = 'performance' and list_id = ?""", [list_id])
     return {r[0]: r[1:] for r in rows}
 
@@ -65,7 +65,7 @@ def test_r2a_the_season_is_the_list_ids_not_the_windows(cli, tmp_path):
     w = _performance(cli, tmp_path, players, ratings, games, calendar)
     assert _state(w, "2026-09")[1][0] == 1780
     assert _state(w, "2027-01")[1][0] == 1870
-    junior = dict(_query(w, "select list_id, junior from calculations where series = 'performance' "
+    junior = dict(_query(w, "select list_id, junior from performance_calculations where series = 'performance' "
                             "and player_id = 1"))
     assert junior == {"2026-09": True, "2027-01": False}
     # The same season where a user reads it: the calculation card (a replay of the list) and
@@ -203,7 +203,7 @@ def test_x1a_an_event_starting_on_a_calendar_files_list_date_takes_that_lists_ra
     rows = _query(w, "select player_id, rating from player_state where series = 'fide' and list_id = '2026-03' "
                      "and player_id in (3, 4, 5, 6)")
     assert dict(rows) == {3: 1888, 4: 1887, 5: 1842, 6: 1856}  # D, in Eve: 20 × (0 − 0.64) = −12.8 → −13
-    k = dict(_query(w, "select player_id, k from calculations where series = 'fide' and list_id = '2026-03' "
+    k = dict(_query(w, "select player_id, k from fide_calculations where series = 'fide' and list_id = '2026-03' "
                        "and player_id in (5, 6)"))
     assert k == {5: 20, 6: 40}  # Open from list 2026-02 (30 games), Eve from the initial ratings (29)
 
@@ -218,7 +218,7 @@ def test_x7_the_12_months_run_from_the_list_date_minus_12_months_included(cli, t
     games = [["2025-02-01", 1, 2, "1/2-1/2", "Feb"], ["2025-01-31", 3, 4, "1/2-1/2", "Jan"],
              ["2026-01-10", 5, 6, "1/2-1/2", "New year"]]
     w, out = _fide(cli, tmp_path, players, ratings, games, None, "--format", "csv,txt")
-    flags = dict(_query(w, "select player_id, inactive from player_state where series = 'fide' "
+    flags = dict(_query(w, "select player_id, inactive from fide_state where series = 'fide' "
                            "and list_id = '2026-02'"))
     assert flags == {1: False, 2: False, 3: True, 4: True, 5: False, 6: False}
     # The TXT list's Flag column (column 133, 1-based) says the same.

@@ -87,7 +87,7 @@ def _lists(out) -> pd.DataFrame:
 
 def _calc(w, list_id, player_id):
     with duckdb.connect(str(w), read_only=True) as con:
-        return con.execute("select games, score, expected, k, change, rule from calculations "
+        return con.execute("select games, score, expected, k, change, rule from calculations natural left join fide_calculations "
                            "where series = 'fide' and list_id = ? and player_id = ?", [list_id, player_id]).fetchone()
 
 

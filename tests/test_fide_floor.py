@@ -66,7 +66,8 @@ def test_the_fide_floor_writes_the_pipelines_lists(cli, inputs, tmp_path):
 
     with duckdb.connect(str(warehouse), read_only=True) as con:
         lists = [r[0] for r in con.execute("select list_id from lists where series = 'fide' order by position").fetchall()]
-        pipeline_state = con.execute(f"select {STATE} from player_state where series = 'fide' order by all").fetchall()
+        pipeline_state = con.execute(f"select {STATE} from player_state natural left join fide_state "
+                                     "where series = 'fide' order by all").fetchall()
     with duckdb.connect(str(floor / "floor.duckdb"), read_only=True) as con:
         floor_state = con.execute(f"select {STATE} from player_state order by all").fetchall()
     assert result["lists"] == len(lists) > 1 and result["rejected"] == 0

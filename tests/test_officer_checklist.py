@@ -214,20 +214,23 @@ def test_the_report_and_list_summary_count_only_the_files_in_force(cli, small_fe
     audits_pass(cli, w)
 
 
-def test_a_warehouse_of_layout_7_is_migrated_and_read_as_it_is(cli, published):
+def test_a_warehouse_of_layout_7_is_migrated_before_it_is_read(cli, published):
     w, out = published
     with duckdb.connect(str(w)) as con:
         for table in ("reject_closures", "duplicate_decisions"):
             con.execute(f"drop table {table}")
         con.execute("delete from warehouse_version where version > 7")
         con.execute("insert into warehouse_version select 7 where not exists (select 1 from warehouse_version)")
-    # Read-only, it stays at layout 7, and the listings that read the decisions still work.
+    # Read-only, it is refused with what to do (layout 9 moved the rule sets' columns to
+    # tables of their own, which every reader joins), and left as it is.
+    refused = cli("submissions", "--warehouse", w, ok=False)
+    assert refused.exit_code == 1 and "(ratings validate) brings it to version 9" in refused.output
+    assert query(w, "select max(version) from warehouse_version") == [(7,)]
+    # Its first writable command brings it to layout 9; the listings then read it.
+    cli("validate", "--warehouse", w)
+    assert query(w, "select max(version) from warehouse_version") == [(9,)]
     assert "games.csv" in cli("submissions", "--warehouse", w).output
     assert "no reject closed" in cli("rejects", "--closed", "--warehouse", w).output
     assert "no possible duplicate game" in cli("rejects", "--warnings", "--warehouse", w).output
-    assert query(w, "select max(version) from warehouse_version") == [(7,)]
-    # Its first writable command brings it to layout 8.
-    cli("validate", "--warehouse", w)
-    assert query(w, "select max(version) from warehouse_version") == [(8,)]
     assert query(w, "select count(*) from reject_closures") == [(0,)]
     audits_pass(cli, w)

@@ -32,7 +32,8 @@ def test_the_performance_floor_writes_the_pipelines_lists(cli, small_federation,
 
     with duckdb.connect(str(warehouse), read_only=True) as con:
         lists = [r[0] for r in con.execute("select list_id from lists order by position").fetchall()]
-        pipeline_state = con.execute(f"select {STATE} from player_state order by all").fetchall()
+        pipeline_state = con.execute(f"select {STATE} from player_state natural left join performance_state "
+                                     "order by all").fetchall()
     with duckdb.connect(str(floor / "floor.duckdb"), read_only=True) as con:
         floor_state = con.execute(f"select {STATE} from player_state order by all").fetchall()
     assert result["lists"] == len(lists) > 3 and result["rejected"] == 0

@@ -52,11 +52,12 @@ def test_lists_match_hand_computation(cli, small_federation, tmp_path):
     assert pd.isna(state.loc[6, "rating"])
     assert 7 not in state.index and 8 not in state.index
     con = duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True)
-    assert con.execute("select forfeits, unanchored_players from lists where list_id = '2027-01'").fetchall() \
+    assert con.execute("select forfeits, unanchored_players from lists join performance_lists using (series, list_id) "
+                       "where list_id = '2027-01'").fetchall() \
         == [(1, 2)]
     assert con.execute("select group_id, size from unanchored_groups").fetchall() == [(7, 2)]
     # The state carries over: list 2027-05 still holds 6's archives.
-    assert con.execute("select archive_games from player_state where list_id = '2027-05' and player_id = 6"
+    assert con.execute("select archive_games from performance_state where list_id = '2027-05' and player_id = 6"
                        ).fetchall() == [(2,)]
 
 

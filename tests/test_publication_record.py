@@ -125,22 +125,24 @@ def columns_of(w) -> list[tuple]:
 
 
 def test_a_warehouse_of_layout_6_is_migrated_with_its_data(cli, published, published_once, built_lists):
-    assert WAREHOUSE_VERSION == 8
+    assert WAREHOUSE_VERSION == 9
     w, out = published
     with duckdb.connect(str(w), read_only=True) as con:
         games, lists = con.execute("select (select count(*) from games), (select count(*) from lists)").fetchall()[0]
     layout_6(w)
-    # Read-only, it is read as it is (its migration adds only what publication writes).
-    assert "2027-05" in cli("query", "select list_id from lists order by 1", "--warehouse", w).output
+    # Read-only, it is refused with what to do (layout 9 moved the rule sets' columns to
+    # their own tables, which readers join) and left as it is.
+    refused = cli("query", "select list_id from lists order by 1", "--warehouse", w, ok=False)
+    assert "(ratings validate) brings it to version 9" in refused.output
     with duckdb.connect(str(w), read_only=True) as con:
         assert con.execute("select max(version) from warehouse_version").fetchall() == [(6,)]
-    # Writable, it is brought to layout 8: the same tables and columns as the warehouse
-    # it was copied from, made at layout 8.
+    # Writable, it is brought to layout 9: the same tables and columns as the warehouse
+    # it was copied from, made at layout 9.
     assert "no file changed" in cli("publish", "--warehouse", w, "--out", out).output
     assert sorted(built_lists) == ["2027-01", "2027-05"]  # no record yet: built, found identical
     assert columns_of(w) == columns_of(published_once / "w.duckdb")
     with duckdb.connect(str(w), read_only=True) as con:
-        assert con.execute("select version from warehouse_version order by 1").fetchall()[-3:] == [(6,), (7,), (8,)]
+        assert con.execute("select version from warehouse_version order by 1").fetchall()[-4:] == [(6,), (7,), (8,), (9,)]
         assert con.execute("select (select count(*) from games), (select count(*) from lists)").fetchall() == [
             (games, lists)]
         # Recorded at that publication: two lists' files (a revision file and the latest

@@ -199,9 +199,9 @@ def test_the_pipeline_decides_a_gap_within_a_millionth_of_350_as_350(cli, tmp_pa
     pipeline = run_pipeline(cli, tmp_path, files)
     assert {r["player_id"]: r["rating"] for r in pipeline["2027-01"]}[5] == 1540
     with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
-        archived = con.execute("select archive_performance, archive_games from player_state "
+        archived = con.execute("select archive_performance, archive_games from performance_state "
                                "where series = 'performance' and player_id = 1").fetchall()
-        rounds = con.execute("select rounds_used from lists where series = 'performance'").fetchall()
+        rounds = con.execute("select rounds_used from performance_lists where series = 'performance'").fetchall()
     assert archived[0][0] == pytest.approx(1890 - 1.5 / 4 ** 11, abs=1e-9) and archived[0][1] == 2
     assert rounds == [(25,)]
     assert_same_lists(reference_lists(files["players"], files["ratings"], files["games"]), pipeline)
@@ -229,6 +229,7 @@ def test_reference_matches_the_pipeline_on_the_estimation_divergence_case(cli, t
     with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
         pipeline = {p: (r, None if pa is None else round(pa, 6), na or None) for p, r, pa, na in con.execute(
             "select player_id, rating, archive_performance, archive_games from player_state "
+            "natural left join performance_state "
             "where series = 'performance' and list_id = '2021-01'").fetchall()}
     expected = {p: (r, None if pa is None else round(pa, 6), na) for p, (r, pa, na) in after.items()}
     differ = sorted(p for p in pipeline.keys() | expected.keys() if pipeline.get(p) != expected.get(p))
@@ -245,7 +246,7 @@ def test_reference_matches_the_pipeline_on_a_simulated_federation(cli, tmp_path)
     pipeline = run_pipeline(cli, tmp_path, files)
     with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
         rounds, moving, unanchored = con.execute(
-            "select max(rounds_used), max(players_still_moving), sum(unanchored_players) from lists").fetchall()[0]
+            "select max(rounds_used), max(players_still_moving), sum(unanchored_players) from performance_lists").fetchall()[0]
     assert rounds == 25 and moving > 0 and unanchored > 0  # the data reaches the cases it is here for
     states: dict = {}
     reference = reference_lists(files["players"], files["ratings"], files["games"], states=states)

@@ -35,7 +35,7 @@ def test_fide_beside_the_performance_elo_leaves_its_active_players_alone(cli, tm
     # the event ended 6 September) Dora has no rated game in the history, so she counts as last active
     # when the history began (its first window, from 2026-08-30): within 12 months, active.
     with duckdb.connect(str(w)) as con:
-        flags = dict(con.execute("""select player_id, inactive from player_state
+        flags = dict(con.execute("""select player_id, inactive from fide_state
                                     where series = 'fide' and list_id = '2026-11'""").fetchall())
     assert flags == {1: False, 2: False, 3: False, 4: False}
     assert active_by_list(w, "fide")["2026-11"] == {1, 2, 3, 4}
@@ -57,7 +57,8 @@ def test_the_help_lists_the_rule_sets_of_the_registry(cli, monkeypatch):
         assert "performance (the national performance Elo, three lists a year, the default)" in shown, args
     explained = " ".join(cli("explain", "--help").output.split())  # the cards: each rule set's page of the manual
     assert "Under FIDE rules" not in explained and "1984 rules" not in explained
-    texts = [node.value for node in ast.walk(ast.parse((PROJECT_DIR / "pipeline" / "cli.py").read_text()))
+    sources = [PROJECT_DIR / "pipeline" / "cli.py", *(PROJECT_DIR / "pipeline" / "commands").glob("*.py")]
+    texts = [node.value for source in sources for node in ast.walk(ast.parse(source.read_text()))
              if isinstance(node, ast.Constant) and isinstance(node.value, str)]
     named = [line for text in texts for line in text.splitlines()
              if any(name in line for name in ("go-belgium", "go-ffg1984", "--system fide")) and "Example:" not in line]

@@ -164,7 +164,8 @@ def test_no_module_outside_the_rule_sets_names_one():
     pattern = re.compile(r"""["'](%s)["']""" % "|".join(names))
     offenders = []
     for path in sorted((PROJECT_DIR / "pipeline").rglob("*.py")) + sorted((PROJECT_DIR / "sql").rglob("*.sql")):
-        if (PROJECT_DIR / "pipeline" / "systems") in path.parents:
+        # sql/migrations/ records past layouts: layout 9 moved the columns each rule set had then.
+        if (PROJECT_DIR / "pipeline" / "systems") in path.parents or (PROJECT_DIR / "sql" / "migrations") in path.parents:
             continue
         for number, line in enumerate(path.read_text().splitlines(), 1):
             if pattern.search(line):

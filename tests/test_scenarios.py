@@ -56,13 +56,15 @@ def _rows(w, sql, params):
 
 
 def _lists(w, series):
-    return _rows(w, f"select {', '.join(LIST_FIGURES)} from lists where series = ? order by position", [series])
+    return _rows(w, f"select {', '.join(LIST_FIGURES)} from lists left join performance_lists using (series, list_id) "
+                 "where series = ? order by position", [series])
 
 
 def _states(w, series):
     return _rows(w, "select list_id, player_id, p.rating, p.archive_performance, p.archive_games, c.rule, "
-                    "c.unrounded, c.performance, c.games from player_state p "
-                    "left join calculations c using (series, list_id, player_id) where series = ? "
+                    "c.unrounded, c.performance, c.games from (player_state natural left join performance_state) p "
+                    "left join (calculations natural left join performance_calculations) c "
+                    "using (series, list_id, player_id) where series = ? "
                     "order by list_id, player_id", [series])
 
 

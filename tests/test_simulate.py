@@ -44,7 +44,8 @@ def pipeline_run(federation, tmp_path_factory):
 def _lists(warehouse: Path) -> pd.DataFrame:
     con = duckdb.connect(str(warehouse), read_only=True)
     try:
-        return con.sql("select * from lists order by list_id").df()
+        return con.sql("select * from lists left join performance_lists using (series, list_id) "
+                       "order by list_id").df()
     finally:
         con.close()
 

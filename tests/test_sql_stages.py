@@ -42,6 +42,8 @@ def warehouse(tmp_path_factory, small_federation_module):
     con.execute("set variable parameters = '{}'")
     con.execute("set variable estimates = true")
     systems.rule_set("performance").place_games(con)  # series_calendar and placed_games
+    from pipeline.rate.series import own_views, series_in
+    own_views(con, series_in(con)[0])  # series_player_state: the state with the rule set's own columns
     con.register("lists_to_rate", stage(con, "20_lists").df())
     return con
 

@@ -92,7 +92,7 @@ def test_the_typed_rows_keep_every_column_and_type_the_parsed_ones():
     con = duckdb.connect()
     for kind, model in [*SCHEMAS.items(), ("ratings", GoRatingsInput), ("events", GoEventsInput)]:
         cols = columns(kind)
-        extra = ", extra varchar" if kind == "players" else ""
+        extra = ", extra varchar" if kind in ("players", "ratings") else ""
         con.execute(f"""create or replace table staged (file_id integer, row_number bigint, fixes_file integer,
                         fixes_row bigint{extra}, {', '.join(f'"{c}" varchar' for c in cols)})""")
         types = dict(con.sql(f"describe {typed_rows_sql(kind, model, 'select * from staged')}")

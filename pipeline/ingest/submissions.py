@@ -80,6 +80,21 @@ def resolve(con: duckdb.DuckDBPyConnection, ref: str) -> int:
     raise SubmissionError(f"no submission named {name!r} (`ratings submissions` lists them)")
 
 
+def name_of(con: duckdb.DuckDBPyConnection, submission_id: int) -> str:
+    """The name of the file a submission was ingested under."""
+    return scalar(con, "select name from submissions where submission_id = ?", [submission_id])
+
+
+def any_submission(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether the warehouse holds a submission (an empty one: `ratings run` offers the sample)."""
+    return bool(con.execute("select 1 from submissions limit 1").fetchall())
+
+
+def staged_parts(con: duckdb.DuckDBPyConnection) -> int:
+    """The parts of files staged and not yet validated: rating does not read them."""
+    return scalar(con, "select count(*) from source_files where status = 'staged'")
+
+
 def check_replaceable(con: duckdb.DuckDBPyConnection, old: int, new_format: str | None = None) -> None:
     """Only a submission in force whose rows are games can be replaced or withdrawn,
     and by a file of the same game (chess or Go)."""

@@ -195,6 +195,11 @@ def kind_of(con: duckdb.DuckDBPyConnection, path: Path) -> str:
 # The staged kinds with a `problem` column, found while reading a row (sql/schema.sql).
 WITH_READING_PROBLEMS = ("games", "go_games")
 
+# The staged kinds whose other columns are kept, as the file gave them, in `extra` (JSON):
+# the registry's (federation, title, sex, ...) and the initial ratings' (a rule set's own
+# starting state: RuleSet.initial_columns).
+WITH_EXTRA = ("players", "ratings")
+
 # Columns `ratings rejects` adds to the rows it writes out: kept out of the data,
 # `file` and `row` name the rejected row a fixed row replaces.
 FIX_COLUMNS = ("reason", "submission", "file", "row")
@@ -209,7 +214,7 @@ def _staging_select(kind: str, names: list[str]) -> tuple[list[str], tuple[str, 
     select = [f"nullif(trim({sql_name(by_name[c])}), '')" if c in by_name else "null" for c in wanted]
     fixes = "file" in by_name and "row" in by_name
     select += [f"try_cast({sql_name(by_name[c])} as bigint)" if fixes else "null" for c in ("file", "row")]
-    if kind == "players":  # extra columns are kept as they came (issue 2)
+    if kind in WITH_EXTRA:  # extra columns are kept as they came (issue 2; a rule set's initial columns)
         pairs = ", ".join(f"'{key}', {sql_name(n)}" for key, n in by_name.items()
                           if key not in wanted and key not in FIX_COLUMNS)
         select.append(f"json_object({pairs})" if pairs else "null")
@@ -277,7 +282,7 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: i
             raise InputFileError(f"{path}: {refusal}: nothing of it is taken in")
         select, missing = _staging_select(kind, found)
         names = ", ".join(sql_name(c) for c in ["file_id", "row_number", *columns(kind), "fixes_file", "fixes_row"]
-                          + (["extra"] if kind == "players" else []))
+                          + (["extra"] if kind in WITH_EXTRA else []))
         con.execute(f"insert into {staged(con, staging, kind)} ({names}) "
                     f"select {file_id}, __row, {', '.join(select)} from ({file.source}){only}")
     if file.oversized:  # validation rejects them with the reason, and takes in the others

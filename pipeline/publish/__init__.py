@@ -30,6 +30,7 @@ import pyarrow.parquet as pq
 from pipeline.config import PairingSettings
 from pipeline.formats.cells import LayoutError, spreadsheet_safe
 from pipeline.progress import progress
+from pipeline.rate.series import own_views
 from pipeline.publish.record import (
     file_digest,
     list_fingerprints,
@@ -199,6 +200,7 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
     (out / "state").mkdir(parents=True, exist_ok=True)
     con.execute("set variable series = ?", [series.name])
     con.execute("set variable estimates = ?", [rs.publishes_estimates])
+    own_views(con, series)
     revisions = con.execute("select list_id, revision from lists where series = ? order by position",
                             [series.name]).fetchall()
     for stale in out.glob("*/.*.tmp"):  # left by a killed run
@@ -317,13 +319,13 @@ def pairing_lists(con: duckdb.DuckDBPyConnection, rule_set, settings: PairingSet
     `settings.federation` where the registry gives a player none; the birth year only
     with `settings.publish_birth_year` (private: the federation's decision, whatever
     room the rule set's layout has for it)."""
-    extra = [c for c in rule_set.pairing_state if c != "birth_year"]
+    extra = [c for c in rule_set.pairing_state if c != "birth_year"]  # read from series_player_state (own_views)
     chosen = ", ".join(["p.* replace (coalesce(p.federation, getvariable('default_federation')) as federation)"]
                        + [f"s.{c}" for c in extra])
     con.execute("set variable default_federation = ?::varchar", [settings.federation])
     table = con.sql(f"""
         select {chosen} from ({stage_sql('53_pairing_lists')}) p
-        left join player_state s
+        left join series_player_state s
           on s.series = getvariable('series') and s.list_id = p.list_id and s.player_id = p.player_id
         order by p.list_id, p.estimated, p.rating desc, p.player_id""").to_arrow_table()
     return table if settings.publish_birth_year else table.drop_columns(["birth_year"])

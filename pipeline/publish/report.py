@@ -62,10 +62,20 @@ select l.list_id, l.revision, l.window_start, l.window_end, l.games_rated, l.for
        coalesce(s.players_rated, 0) as players_rated, coalesce(s.new_players, 0) as new_players,
        coalesce(s.players_active, 0) as players_active, s.mean_rating, s.median_rating,
        s.mean_change_played, s.mean_change_not_played, s.mean_change,
-       round(s.mean_rating - lag(s.mean_rating) over (order by l.position), 1) as mean_rating_change,
-       l.rounds_used, l.players_still_moving, l.unanchored_players
-from lists l left join stats s using (list_id)
+       round(s.mean_rating - lag(s.mean_rating) over (order by l.position), 1) as mean_rating_change
+       {figures}
+from lists l left join stats s using (list_id) {figures_join}
 where l.series = $series"""
+
+
+def summary_sql(rule_set) -> str:
+    """SUMMARY with the rule set's own figures of each list (its `lists` extension: the
+    estimation's rounds, players still moving, ...), under their own names."""
+    own = rule_set.extensions.get("lists")
+    if own is None:
+        return SUMMARY.format(figures="", figures_join="")
+    return SUMMARY.format(figures=", f.* exclude (series, list_id)",
+                          figures_join=f"left join {own} f using (series, list_id)")
 
 
 class ReportTables:
@@ -84,7 +94,7 @@ class ReportTables:
         con.register("published_rows", published)
         con.execute(f"create or replace temp table report_history as select {HISTORY_COLUMNS} from published_rows")
         con.unregister("published_rows")
-        self.summary = {r["list_id"]: r for r in _records(con, SUMMARY, named)}
+        self.summary = {r["list_id"]: r for r in _records(con, summary_sql(series.rule_set), named)}
 
         def ranked(where: str, key: str, n: int) -> dict[str, list[dict]]:
             # The first n of each list by one sort key, (key, player_id) as a struct: DuckDB

@@ -142,9 +142,10 @@ def rate_series(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, fro
                 list_id, input_signature=str(signatures[list_id]), registry_version=context["registry_version"],
                 parameters=context["parameters"], window_start=start, window_end=end, run_id=run_id, position=first + i,
                 **outcome.figures))
-            summary.append(outcome.summary)
+            summary.append(dataclasses.replace(outcome.summary, figures=tuple(
+                (heading, int(outcome.figures[key])) for heading, key in rs.figures.items())))
             bar.update()
-    revised = store(con, series.name, frames, run_id)
+    revised = store(con, series.name, frames, run_id, rs.extensions)
     return [dataclasses.replace(r, revision=revised.get(r.list_id)) for r in summary]
 
 

@@ -31,8 +31,14 @@ def column(table: pa.Table, name: str, dtype=float) -> np.ndarray:
 
 @dataclass(frozen=True)
 class WindowGames:
-    """The played games of consecutive lists, sorted by list, white, black, score;
-    `of(i)` gives the i-th list's (0-based) as a WindowGames of one list."""
+    """The played games of consecutive lists; `of(i)` gives the i-th list's (0-based) as a
+    WindowGames of one list.
+
+    The order a rule set can rely on, always: by list, white, black, score, then the
+    columns it asked for, then the day and the game's key; `extra["day"]` (days since
+    1970-01-01) and `extra["game_key"]` (stable: the file and row it came from) are always
+    there, and `chronological()` gives the games in the order they were played (day, then
+    key), for a rule set that rates game by game."""
 
     list_index: np.ndarray  # 1 = the first list asked for
     white: np.ndarray  # dense player indices (player_id order)
@@ -46,6 +52,10 @@ class WindowGames:
         lo, hi = np.searchsorted(self.list_index, [i + 1, i + 2], side="left")
         return slice(int(lo), int(hi))
 
+    def chronological(self) -> np.ndarray:
+        """The indices of the games in the order played: by day, then by key."""
+        return np.lexsort((self.extra["game_key"], self.extra["day"]))
+
     def of(self, i: int) -> WindowGames:
         w = self.of_list(i)
         return WindowGames(self.list_index[w], self.white[w], self.black[w], self.white_score[w],
@@ -53,14 +63,15 @@ class WindowGames:
 
 
 def calendar_windows(con: duckdb.DuckDBPyConnection, rule_set) -> pd.DataFrame:
-    """The calendar windows a rule set rates: a calendar file's, else its nominal
-    windows covering every game (R1), made as needed."""
+    """The calendar windows a rule set rates: a calendar file's (when the rule set takes
+    one: RuleSet.takes_calendar_file), else its nominal windows covering every game (R1),
+    made as needed."""
     filed = con.sql("select list_id, window_start, window_end from calendar order by window_start").df()
-    if len(filed):
+    if len(filed) and rule_set.takes_calendar_file:
         return filed
     first, last = span_rated(con)
     if first is None:
-        return filed
+        return filed.iloc[:0]
     return rule_set.calendar(first, last)
 
 
@@ -79,8 +90,11 @@ def window_games(con: duckdb.DuckDBPyConnection, lists: pd.DataFrame,
                  extra: dict[str, type] | None = None) -> WindowGames:
     """The played games of the lists (as placed: sql/19_placed_games.sql; R1), and each
     list's forfeits; `extra`: other columns of sql/21_list_games.sql wanted, with their
-    types (the day, the event, what the rule set placed the games with)."""
-    extra = extra or {}
+    types (the event, what the rule set placed the games with); the day and the game's key
+    are always carried (WindowGames says the order)."""
+    extra = dict(extra or {})
+    for always in ("day", "game_key"):
+        extra.setdefault(always, np.int64)
     wanted = ["list_index", "white", "black", "white_score", *extra]
     con.register("lists_to_rate", lists)
     # Only the columns asked for are computed: DuckDB drops the others from the stage's plan.

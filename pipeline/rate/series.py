@@ -185,3 +185,16 @@ def scenario_listing(con: duckdb.DuckDBPyConnection) -> list[dict]:
                       "changes": ", ".join(f"{k} = {v}" for k, v in sorted(changed.items())) or "(none)",
                       "lists": lists, "made_in_run": made, "computed_at": latest})
     return found
+
+
+def own_views(con: duckdb.DuckDBPyConnection, series: Series) -> None:
+    """Temp views series_player_state, series_calculations, series_lists: the shared tables
+    with the series' rule set's own columns joined (RuleSet.extensions), for the stages
+    that read what a rule set declares it publishes or flags (sql/51, the site, the
+    pairing lists). A table the rule set has not made yet (it never rated) reads as the
+    shared one."""
+    made = {t for (t,) in con.execute("select table_name from duckdb_tables()").fetchall()}
+    for table in ("player_state", "calculations", "lists"):
+        own = series.rule_set.extensions.get(table)
+        relation = series.rule_set.extended(table) if own in made else table
+        con.execute(f"create or replace temp view series_{table} as select * from {relation}")

@@ -17,6 +17,27 @@ from pipeline.warehouse import scalar, sql_text, stage_sql, transaction
 COMMON_TABLES = ("lists", "player_state", "calculations")  # every rule set fills them
 
 
+def table_columns(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple[str, str]]:
+    """The columns of a warehouse table, in order, with their types."""
+    return con.execute("""select column_name, data_type from duckdb_columns()
+                          where schema_name = 'main' and table_name = ? order by column_index""", [table]).fetchall()
+
+
+def split_extensions(con: duckdb.DuckDBPyConnection, computed: dict[str, list[Columns]],
+                     extensions: dict[str, str]) -> dict[str, list[Columns]]:
+    """The computed parts with a rule set's own columns of each shared table moved to its
+    own table (RuleSet.extensions), keyed as the shared rows: the shared tables take only
+    the columns every rule set has."""
+    split = dict(computed)
+    for shared, own in extensions.items():
+        columns = {c for c, _ in table_columns(con, shared)}
+        keys = ("list_id",) if shared == "lists" else ("list_id", "player_id")
+        split[shared] = [{k: v for k, v in part.items() if k in columns} for part in computed.get(shared, [])]
+        split[own] = [{k: part[k] for k in keys} | {k: v for k, v in part.items() if k not in columns}
+                      for part in computed.get(shared, [])]
+    return split
+
+
 def revisions_table(con: duckdb.DuckDBPyConnection, table: str) -> str:
     """<table>_revisions, made (or given the columns a rule set added since) to hold old rows."""
     name = f"{table}_revisions"
@@ -35,9 +56,7 @@ def computed_rows(con: duckdb.DuckDBPyConnection, series: str, table: str, parts
     """The computed rows of a table as a view new_<table>, with every column of the
     table (those the rule set did not fill are null); a column the table does not
     have is refused, never dropped."""
-    columns = con.execute("""select column_name, data_type from duckdb_columns()
-                             where schema_name = 'main' and table_name = ? order by column_index""",
-                          [table]).fetchall()
+    columns = table_columns(con, table)
     if parts:
         con.register(f"computed_{table}", to_arrow(parts))
         given = set(con.sql(f"select * from computed_{table} limit 0").columns)
@@ -55,11 +74,25 @@ def computed_rows(con: duckdb.DuckDBPyConnection, series: str, table: str, parts
     return f"new_{table}"
 
 
+def state_views(con: duckdb.DuckDBPyConnection, own: str | None) -> None:
+    """Views series_player_state and new_series_player_state: the stored and the computed
+    state rows with the rule set's own columns (its table `own`), whose whole row tells
+    who changed (sql/30_rating_changes.sql)."""
+    if own is None:
+        con.execute("create or replace temp view series_player_state as select * from player_state")
+        con.execute("create or replace temp view new_series_player_state as select * from new_player_state")
+        return
+    con.execute(f"""create or replace temp view series_player_state as
+                    select * from player_state left join {own} using (series, list_id, player_id)""")
+    con.execute(f"""create or replace temp view new_series_player_state as
+                    select * from new_player_state left join new_{own} using (series, list_id, player_id)""")
+
+
 def fingerprints(con: duckdb.DuckDBPyConnection, series: str, tables: list[str]) -> None:
     """Views new_prints and old_prints (list_id, h): each recomputed list's rows of every
-    table but lists as one number a table (the sum of the rows' hashes), to tell the
-    lists whose results changed with one aggregation a table."""
-    parts = [t for t in tables if t != "lists"]
+    table of results (not the lists' own rows) as one number a table (the sum of the rows'
+    hashes), to tell the lists whose results changed with one aggregation a table."""
+    parts = tables
     literal = sql_text(series)
     con.execute("create or replace temp view new_prints as " + " union all ".join(
         f"select list_id, sum(hash(t)) + {k} as h from new_{table} t group by list_id"
@@ -69,24 +102,31 @@ def fingerprints(con: duckdb.DuckDBPyConnection, series: str, tables: list[str])
         f"and list_id in (select list_id from new_lists) group by list_id" for k, table in enumerate(parts)))
 
 
-def store(con: duckdb.DuckDBPyConnection, series: str, computed: dict[str, list[Columns]], run_id: int
-          ) -> dict[str, int]:
-    """Keep what changed; returns list_id → new revision."""
+def store(con: duckdb.DuckDBPyConnection, series: str, computed: dict[str, list[Columns]], run_id: int,
+          extensions: dict[str, str] | None = None) -> dict[str, int]:
+    """Keep what changed; returns list_id → new revision. `extensions`: the rule set's own
+    tables of its columns of the shared ones (RuleSet.extensions)."""
     now = dt.datetime.now()
+    extensions = extensions or {}
+    computed = split_extensions(con, computed, extensions)
     tables = list(computed)
+    # A list's own rows (lists, and the rule set's figures of it) are replaced with its
+    # results, never fingerprinted nor kept as revisions: list_revisions is their record.
+    of_lists = {"lists", extensions.get("lists")}
     with transaction(con):
         con.execute("set variable series = ?", [series])
         for table in tables:
             computed_rows(con, series, table, computed[table])
-        fingerprints(con, series, tables)
+        fingerprints(con, series, [t for t in tables if t not in of_lists])
         con.execute(f"create or replace temp table changed as {stage_sql('31_changed_lists')}")
         con.execute(f"create or replace temp table revision_reasons as {stage_sql('32_revision_reasons')}")
         if scalar(con, "select count(*) from changed where old_revision is not null"):  # a revision, not a first
+            state_views(con, extensions.get("player_state"))
             con.execute(f"insert into rating_changes select ?, c.list_id, ch.old_revision + 1, c.* exclude (list_id) "
                         f"from ({stage_sql('30_rating_changes')}) c join changed ch using (list_id) "
                         f"where ch.old_revision is not null", [series])
             for table in tables:
-                if table == "lists":
+                if table in of_lists:
                     continue
                 old = revisions_table(con, table)
                 con.execute(f"""insert into {old} by name select l.revision, t.* from {table} t

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import duckdb
 import pandas as pd
 
+from pipeline.rate.series import own_views
 from pipeline.warehouse import sql_name, stage_sql
 
 UNDER = (8, 10, 12, 14, 16, 18, 20)
@@ -41,7 +42,8 @@ def site_data(con: duckdb.DuckDBPyConnection, series, card_lists: int, since: st
     con.execute(f"create or replace temp table site_rows as {stage_sql('site/ranked')}")
     flag = series.rule_set.inactive_column
     if flag is not None:  # the rule set's own rule (FIDE B02 7.2.2) decides, for its series only
-        con.execute(f"""update site_rows set active = not coalesce(s.{sql_name(flag)}, false) from player_state s
+        own_views(con, series)
+        con.execute(f"""update site_rows set active = not coalesce(s.{sql_name(flag)}, false) from series_player_state s
                         where s.series = getvariable('series') and s.list_id = site_rows.list_id
                           and s.player_id = site_rows.player_id""")
     rows = con.sql("""select *, rank() over (partition by list_id order by rating desc) as rank_all,

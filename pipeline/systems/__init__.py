@@ -3,7 +3,8 @@
 A rule set is a folder under pipeline/systems/ whose package defines RULE_SET, a
 subclass of pipeline.systems.base.RuleSet (its rules, calendar, state, rating of a
 period, card, what it publishes). Adding one is adding a folder and one line here;
-`register` adds one from anywhere (a test, a federation's own package).
+`register` adds one from anywhere (a test), and a federation's own installed package
+adds one by declaring it in the entry-point group `ratings.rule_sets` (name = module).
 
 Modules are imported only when their rule set is asked for: listing the names
 (`ratings --help`) imports nothing.
@@ -23,6 +24,7 @@ REGISTRY: dict[str, str] = {
     "fide": "pipeline.systems.fide",
     "go-belgium": "pipeline.systems.go_belgium",
     "go-ffg1984": "pipeline.systems.go_ffg1984",
+    "glicko2": "pipeline.systems.glicko2",
 }
 DEFAULT = "performance"  # a new warehouse's rule set when none is given
 # name → what it is, in a few words: the CLI's help lists the rule sets from here, without
@@ -32,6 +34,7 @@ SUMMARIES: dict[str, str] = {
     "fide": "the FIDE Elo, monthly lists, each event rated whole",
     "go-belgium": "the Belgian Go Federation's ratings, event by event",
     "go-ffg1984": "the French Go Federation's rules of 1984, game by game",
+    "glicko2": "Glicko-2 (Glickman 2013), monthly rating periods",
 }
 
 
@@ -43,7 +46,26 @@ class UnknownRuleSet(LookupError):
     """A rule set name the registry does not know."""
 
 
+ENTRY_POINTS = "ratings.rule_sets"  # an installed package's rule sets: name = "module"
+_discovered = False
+
+
+def _discover() -> None:
+    """Add the rule sets installed packages declare (once; the registry's own names win)."""
+    global _discovered
+    if _discovered:
+        return
+    _discovered = True
+    from importlib.metadata import entry_points
+
+    for point in entry_points(group=ENTRY_POINTS):
+        if point.name not in REGISTRY:
+            REGISTRY[point.name] = point.value
+            SUMMARIES.setdefault(point.name, f"from the installed package {point.dist.name if point.dist else point.value}")
+
+
 def names() -> tuple[str, ...]:
+    _discover()
     return tuple(REGISTRY)
 
 
@@ -57,10 +79,11 @@ def register(name: str, module: str, summary: str = "") -> None:
 def described() -> str:
     """The rule sets as the CLI's help lists them: each name, with what it is, the default marked."""
     return "; ".join(f"{name} ({SUMMARIES.get(name) or 'a rule set'}{', the default' if name == DEFAULT else ''})"
-                     for name in REGISTRY)
+                     for name in names())
 
 
 def rule_set_class(name: str) -> type[RuleSet]:
+    _discover()
     if name not in REGISTRY:
         raise UnknownRuleSet(f"no rule set {name!r}: the rule sets are {', '.join(REGISTRY)}")
     cls = importlib.import_module(REGISTRY[name]).RULE_SET
@@ -127,7 +150,7 @@ def _checked(system: str, field: dataclasses.Field, value, default):
     key = field.name
     if isinstance(default, tuple | list | dict):
         raise ParameterError(f"{key}: a table of the {system} rules, read from its data file, not a parameter")
-    if value == "none" and "None" in str(field.type):
+    if (value == "none" or value is None) and "None" in str(field.type):  # None: as stored (JSON null)
         return None
     number = isinstance(value, int | float) and not isinstance(value, bool)
     if isinstance(default, bool) and isinstance(value, bool):

@@ -41,8 +41,7 @@ class RatedList:
     list_id: str
     games: int
     players_rated: int
-    rounds: int
-    still_moving: int
+    figures: tuple[tuple[str, int], ...] = ()  # the rule set's own, under its headings (RuleSet.figures)
     revision: int | None = None  # None: recomputed, unchanged
 
 
@@ -92,8 +91,23 @@ class RuleSet(ABC):
     game: ClassVar[str]  # "chess" (the games table) or "go" (go_games): a warehouse's rule sets share it
     Parameters: ClassVar[type]
     periods_are: ClassVar[str] = "windows"  # "windows" of a calendar, or "events"
+    # Whether a calendar file (`--calendar`) may replace its periods: False for a rule set
+    # whose periods are part of its rules (they are kept, and the run says so).
+    takes_calendar_file: ClassVar[bool] = True
+    # Its own figures of a list shown in the run's summary: heading -> key of Outcome.figures
+    # (stored in its `lists` extension).
+    figures: ClassVar[dict[str, str]] = {}
     tables: ClassVar[tuple[str, ...]] = ()  # its own computed tables, keyed by series and list_id
-    state_columns: ClassVar[tuple[str, ...]] = ()  # the player_state columns it fills besides rating
+    # Its own columns of the shared tables, kept in tables of its own (made by its schema.sql):
+    # shared table -> its table, keyed as the shared one (series, list_id[, player_id]). The
+    # rows it returns for a shared table may carry these columns: the store puts them in its
+    # table, and every reader joins them back through `extended`.
+    extensions: ClassVar[dict[str, str]] = {}
+    # Its own columns of the initial ratings file (name -> SQL type), validated by its own
+    # Pandera model `InitialColumns` (a DataFrameModel of the typed values, or None), read by
+    # `initial_ratings_sql`.
+    initial_columns: ClassVar[dict[str, str]] = {}
+    InitialColumns: ClassVar[type | None] = None
     published_state: ClassVar[tuple[str, ...]] = ("player_id", "rating")  # OUT/state/<list>.parquet, from 51
     list_files: ClassVar[bool] = True  # OUT/lists/<list>-r<revision>.* and the diffs
     current_list: ClassVar[str | None] = None  # SQL of a list of the latest state (OUT/lists/current.*)
@@ -132,6 +146,21 @@ class RuleSet(ABC):
         """DDL of its own tables and columns (schema.sql beside its code), run before it rates."""
         path = self.folder() / "schema.sql"
         return path.read_text() if path.is_file() else None
+
+    def extended(self, table: str) -> str:
+        """SQL of a shared table (player_state, calculations, lists) with this rule set's own
+        columns joined (a relation to select from)."""
+        own = self.extensions.get(table)
+        if own is None:
+            return table
+        keys = "series, list_id, player_id" if table in ("player_state", "calculations") else "series, list_id"
+        return f"(select * from {table} left join {own} using ({keys}))"
+
+    def initial_ratings_sql(self) -> str:
+        """SQL of the initial ratings as this rule set starts from them: player_id, rating and
+        its own initial columns (null where the file did not give them)."""
+        from pipeline.warehouse import initial_columns_sql
+        return initial_columns_sql(self.initial_columns)
 
     # --- periods -------------------------------------------------------------------
 

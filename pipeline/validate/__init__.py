@@ -88,6 +88,10 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_i
         # (a bad TRF line) are rejected with it and take no part in the other checks.
         read_problem = "and problem is null" if kind in WITH_PROBLEMS else ""
         type_and_check(con, kind, model, table, file_id, missing, CHUNK_ROWS, read_problem)
+        if kind == "ratings":  # the initial columns rule sets declare, checked by their own models
+            from pipeline.validate.initial import initial_column_reasons
+            if found := initial_column_reasons(con):
+                con.executemany("insert into schema_rejects values (?, ?)", found)
         con.execute("create or replace temp view candidates as select * from typed_rows")
         problems = (f"union all select row_number, problem from {table} "
                     f"where file_id = {file_id} and problem is not null" if kind in WITH_PROBLEMS else "")

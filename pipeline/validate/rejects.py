@@ -157,7 +157,7 @@ LATEST_DECISION = """select file_id, row_number, arg_max(action, decided_at) as 
 def listing(con: duckdb.DuckDBPyConnection, submission_id: int | None, shown: str) -> duckdb.DuckDBPyRelation:
     """What `ratings rejects --closed` lists: the closed rejects with who closed them, when
     and why (`shown` "closed"); `--all`: every reject with its status and the latest
-    decision on it ("all"). The open ones are the command's own listing."""
+    decision on it ("all"). The open ones: open_listing."""
     params = {"submission": submission_id}
     where = "r.status = 'closed'" if shown == "closed" else "true"
     return con.sql(f"""
@@ -174,3 +174,19 @@ def listing(con: duckdb.DuckDBPyConnection, submission_id: int | None, shown: st
         left join ({LATEST_DECISION}) d using (file_id, row_number)
         where {where} and ($submission is null or f.submission_id = $submission)
         order by r.file_id, r.row_number""", params=params)
+
+
+def open_listing(con: duckdb.DuckDBPyConnection, submission_id: int | None,
+                 limit: int | None = None) -> duckdb.DuckDBPyRelation:
+    """What `ratings rejects` lists: the open rejects (of one submission, or of all), file
+    by file and row by row, with the name of their file; the first `limit` of them (None: all)."""
+    shown = f"limit {int(limit)}" if limit is not None else ""
+    return con.sql(f"""select o.submission_id as submission, s.name as file_name, o.file_id as file,
+                              o.kind, o.row_number as row, o.reason
+                       from ({OPEN_REJECTS}) o join submissions s using (submission_id)
+                       order by o.file_id, o.row_number {shown}""", params={"submission": submission_id})
+
+
+def open_count(con: duckdb.DuckDBPyConnection, submission_id: int | None) -> int:
+    """How many rejects are open (of one submission, or of all)."""
+    return con.execute(f"select count(*) from ({OPEN_REJECTS})", {"submission": submission_id}).fetchall()[0][0]

@@ -46,7 +46,7 @@ def typed_rows_sql(kind: str, model: type[pa.DataFrameModel], rows: str) -> str:
                      for c in columns(kind))
     unparsed = " + ".join(f"(case when {sql_name(c)} is not null and {sql_name(c + '__typed')} is null "
                           f"then {bit} else 0 end)" for c, bit in _bits(kind, model).items()) or "0"
-    extra = ", extra" if kind == "players" else ""
+    extra = ", extra" if kind in ("players", "ratings") else ""
     read = "".join(f", {d.sql} as {sql_name(c)}" for c, d in derived(model).items())
     return (f"select file_id, row_number, fixes_file, fixes_row{extra}, {kept}{read}, {unparsed} as unparsed "
             f"from (select *{typed} from ({rows}))")

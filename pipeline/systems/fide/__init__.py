@@ -25,7 +25,7 @@ class Fide(RuleSet):
     tables = ("pooled_games",)
     inactive_column = "inactive"  # B02 7.2.2, ruling X7
     history_bound = "event"  # ruling X1: a late game is filed with its event, rated on the list after it ends
-    state_columns = ("games_total", "peak_rating", "last_rated", "k", "inactive")
+    extensions = {"player_state": "fide_state", "calculations": "fide_calculations", "lists": "fide_lists"}
     published_state = ("player_id", "rating::integer as rating", "games_total", "peak_rating::integer as peak_rating",
                        "k", "inactive")
     pairing_state = ("k", "birth_year", "inactive")  # FIDE's TXT layout: K, B-day, the inactive flag
@@ -121,9 +121,8 @@ class Fide(RuleSet):
                   "calculations": calculations},
             figures={"games_rated": played, "forfeits": int(games.forfeits[0]), "players_rated": rated,
                      "new_players": int((~np.isnan(s.rating) & np.isnan(previous)).sum()),
-                     "estimated_players": 0, "rounds_used": 0, "players_still_moving": 0, "unanchored_players": 0,
                      "seniors_without_birth_year": int(np.isnan(s.birth_year[local]).sum())},
-            summary=RatedList(period.list_id, played, rated, 0, 0),
+            summary=RatedList(period.list_id, played, rated),
             detail=r)
 
     def keep_start_lists(self, s: FideState, g: FideGames, period: Period) -> None:

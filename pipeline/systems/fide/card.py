@@ -62,7 +62,7 @@ def fide_replay(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int
         s.birth_year, s.started = np.append(s.birth_year, np.nan), np.append(s.started, True)
         day = (end - EPOCH).days
         one = {"day": day, "event_key": -1, "start_list": s.list_id, "first_day": day, "match": False,
-               "after_decided": False}
+               "after_decided": False, "game_key": -1}  # the fictitious game: no key of a stored one
         games = g.games
         games = replace(games, white=np.append(games.white, me), black=np.append(games.black, len(s.ids) - 1),
                         white_score=np.append(games.white_score, extra_score),

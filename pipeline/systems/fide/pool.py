@@ -87,8 +87,9 @@ def list_state(con: duckdb.DuckDBPyConnection, series: str, list_id: str | None)
                    coalesce(peak_rating, rating) as peak_rating, null::date as last_rated
             from initial_ratings where $list is null
             union all
-            select player_id, rating, games_total, peak_rating, last_rated from player_state
-            where series = $series and list_id = $list
+            select player_id, s.rating, f.games_total, f.peak_rating, f.last_rated from player_state s
+            left join fide_state f using (series, list_id, player_id)
+            where s.series = $series and s.list_id = $list
         ) s using (player_id)
         order by p.player_id""", params={"list": list_id, "series": series}).to_arrow_table()
 

@@ -78,7 +78,7 @@ class GoRuleSet(RuleSet):
     periods_are = "events"
     history_bound = None  # a late event older than the first rated one becomes the first
     tables = ("go_game_sides",)
-    state_columns = ("grade", "games_total", "events")
+    extensions = {"player_state": "go_state", "calculations": "go_calculations"}
     published_state = ("player_id", "rating", "grade", "games_total as games", "events")
     list_files = False
     history = ("go_history", "event_id", "event_id, player_id")
@@ -89,9 +89,10 @@ class GoRuleSet(RuleSet):
         played as (select c.player_id, arg_max(c.list_id, k.position) as last_event
                    from calculations c join lists k using (series, list_id)
                    where c.series = getvariable('series') and c.games > 0 group by c.player_id)
-        select s.player_id, p.name, p.club, floor(s.rating + 0.5)::integer as rating, s.grade,
-               s.games_total as games, s.events, pl.last_event
+        select s.player_id, p.name, p.club, floor(s.rating + 0.5)::integer as rating, x.grade,
+               x.games_total as games, x.events, pl.last_event
         from player_state s join last using (list_id) join players p using (player_id)
+        left join go_state x using (series, list_id, player_id)
         left join played pl using (player_id)
         where s.series = getvariable('series')
         order by s.rating desc, s.player_id"""
@@ -112,9 +113,10 @@ class GoRuleSet(RuleSet):
         if before is None:
             return starting_points(con)
         players = con.sql("""
-            select p.player_id, s.rating, s.grade, s.games_total, s.events
+            select p.player_id, s.rating, x.grade, x.games_total, x.events
             from players p left join player_state s on s.player_id = p.player_id
              and s.series = $series and s.list_id = $before
+            left join go_state x on x.series = s.series and x.list_id = s.list_id and x.player_id = s.player_id
             order by p.player_id""", params={"series": series, "before": before}).to_arrow_table()
         return GoState(column(players, "player_id", np.int64), column(players, "rating"),
                        levels_of_grades(players.column("grade").to_pandas()),
@@ -188,7 +190,7 @@ class GoRuleSet(RuleSet):
                   "go_game_sides": side_rows(period.list_id, s.ids[local], r.sides)},
             figures={"games_rated": len(games), "forfeits": 0, "players_rated": int(has.sum()),
                      "new_players": int(r.first.sum())},
-            summary=RatedList(period.list_id, len(games), int(has.sum()), 0, 0),
+            summary=RatedList(period.list_id, len(games), int(has.sum())),
             detail=r)
 
     def card(self, con, series, player_id, list_id):

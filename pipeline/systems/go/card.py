@@ -17,9 +17,10 @@ def go_card(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int, ev
                         [event_id]).fetchall()
     if not event:
         raise NotFound(f"no event {event_id!r}")
-    result = con.execute("""select p.name, r.rule, r.previous_rating, r.start, r.rating, r.grade_before,
-                                   r.grade_after, r.games, r.rating - r.start
+    result = con.execute("""select p.name, r.rule, r.previous_rating, x.start, r.rating, x.grade_before,
+                                   x.grade_after, r.games, r.rating - x.start
                             from calculations r join players p using (player_id)
+                            left join go_calculations x using (series, list_id, player_id)
                             where r.series = ? and r.list_id = ? and r.player_id = ?""",
                          [series.name, event_id, player_id]).fetchall()
     if not result:

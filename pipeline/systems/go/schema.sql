@@ -1,12 +1,23 @@
--- The Go rule sets' own columns, table and view (run before they rate; idempotent).
+-- The Go rule sets' own tables and view (run before they rate; idempotent). Their columns
+-- of the shared tables are kept here, keyed as the shared rows (RuleSet.extensions).
 -- A Go series' lists are its events, in the order rated (Belgian: end date, start date, id;
 -- 1984: the order of their last game, ruling F2).
-alter table player_state add column if not exists grade varchar;        -- 5k, 2d (with hysteresis)
-alter table player_state add column if not exists games_total integer;  -- games counted to date
-alter table player_state add column if not exists events integer;       -- events played to date
-alter table calculations add column if not exists start double;         -- what the event counted from (G2)
-alter table calculations add column if not exists grade_before varchar;
-alter table calculations add column if not exists grade_after varchar;
+create table if not exists go_state (
+    series      varchar not null,
+    list_id     varchar not null,
+    player_id   bigint not null,
+    grade       varchar,                -- 5k, 2d (with hysteresis)
+    games_total integer,                -- games counted to date
+    events      integer                 -- events played to date
+);
+create table if not exists go_calculations (
+    series       varchar not null,
+    list_id      varchar not null,
+    player_id    bigint not null,
+    start        double,                -- what the event counted from (G2)
+    grade_before varchar,
+    grade_after  varchar
+);
 
 -- Every term of each game side of each event.
 create table if not exists go_game_sides (
@@ -32,9 +43,10 @@ create table if not exists go_game_sides (
 
 create or replace view go_history as
 select c.series, c.list_id as event_id, e.name as event, e.end_date, e.class, c.player_id, p.name, p.club,
-       c.previous_rating as rating_before, c.start, c.rating as rating_after, c.grade_before, c.grade_after,
-       c.games, c.rating - c.start as change, c.rule
+       c.previous_rating as rating_before, x.start, c.rating as rating_after, x.grade_before, x.grade_after,
+       c.games, c.rating - x.start as change, c.rule
 from calculations c
+join go_calculations x using (series, list_id, player_id)
 join series s on s.series = c.series and s.system like 'go-%'
 join events e on e.event_id = c.list_id
 join players p using (player_id);

@@ -120,7 +120,7 @@ class GoFfg1984(GoRuleSet):
                                        if k not in ("list_id", "event", "order")}}},
             figures={"games_rated": len(mine) // 2, "forfeits": 0, "players_rated": int(has.sum()),
                      "new_players": 0},
-            summary=RatedList(period.list_id, len(mine) // 2, int(has.sum()), 0, 0),
+            summary=RatedList(period.list_id, len(mine) // 2, int(has.sum())),
             detail=r)
 
     def event_rows(self, s: Ffg1984State, period: Period, mine: pd.DataFrame) -> dict:

@@ -38,7 +38,9 @@ class Performance(RuleSet):
     game = "chess"
     Parameters = PerformanceRules
     tables = ("estimation_rounds", "unanchored_groups")
-    state_columns = ("archive_performance", "archive_games")
+    extensions = {"player_state": "performance_state", "calculations": "performance_calculations",
+                  "lists": "performance_lists"}
+    figures = {"rounds": "rounds_used", "moving": "players_still_moving"}  # R9, in the run's summary
     published_state = ("player_id", "rating::integer as rating", "archive_performance",
                        "nullif(archive_games, 0) as archive_games")
     publishes_estimates = True  # R12
@@ -60,8 +62,9 @@ class Performance(RuleSet):
             from players p left join (
                 select player_id, rating, archive_performance, archive_games from initial_ratings where $before is null
                 union all
-                select player_id, rating, archive_performance, archive_games from player_state
-                where series = $series and list_id = $before
+                select player_id, s.rating, a.archive_performance, a.archive_games from player_state s
+                left join performance_state a using (series, list_id, player_id)
+                where s.series = $series and s.list_id = $before
             ) s using (player_id)
             order by p.player_id""", params={"before": before, "series": series}).to_arrow_table()
         return PerformanceState(column(players, "player_id", np.int64), column(players, "birth_year"),
@@ -111,7 +114,7 @@ class Performance(RuleSet):
                      "players_still_moving": e.still_moving, "unanchored_players": int(result.unanchored.sum()),
                      "seniors_without_birth_year": int(((result.played > 0)
                                                         & np.isnan(state.birth_year[local])).sum())},
-            summary=RatedList(period.list_id, played, rated, e.rounds, e.still_moving),
+            summary=RatedList(period.list_id, played, rated),
             detail=result)
 
     def card(self, con, series, player_id, list_id):

@@ -1,12 +1,34 @@
--- The performance Elo's own columns and tables (run before it rates; idempotent).
-alter table player_state add column if not exists archive_performance double;  -- unrounded (R6)
-alter table player_state add column if not exists archive_games integer;
-alter table calculations add column if not exists junior boolean;          -- R2
-alter table calculations add column if not exists mean_opponent double;    -- Ea
-alter table calculations add column if not exists percentage double;       -- P
-alter table calculations add column if not exists bonus double;            -- D(P)
-alter table calculations add column if not exists performance double;      -- Pj
-alter table calculations add column if not exists estimate double;         -- final estimate of an unrated player (R10)
+-- The performance Elo's own tables (run before it rates; idempotent). Its columns of the
+-- shared tables are kept here, keyed as the shared rows (RuleSet.extensions): no rule set
+-- alters a table every series shares.
+create table if not exists performance_state (
+    series              varchar not null,
+    list_id             varchar not null,
+    player_id           bigint not null,
+    archive_performance double,               -- unrounded (R6)
+    archive_games       integer
+);
+create table if not exists performance_calculations (
+    series        varchar not null,
+    list_id       varchar not null,
+    player_id     bigint not null,
+    junior        boolean,                    -- R2
+    mean_opponent double,                     -- Ea
+    percentage    double,                     -- P
+    bonus         double,                     -- D(P)
+    performance   double,                     -- Pj
+    estimate      double                      -- final estimate of an unrated player (R10)
+);
+-- The estimation's figures of each list (R9-R11) and the seniors with no birth year (R2).
+create table if not exists performance_lists (
+    series                     varchar not null,
+    list_id                    varchar not null,
+    estimated_players          bigint,
+    rounds_used                integer,
+    players_still_moving       bigint,
+    unanchored_players         bigint,
+    seniors_without_birth_year bigint
+);
 
 -- Players still moving after each round of the estimation (R9).
 create table if not exists estimation_rounds (

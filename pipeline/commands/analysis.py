@@ -1,0 +1,181 @@
+"""Scenarios and analysis: `ratings scenario` rates the games under other parameters,
+`scenarios` lists them, `compare` and `evaluate` set ratings against each other and
+against the games (pipeline/flow.py, pipeline/analysis/)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pipeline import config
+from pipeline.commands.common import opened, recorded
+from pipeline.commands.options import read_rules, system_option, warehouse_option
+from pipeline.listing import analysis_format_options, columns_option, listing_format
+
+
+@click.command("scenario")
+@click.argument("name")
+@click.option("--rules", type=click.Path(exists=True, dir_okay=False, path_type=Path), callback=read_rules,
+              metavar="FILE.toml", help="The parameters that differ from the rule set's (e.g. senior_quota = 12).")
+@system_option
+@click.option("--from", "from_list", metavar="LIST_ID", help="Recompute from this list (default: what changed).")
+@click.option("--drop", is_flag=True, help="Remove the scenario and everything computed for it.")
+@warehouse_option
+def scenario_command(name: str, rules: dict | None, system: str | None, from_list: str | None, drop: bool,
+                     warehouse: Path, wait: float) -> None:
+    """Rate the warehouse's games under a rule set with other parameters, stored as
+    the scenario NAME beside the official lists: never published, recomputed like
+    any list when the games change (`ratings rate`), compared with `ratings compare`.
+
+    Given again with other --rules, the scenario takes them and every list is recomputed.
+
+    Example: ratings scenario quota12 --rules quota12.toml && ratings compare performance quota12
+    """
+    from pipeline import flow
+    from pipeline.console import ConsoleReporter
+    from pipeline.rate.series import drop_scenario
+    from pipeline.warehouse import transaction
+
+    if drop:
+        if rules is not None or system is not None or from_list is not None:
+            raise click.UsageError("--drop takes no other option")
+        with opened(warehouse, wait) as con, recorded(con, "scenario", {"drop": name}), transaction(con):
+            lists = drop_scenario(con, name)
+        click.echo(f"Scenario {name} dropped ({lists} lists).")
+        return
+    if rules is None:
+        raise click.UsageError("give --rules FILE.toml (the parameters the scenario changes), or --drop")
+    reporter = ConsoleReporter()
+    with opened(warehouse, wait) as con, recorded(con, "scenario", {"name": name, "rules": rules}) as run_id, \
+            flow.timed(reporter, "Rate"):
+        flow.run_scenario(con, run_id, reporter, name, system, rules, from_list)
+
+
+@click.command("scenarios")
+@listing_format
+@warehouse_option
+def list_scenarios(warehouse: Path, wait: float, fmt: str) -> None:
+    """List the scenarios: rule set, the parameters each changes, lists computed.
+
+    Example: ratings scenarios
+    """
+    from pipeline.listing import print_rows
+    from pipeline.rate.series import SCENARIO_COLUMNS, scenario_listing
+
+    with opened(warehouse, wait, read_only=True) as con:
+        found = scenario_listing(con)
+    print_rows(SCENARIO_COLUMNS, [[f[c] for c in SCENARIO_COLUMNS] for f in found], fmt,
+               "no scenario (make one: ratings scenario NAME --rules FILE.toml)")
+
+
+@click.command()
+@click.argument("a")
+@click.argument("b")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder for the tables (CSV, Parquet) and the page (default: OUT/compare-A-B under reports/).")
+@columns_option
+@analysis_format_options(("lists", "differences", "drift", "cohorts", "accuracy", "calibration"))
+@warehouse_option
+def compare(a: str, b: str, out: Path | None, columns: tuple, fmt: str | None, table: str | None, warehouse: Path,
+            wait: float) -> None:
+    """Compare two sources of ratings list by list and over the whole history: A and B
+    are each a series of the warehouse (a rule set's official lists, a scenario) or a
+    CSV/Parquet file of published ratings (player_id, list_id as YYYY-MM or YYYYMM,
+    rating; --columns maps a file's own names).
+
+    Writes lists, differences, drift, cohorts, accuracy and calibration (CSV and
+    Parquet) and index.html, a page with the charts, to --out; prints a summary, or
+    with --format one of the tables (--table).
+
+    Example: ratings compare performance quota12 --out reports/compare-quota12
+    """
+    from pipeline.analysis.compare import compare as compared
+    from pipeline.analysis.page import write_comparison
+    from pipeline.console import ConsoleReporter
+    from pipeline.flow import timed
+    from pipeline.listing import StderrTimings, analysis_sources, print_table
+    from pipeline.outputs import claim_folder
+
+    fmt = fmt or ("table" if table else None)
+    with opened(warehouse, wait, read_only=True) as con, \
+            timed(ConsoleReporter() if fmt is None else StderrTimings(), "Compare"):
+        c = compared(con, *analysis_sources(con, (a, b), columns))
+        folder = out or config.setting("out") / f"compare-{c.a.name}-{c.b.name}"
+        claim_folder(folder, "compare")
+        page = write_comparison(c, folder)
+        if fmt is None:
+            click.echo(_comparison_summary(c))
+        else:
+            print_table(c.tables()[table or "lists"], fmt)
+        click.echo(f"  tables and page written to {folder}: open {page}", err=fmt is not None)
+
+
+def _comparison_summary(c) -> str:
+    lists = c.lists.to_pylist()
+    lines = [f"  {len(lists)} lists of {c.a.name} compared with {c.b.name}'s"]
+    if lists:
+        last = lists[-1]
+        lines.append(f"  latest list {last['list_id']} ({last['b_list_id']}): {last['players']} players on both; "
+                     f"mean {last['mean_a']:.0f} / {last['mean_b']:.0f}, median {last['median_a']:.0f} / "
+                     f"{last['median_b']:.0f}, Spearman {last['spearman'] or 0:.3f}, "
+                     f"{100 * last['share_50_or_more']:.1f} % differ by 50 or more")
+    lines.append(_accuracy_text(c.accuracy))
+    return "\n".join(lines)
+
+
+def _accuracy_text(accuracy) -> str:
+    rows = [r for r in accuracy.accuracy.to_pylist() if r["list_id"] is None]
+    return "\n".join(f"  {r['source']:<24} {r['games']:>9,} games  log-loss {r['log_loss']:.4f}  "
+                     f"Brier {r['brier']:.4f}" for r in rows)
+
+
+@click.command()
+@click.option("--system", "series", multiple=True, metavar="SERIES",
+              help="A series of the warehouse to score (a rule set's or a scenario's name); repeatable.")
+@click.option("--scenario", "scenarios", multiple=True, metavar="NAME", help="A scenario to score; repeatable.")
+@click.option("--ratings", "files", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="A file of published ratings (player_id, list_id, rating) to score; repeatable.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Also write accuracy and calibration (CSV, Parquet) to this folder.")
+@columns_option
+@analysis_format_options(("accuracy", "calibration"))
+@warehouse_option
+def evaluate(series: tuple[str, ...], scenarios: tuple[str, ...], files: tuple[Path, ...], out: Path | None,
+             columns: tuple, fmt: str | None, table: str | None, warehouse: Path, wait: float) -> None:
+    """Score ratings on the games they were in force for: each game by the list in
+    force on its day, with the logistic expected score (scale 400); the mean
+    log-loss and Brier score per list and over the whole history, and a calibration
+    table, on the games every source rates both players of (default, with no source
+    named: every series of the warehouse). Prints each source's figures over the
+    whole history, or with --format the accuracy (per list, and the whole history
+    with an empty list_id) or the calibration table (--table).
+
+    Example: ratings evaluate --system performance --system fide --ratings federation.csv
+    """
+    from pipeline.analysis.evaluate import evaluate as scores
+    from pipeline.console import ConsoleReporter
+    from pipeline.flow import timed
+    from pipeline.listing import StderrTimings, analysis_sources, print_table
+    from pipeline.rate.series import chosen, series_in
+
+    fmt = fmt or ("table" if table else None)
+    with opened(warehouse, wait, read_only=True) as con, \
+            timed(ConsoleReporter() if fmt is None else StderrTimings(), "Evaluate"):
+        names = [chosen(con, s).name for s in (*series, *scenarios)] + [str(f) for f in files]
+        if not names:
+            names = [s.name for s in series_in(con) if s.rule_set.game == "chess"]
+        accuracy = scores(con, analysis_sources(con, list(dict.fromkeys(names)), columns))
+        if out is not None:
+            from pipeline.analysis.files import write_tables
+            from pipeline.outputs import claim_folder
+            claim_folder(out, "evaluate")
+            write_tables({"accuracy": accuracy.accuracy, "calibration": accuracy.calibration}, out)
+        if fmt is None:
+            click.echo(_accuracy_text(accuracy))
+        else:
+            print_table(accuracy.accuracy if (table or "accuracy") == "accuracy" else accuracy.calibration, fmt)
+        if out is not None:
+            click.echo(f"  accuracy and calibration written to {out}", err=fmt is not None)
+
+
+COMMANDS = (scenario_command, list_scenarios, compare, evaluate)

@@ -1,0 +1,213 @@
+"""Taking files in: `ratings run` (the whole season in one go), `ingest`, `validate`,
+`withdraw` and the `submissions` they made (pipeline/flow.py, pipeline/ingest/,
+pipeline/validate/)."""
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import click
+
+from pipeline import config
+from pipeline.commands.common import exit_rejected, input_files, opened, recorded, warn_duplicates, who
+from pipeline.commands.options import (
+    by_option,
+    date_option,
+    input_options,
+    one_line,
+    printed_ratings_option,
+    publication_options,
+    register_option,
+    replace_options,
+    rules_option,
+    system_option,
+    warehouse_option,
+    with_dialect,
+)
+from pipeline.listing import listing_format
+
+
+def _one_file_with_replaces(replaces: str | None, files: list) -> None:
+    if replaces is not None and len(files) != 1:
+        raise click.UsageError("--replaces takes exactly one input file (the new version)")
+
+
+def _nothing_to_run(warehouse: Path) -> str:
+    return (f"{warehouse} holds nothing yet and no input file was given: give the files to take in "
+            "(--players, --ratings, --games, ...), or --sample to run the embedded sample season")
+
+
+@click.command()
+@input_options
+@warehouse_option
+@publication_options
+@system_option
+@rules_option
+@register_option
+@printed_ratings_option
+@date_option
+@replace_options
+@by_option
+@click.option("--sample", is_flag=True, help="Run the embedded sample season (data/sample/) into the warehouse.")
+def run(players, ratings, calendar, games, events, warehouse: Path, wait: float, out: Path, reports: bool,
+        formats: tuple[str, ...], csv_dialect: str, system: str | None, rules: dict | None, register_new: bool,
+        ratings_from_files: bool, date: dt.date | None, replaces: str | None, again: bool, by: str | None,
+        sample: bool) -> None:
+    """Ingest, validate, rate and publish in one go.
+
+    With no input files, takes in what `ratings ingest` staged, then rates and
+    publishes what the warehouse holds (late games, corrections), every rule set
+    of the warehouse; --system adds one beside the others.
+
+    A --games file may be a tournament report (TRF, SWAR): it is taken in after
+    the other files, against the registry they give.
+
+    Exit status: 0, or 3 when rows were rejected (`ratings rejects` lists them).
+
+    Example: ratings run --players p.csv --games g.csv --ratings r.csv --warehouse w.duckdb --out lists/
+    """
+    from pipeline import flow
+    from pipeline.console import ConsoleReporter
+    from pipeline.ingest.submissions import any_submission
+
+    by = who(by)
+    files = input_files(players, ratings, calendar, games, events)
+    _one_file_with_replaces(replaces, files)
+    if sample and files:
+        raise click.UsageError("--sample runs the embedded sample alone: give no input file with it")
+    # The embedded sample runs only when asked: --sample, or the README's first command
+    # (no file, the default warehouse and output folder); never into a mistyped warehouse.
+    defaults = Path(warehouse) == config.setting("warehouse") and Path(out) == config.setting("out")
+    if not files and not sample and not defaults and not Path(warehouse).exists():
+        raise click.UsageError(_nothing_to_run(warehouse))
+    with opened(warehouse, wait) as con, recorded(con, "run", {"files": files, "out": out}, by) as run_id:
+        if not files and not any_submission(con):
+            if not (sample or defaults):
+                raise click.UsageError(_nothing_to_run(warehouse))
+            files = list(config.SAMPLE_FILES.items())
+            click.echo(f"No input files and an empty warehouse: using the embedded sample in {config.SAMPLE_DIR}")
+        inputs = flow.Inputs(files, register_new, replaces, again, date, ratings_from_files)
+        rejected = flow.run(con, run_id, inputs, by, out, ConsoleReporter(), system, rules,
+                            with_dialect(formats, csv_dialect), reports)
+        warn_duplicates(con)
+    exit_rejected(rejected)
+
+
+@click.command()
+@click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@input_options
+@warehouse_option
+@register_option
+@printed_ratings_option
+@date_option
+@replace_options
+@by_option
+def ingest(files, players, ratings, calendar, games, events, warehouse: Path, wait: float,
+           register_new: bool, ratings_from_files: bool, date: dt.date | None, replaces: str | None, again: bool,
+           by: str | None) -> None:
+    """Read input files into the warehouse's staging tables (nothing judged yet): each
+    file becomes a submission (`ratings submissions` lists them).
+
+    FILES are recognised by their content: a tournament report (FIDE TRF, Belgian
+    SWAR), or a CSV or Parquet table whose columns say what it holds (games,
+    calendar, registry, initial ratings). A tournament's players are matched to the
+    registry already in the warehouse: validate a new registry file before.
+
+    The same content again stages only its rows still rejected, which the next
+    `validate` or `run` examines again (after a completed registry, --register-new).
+    A corrected file replaces the one it corrects with --replaces.
+
+    Example: ratings ingest open-v2.trf --replaces open.trf --warehouse w.duckdb
+    """
+    from pipeline import flow
+    from pipeline.console import ConsoleReporter
+    from pipeline.warehouse import transaction
+
+    by = who(by)
+    given = input_files(players, ratings, calendar, games, events, files)
+    if not given:
+        raise click.UsageError("give at least one file (FILES, or --players, --ratings, --calendar, --games)")
+    _one_file_with_replaces(replaces, given)
+    with opened(warehouse, wait) as con, recorded(con, "ingest", {"files": given}, by) as run_id, \
+            transaction(con):  # all the files or none: a tournament stages several tables
+        flow.take_in(con, run_id, flow.Inputs(given, register_new, replaces, again, date, ratings_from_files), by, "main", False,
+                     ConsoleReporter())
+
+
+@click.command()
+@warehouse_option
+@system_option
+@by_option
+def validate(warehouse: Path, wait: float, system: str | None, by: str | None) -> None:
+    """Check every staged row: accepted rows are stored, the others go to rejects with reasons.
+
+    Under a Go rule set, starting points are Go points: give --system on a new
+    warehouse (it is then recorded, as `ratings run` records it).
+
+    Exit status: 0, or 3 when rows were rejected.
+
+    Example: ratings validate --warehouse w.duckdb
+    """
+    from pipeline import flow
+    from pipeline.console import ConsoleReporter
+    from pipeline.rate.series import record_game
+    from pipeline.validate import validate_staged
+    from pipeline.warehouse import transaction
+
+    by, reporter = who(by), ConsoleReporter()
+    with opened(warehouse, wait) as con, recorded(con, "validate", {}, by) as run_id, flow.timed(reporter, "Validate"):
+        if system is not None:
+            record_game(con, system)
+        with transaction(con):
+            rejected = reporter.validated(con, *validate_staged(con, run_id, by, system))
+        warn_duplicates(con)
+    exit_rejected(rejected)
+
+
+@click.command()
+@click.argument("submission")
+@click.option("--reason", required=True, callback=one_line, help="Why the file is withdrawn (kept with it).")
+@warehouse_option
+@by_option
+def withdraw(submission: str, reason: str, warehouse: Path, wait: float, by: str | None) -> None:
+    """Withdraw a whole game file: its games stay in the warehouse, marked withdrawn,
+    and are never rated again; the next `rate` recomputes every list they touched,
+    and the revisions name the submission.
+
+    Example: ratings withdraw 7 --reason "the organiser cancelled the event"
+    """
+    from pipeline.ingest import submissions
+    from pipeline.validate import withdraw_submission
+    from pipeline.warehouse import transaction
+
+    by = who(by)
+    if not reason.strip():
+        raise click.BadParameter("say why", param_hint="--reason")
+    with opened(warehouse, wait) as con, recorded(con, "withdraw", {"submission": submission}, by) as run_id, \
+            transaction(con):
+        target = submissions.resolve(con, submission)
+        left = "\n".join(filter(None, [submissions.replacement_left(con, target),
+                                        submissions.duplicates_left(con, target)]))
+        rows = withdraw_submission(con, target, run_id, by, reason)
+        name = submissions.name_of(con, target)
+    click.echo(f"Submission {target} ({name}) withdrawn: {rows} rows." + (f"\n{left}" if left else "") +
+               "\nRun `ratings rate` (or `ratings run`) to recompute the lists they touched.")
+
+
+@click.command("submissions")
+@listing_format
+@warehouse_option
+def list_submissions(warehouse: Path, wait: float, fmt: str) -> None:
+    """List every submission: who took it in and when, its status, its rows (read,
+    stored, rejected, withdrawn), what it replaced or why it was withdrawn.
+
+    Example: ratings submissions --warehouse w.duckdb
+    """
+    from pipeline.console import report_table
+    from pipeline.warehouse import stage
+
+    with opened(warehouse, wait, read_only=True) as con:
+        report_table(stage(con, "submissions"), "no submission yet", fmt)
+
+
+COMMANDS = (run, ingest, validate, withdraw, list_submissions)

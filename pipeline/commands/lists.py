@@ -1,0 +1,109 @@
+"""The lists: `ratings rate` computes them, `publish` writes them, `export history`
+writes the whole history for other tools (pipeline/flow.py, pipeline/publish/)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pipeline.commands.common import opened, recorded
+from pipeline.commands.options import (
+    publication_options,
+    rules_option,
+    series_option,
+    system_option,
+    warehouse_option,
+    with_dialect,
+)
+
+
+@click.command()
+@warehouse_option
+@click.option("--from", "from_list", metavar="LIST_ID",
+              help="Recompute this list and every later one (default: from the first list whose games "
+                   "or corrections changed since it was computed).")
+@system_option
+@rules_option
+def rate(warehouse: Path, wait: float, from_list: str | None, system: str | None, rules: dict | None) -> None:
+    """Compute the lists of every rule set of the warehouse (and --system's, made when
+    new), in order, each from the one before.
+
+    Late games and corrections are noticed: the first list they touch and every
+    later one are recomputed; a list whose result changes gets a new revision.
+
+    Example: ratings rate --from 2027-01 --warehouse w.duckdb
+    """
+    from pipeline import flow
+    from pipeline.console import ConsoleReporter
+    from pipeline.ingest.submissions import staged_parts
+
+    reporter = ConsoleReporter()
+    with opened(warehouse, wait) as con, recorded(con, "rate", {"from": from_list}) as run_id, \
+            flow.timed(reporter, "Rate"):
+        flow.rate(con, run_id, reporter, system, rules, from_list)
+        staged = staged_parts(con)
+    if staged:  # rate reads what was taken in; a file only staged waits for validation
+        click.echo(f"  {staged} staged file part{'s are' if staged > 1 else ' is'} not taken in yet: "
+                   "`ratings validate` (or `ratings run`) takes them in")
+
+
+@click.command()
+@warehouse_option
+@publication_options
+@system_option
+def publish(warehouse: Path, wait: float, out: Path, reports: bool, formats: tuple[str, ...], csv_dialect: str,
+            system: str | None) -> None:
+    """Write the computed lists (CSV, Parquet; FIDE TXT and Swiss-Manager CSV on request)
+    and states (Parquet) of every rule set of the warehouse (or --system's) to OUT.
+
+    The TXT and Swiss-Manager files are for pairing programs: every rated player and,
+    under a rule set that publishes them, the registry's estimated ratings of unrated
+    players, printed ending in 9 (R12). Birth dates are never written; the birth year only in
+    these two, when ratings.toml says publish_birth_year = true. ratings.toml's
+    federation = "BEL" fills their Fed column where the registry gives none.
+
+    Example: ratings publish --format csv,parquet,txt,swiss-manager --warehouse w.duckdb --out lists/
+    """
+    from pipeline import flow
+    from pipeline.console import ConsoleReporter
+
+    reporter = ConsoleReporter()
+    with opened(warehouse, wait) as con, recorded(con, "publish", {"out": out}), flow.timed(reporter, "Publish"):
+        flow.publish(con, out, reporter, with_dialect(formats, csv_dialect), reports, system)
+
+
+@click.group()
+def export() -> None:
+    """Export the warehouse for other tools.
+
+    Example: ratings export history --out history/
+    """
+
+
+@export.command("history")
+@warehouse_option
+@series_option
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Folder for the dataset (one sub-folder per list).")
+def export_history(warehouse: Path, wait: float, system: str | None, out: Path) -> None:
+    """Write the whole rating history of a rule set (default: the warehouse's first) as
+    a Parquet dataset partitioned by list (list_id=YYYY-MM/…), for pandas, Polars, R or
+    DuckDB; under the Go rule sets, the go_history view partitioned by event (event_id=…/).
+
+    Example: ratings export history --out history/
+    """
+    from pipeline.publish import write_dataset
+    from pipeline.publish.history import history as history_of
+    from pipeline.rate.series import chosen
+
+    with opened(warehouse, wait, read_only=True) as con:
+        history, key = history_of(con, chosen(con, system))
+    try:
+        write_dataset(history, out, key)
+    except FileExistsError as err:
+        raise click.ClickException(str(err)) from err
+    parts = len(set(history.column(key).to_pylist()))
+    click.echo(f"{history.num_rows} rows of {parts} {'lists' if key == 'list_id' else 'events'} written to {out}")
+
+
+COMMANDS = (rate, publish, export)
