@@ -10,12 +10,14 @@ its own:
 |----------------------------------------|---------------------------------------------------|
 | name, parameters, the games it rates   | `name`, `Parameters`, `game`                      |
 | periods: calendar windows or events    | `calendar` (windows), `place_games`, or `periods` |
-| state per player                       | `starting_state` (an object with `ids`, `rating`), `state_columns` |
+| state per player                       | `starting_state` (an object with `ids`, `rating`), `initial_columns` |
 | rating of one period                   | `rate_period(state, games, period, fixes)`        |
 | how a correction applies               | inside `rate_period` (`fixes`), `rating_scale`    |
 | calculation card, what-if              | `card`, `whatif` (or none)                        |
 | what it publishes                      | `published_state`, `list_files`, `current_list`, `publishes_estimates` |
-| its own tables and columns             | `tables`, `schema` (SQL beside its code)          |
+| its own tables and columns             | `tables`, `extensions`, `schema` (SQL beside its code) |
+| periods a calendar file may replace    | `takes_calendar_file`                             |
+| its figures in the run's summary       | `figures`                                         |
 """
 from __future__ import annotations
 
