@@ -97,7 +97,8 @@ def report_rating(rated: list[RatedList], series: str = "") -> None:
         return
     headings = [h for h, _ in rated[0].figures]  # the rule set's own (RuleSet.figures)
     width = max(8, *(len(r.list_id) for r in rated))  # Go's events have longer ids than YYYY-MM
-    click.echo(f"  {'list':<{width}} {'games':>7} {'rated':>7}" + "".join(f" {h:>{max(6, len(h))}}" for h in headings) + "  revision")
+    click.echo(f"  {'list':<{width}} {'games':>7} {'rated':>7}"
+               + "".join(f" {h:>{max(6, len(h))}}" for h in headings) + "  revision")
     for r in rated:
         revision = "unchanged" if r.revision is None else str(r.revision)
         click.echo(f"  {r.list_id:<{width}} {r.games:>7} {r.players_rated:>7}"

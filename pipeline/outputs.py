@@ -54,8 +54,7 @@ def check_query_file(con, out_file: Path, suffixes: tuple[str, ...] | None = QUE
         raise OutputRefused(f"{out_file}: write the result to a {' or '.join(suffixes)} file "
                             f"(the formats --out writes, named by the extension)")
     target = out_file.resolve()
-    folders = ([Path(f) for (f,) in con.execute("select distinct folder from published_files").fetchall()]
-               if _has_publication_record(con) else [])
+    folders = [Path(f) for (f,) in con.execute("select distinct folder from published_files").fetchall()]
     inside = next((f for f in folders for sub in ("lists", "state") if target.is_relative_to(f / sub)), None)
     if inside is not None:
         raise OutputRefused(f"{out_file}: refused, it is in {inside}'s published lists and states "
@@ -70,12 +69,6 @@ def check_query_file(con, out_file: Path, suffixes: tuple[str, ...] | None = QUE
     if target.exists() and REVISION_FILE.fullmatch(target.name) and target.parent.name == "lists":
         raise OutputRefused(f"{out_file}: refused, it is a published revision of a list, never rewritten "
                             "(write the result elsewhere)")
-
-
-def _has_publication_record(con) -> bool:
-    """A warehouse of layout 6, opened read-only, is read as it is: without published_files."""
-    return bool(con.execute("""select 1 from duckdb_tables() where schema_name = 'main'
-                               and table_name = 'published_files'""").fetchall())
 
 
 def submitted_files(con) -> set[Path]:

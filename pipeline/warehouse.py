@@ -183,22 +183,6 @@ def _migrations(found: int) -> list[Path]:
     return [SQL_DIR / "migrations" / f"{n}.sql" for n in range(found + 1, WAREHOUSE_VERSION + 1)]
 
 
-# Layouts whose migration adds only tables that reading commands read too (`ratings submissions`,
-# `rejects --closed` read the officer's decisions): a read-only connection to an older layout gets
-# them empty, in memory, as the migration makes them; no decision can predate its table.
-READ_ADDITIONS = (8,)
-# The oldest layout a read-only connection reads as it is: layout 9 moved the rule sets'
-# columns to their own tables, which readers join, so an older one must be migrated first.
-READ_AS_IS = 9
-
-
-def _read_additions(con: duckdb.DuckDBPyConnection, found: int) -> None:
-    for n, migration in enumerate(_migrations(found), start=found + 1):
-        if n in READ_ADDITIONS:
-            con.execute(migration.read_text().replace("create table if not exists ",
-                                                      "create temp table if not exists "))
-
-
 def _migrate(con: duckdb.DuckDBPyConnection, found: int) -> None:
     """Each migration in one transaction with its version row: a run killed half-way
     leaves the warehouse at the layout before it, whole."""
@@ -229,9 +213,9 @@ def _after_migration(con: duckdb.DuckDBPyConnection, n: int) -> None:
 
 def _check_version(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) -> None:
     """A warehouse of an older layout with migrations is brought up to date when
-    writable, and read as it is when read-only (its migrations only add what writing
-    commands use); one made by another layout (or not by this pipeline) is refused with a
-    clear message, not half-used."""
+    writable, and refused with what to do when read-only (layout 9 moved the rule sets'
+    columns to tables of their own, which every reader joins); one made by another layout
+    (or not by this pipeline) is refused with a clear message, not half-used."""
     tables = {t for (t,) in con.execute("select table_name from duckdb_tables() where schema_name = 'main'"
                                         ).fetchall()}
     if "warehouse_version" in tables:
@@ -241,9 +225,6 @@ def _check_version(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) 
     if found is not None and MIGRATED_FROM <= found < WAREHOUSE_VERSION:
         if not read_only:
             _migrate(con, found)
-            return
-        if found >= READ_AS_IS:
-            _read_additions(con, found)
             return
         con.close()
         raise WarehouseLayout(f"{path} has the layout of version {found}: a command that writes (ratings validate) "
@@ -346,8 +327,13 @@ def temp_staging(con: duckdb.DuckDBPyConnection) -> str:
     return "temp"
 
 
+def extra_text(name: str) -> str:
+    """SQL of a staged or stored row's column `name` kept in its `extra` (JSON), as the file
+    gave it (null where empty)."""
+    return f"nullif(trim(extra->>{sql_text(name)}), '')"
+
+
 def initial_columns_sql(columns: dict[str, str]) -> str:
     """SQL of the initial ratings with a rule set's own initial columns (name -> SQL type)."""
-    own = "".join(f", try_cast(nullif(trim(extra->>{sql_text(name)}), '') as {kind}) as {sql_name(name)}"
-                  for name, kind in columns.items())
+    own = "".join(f", try_cast({extra_text(name)} as {kind}) as {sql_name(name)}" for name, kind in columns.items())
     return f"select player_id, rating{own} from initial_ratings"

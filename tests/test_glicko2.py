@@ -275,3 +275,65 @@ def test_glicko2_beside_the_performance_elo_end_to_end(cli, small_federation, tm
     assert set(whole.index) == {"performance", "glicko2"}
     assert whole.loc["glicko2", "games"] == whole.loc["performance", "games"] > 0
     assert whole["log_loss"].between(0, 2).all()
+
+
+def test_a_corrected_file_and_a_withdrawn_one_under_glicko2(cli, tmp_path):
+    """The record's chain under Glicko-2: a file replaced by its corrected version, then a
+    whole file withdrawn; each revises the months it touches and says why, and the lists
+    end as a fresh warehouse given only what is in force computes them."""
+    games = ["date", "white_id", "black_id", "result"]
+    players = write_rows(tmp_path / "players.csv", ["player_id", "name"], [[1, "Anna"], [2, "Bert"], [3, "Cara"]])
+    ratings = write_rows(tmp_path / "ratings.csv", ["player_id", "rating"], [[1, 1800], [2, 1700], [3, 1600]])
+    autumn = write_rows(tmp_path / "autumn.csv", games, [["2026-09-05", 1, 2, "1-0"], ["2026-09-06", 2, 3, "1-0"]])
+    winter = write_rows(tmp_path / "winter.csv", games, [["2026-11-07", 1, 3, "0-1"]])
+    w, out = tmp_path / "w.duckdb", tmp_path / "out"
+    cli("run", "--system", "glicko2", "--players", players, "--ratings", ratings, "--games", autumn,
+        "--games", winter, "--warehouse", w, "--out", out, "--no-reports")
+    # The organiser's correction: the second autumn game was a draw.
+    fixed = write_rows(tmp_path / "autumn-v2.csv", games, [["2026-09-05", 1, 2, "1-0"],
+                                                           ["2026-09-06", 2, 3, "1/2-1/2"]])
+    cli("run", "--games", fixed, "--replaces", "autumn.csv", "--warehouse", w, "--out", out, "--no-reports")
+    assert query(w, "select list_id, revision from lists where revision > 1 order by 1")[0] == ("2026-10", 2)
+    assert "replaces submission 3" in cli("revisions", "--list", "2026-10", "--warehouse", w).output
+    fresh = tmp_path / "fresh.duckdb"
+    cli("run", "--system", "glicko2", "--players", players, "--ratings", ratings, "--games", fixed,
+        "--games", winter, "--warehouse", fresh, "--out", tmp_path / "fresh-out", "--no-reports")
+    state = ("select list_id, player_id, rating, exact_rating, deviation, volatility "
+             "from player_state natural join glicko2_state order by all")
+    assert query(w, state) == query(fresh, state)
+    # The whole autumn withdrawn: its month is rated with no game. The initial ratings give
+    # no deviation, so each player starts at RD 350 (step 1); without a game the RD would grow
+    # to sqrt(350^2 + (0.06 x 173.7178)^2) = 350.155 and is capped at 350 (max_deviation):
+    # the ratings and deviations of list 2026-10 are the initial ones.
+    cli("withdraw", "autumn-v2.csv", "--reason", "not a rated event", "--warehouse", w)
+    cli("run", "--warehouse", w, "--out", out, "--no-reports")
+    assert query(w, "select player_id, rating, deviation from player_state natural join glicko2_state "
+                    "where list_id = '2026-10' order by 1") == [(1, 1800.0, 350.0), (2, 1700.0, 350.0),
+                                                                 (3, 1600.0, 350.0)]
+    assert "withdrawn: not a rated event" in cli("revisions", "--list", "2026-10", "--warehouse", w).output
+    assert "FAILED" not in cli("audit", "--warehouse", w).output
+
+
+def test_the_initial_deviation_and_volatility_come_from_the_ratings_file(cli, tmp_path):
+    """Glicko-2's own initial columns (RuleSet.initial_columns): read where given, checked by
+    its own model where not valid (the row rejected with the column and the file's text)."""
+    players = write_rows(tmp_path / "players.csv", ["player_id", "name"], [[1, "A"], [2, "B"], [3, "C"]])
+    ratings = write_rows(tmp_path / "ratings.csv", ["player_id", "rating", "deviation", "volatility"],
+                         [[1, 1500, 200, 0.06], [2, 1400, 30, ""], [3, 1550, -5, "x"]])
+    games = write_rows(tmp_path / "games.csv", ["date", "white_id", "black_id", "result"], [["2026-09-05", 1, 2, "1-0"]])
+    w = tmp_path / "w.duckdb"
+    cli("run", "--system", "glicko2", "--players", players, "--ratings", ratings, "--games", games,
+        "--warehouse", w, "--out", tmp_path / "out", "--no-reports", rejected=True)
+    assert query(w, "select row_number, reason from rejects") == [
+        (3, "deviation: greater_than(0) for the glicko2 rules ('-5'); volatility: not a number for the glicko2 "
+            "rules ('x')")]
+    # Player 1 (1500 / 200 / 0.06, the paper's player) beats 2 (1400 / 30): the paper's first
+    # game alone. g = 0.9955, E = 0.639; v = 1 / (0.9955^2 x 0.639 x 0.361) = 4.374;
+    # phi = 200 / 173.7178 = 1.1513, phi* = sqrt(1.1513^2 + 0.06^2) = 1.1529 (sigma' ~ 0.06);
+    # phi' = 1 / sqrt(1 / 1.1529^2 + 1 / 4.374) = 1.0096, RD' = 175.4;
+    # mu' = 1.0096^2 x 0.9955 x 0.361 = 0.3663, r' = 1500 + 173.7178 x 0.3663 = 1563.6.
+    (exact, deviation), = query(w, "select exact_rating, deviation from glicko2_state where player_id = 1")
+    assert exact == pytest.approx(1563.6, abs=0.2) and deviation == pytest.approx(175.4, abs=0.1)
+    # 2 gave no volatility: the initial 0.06 (step 1); its RD 30 grows only a little.
+    (deviation,), = query(w, "select deviation from glicko2_state where player_id = 2")
+    assert 30 < deviation < 32

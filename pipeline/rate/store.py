@@ -12,6 +12,7 @@ import datetime as dt
 import duckdb
 
 from pipeline.rate.periods import Columns, to_arrow
+from pipeline.systems.base import SHARED_KEYS, joined
 from pipeline.warehouse import scalar, sql_text, stage_sql, transaction
 
 COMMON_TABLES = ("lists", "player_state", "calculations")  # every rule set fills them
@@ -31,7 +32,7 @@ def split_extensions(con: duckdb.DuckDBPyConnection, computed: dict[str, list[Co
     split = dict(computed)
     for shared, own in extensions.items():
         columns = {c for c, _ in table_columns(con, shared)}
-        keys = ("list_id",) if shared == "lists" else ("list_id", "player_id")
+        keys = SHARED_KEYS[shared][1:]  # the series is the store's to give
         split[shared] = [{k: v for k, v in part.items() if k in columns} for part in computed.get(shared, [])]
         split[own] = [{k: part[k] for k in keys} | {k: v for k, v in part.items() if k not in columns}
                       for part in computed.get(shared, [])]
@@ -78,14 +79,10 @@ def state_views(con: duckdb.DuckDBPyConnection, own: str | None) -> None:
     """Views series_player_state and new_series_player_state: the stored and the computed
     state rows with the rule set's own columns (its table `own`), whose whole row tells
     who changed (sql/30_rating_changes.sql)."""
-    if own is None:
-        con.execute("create or replace temp view series_player_state as select * from player_state")
-        con.execute("create or replace temp view new_series_player_state as select * from new_player_state")
-        return
-    con.execute(f"""create or replace temp view series_player_state as
-                    select * from player_state left join {own} using (series, list_id, player_id)""")
-    con.execute(f"""create or replace temp view new_series_player_state as
-                    select * from new_player_state left join new_{own} using (series, list_id, player_id)""")
+    con.execute(f"create or replace temp view series_player_state as select * from {joined('player_state', own)}")
+    new_own = None if own is None else f"new_{own}"
+    con.execute("create or replace temp view new_series_player_state as "
+                f"select * from {joined('new_player_state', new_own, keys_of='player_state')}")
 
 
 def fingerprints(con: duckdb.DuckDBPyConnection, series: str, tables: list[str]) -> None:

@@ -49,6 +49,20 @@ class RatedList:
 
 
 
+# The keys of the shared tables: a rule set's own table of its columns of one is keyed the same.
+SHARED_KEYS: dict[str, tuple[str, ...]] = {"player_state": ("series", "list_id", "player_id"),
+                                           "calculations": ("series", "list_id", "player_id"),
+                                           "lists": ("series", "list_id")}
+
+
+def joined(shared: str, own: str | None, keys_of: str | None = None) -> str:
+    """SQL of a relation `shared` with the columns of `own` (a rule set's table of its columns
+    of it) joined on the keys of the shared table `keys_of` (default: `shared`)."""
+    if own is None:
+        return shared
+    return f"(select * from {shared} left join {own} using ({', '.join(SHARED_KEYS[keys_of or shared])}))"
+
+
 class NotFound(LookupError):
     """An unknown player, list or event, or a card the rule set does not have."""
 
@@ -152,11 +166,7 @@ class RuleSet(ABC):
     def extended(self, table: str) -> str:
         """SQL of a shared table (player_state, calculations, lists) with this rule set's own
         columns joined (a relation to select from)."""
-        own = self.extensions.get(table)
-        if own is None:
-            return table
-        keys = "series, list_id, player_id" if table in ("player_state", "calculations") else "series, list_id"
-        return f"(select * from {table} left join {own} using ({keys}))"
+        return joined(table, self.extensions.get(table))
 
     def initial_ratings_sql(self) -> str:
         """SQL of the initial ratings as this rule set starts from them: player_id, rating and

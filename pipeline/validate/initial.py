@@ -10,7 +10,8 @@ import pandas as pd
 import pandera.pandas as pa
 
 from pipeline import systems
-from pipeline.warehouse import sql_name, sql_text
+from pipeline.formats.cells import CONTROL_RE2
+from pipeline.warehouse import extra_text, sql_name, sql_text
 
 
 # The SQL types an initial column may declare, in words.
@@ -33,13 +34,17 @@ def initial_column_reasons(con: duckdb.DuckDBPyConnection) -> list[tuple[int, st
     reasons: list[tuple[int, str]] = []
     keys = {k for (k,) in con.execute("select distinct unnest(json_keys(extra)) from typed_rows "
                                       "where extra is not null").fetchall()}
+    if not keys:  # no column beyond the kind's own: no rule set's to check
+        return []
     by_rule_set: dict[str, list[tuple[str, str, type | None]]] = {}
     for name, column, kind, model in declared_initial_columns():
         if column in keys:
             by_rule_set.setdefault(name, []).append((column, kind, model))
     for name, wanted in by_rule_set.items():
-        typed = ", ".join(f"try_cast(nullif(trim(extra->>{sql_text(c)}), '') as {k}) as {sql_name(c)}, "
-                          f"nullif(trim(extra->>{sql_text(c)}), '') as {sql_name(c + '__text')}" for c, k, _ in wanted)
+        # The text as the reasons quote it: control characters replaced, as every reason's value is.
+        typed = ", ".join(f"try_cast({extra_text(c)} as {k}) as {sql_name(c)}, "
+                          f"regexp_replace({extra_text(c)}, {sql_text(CONTROL_RE2)}, '\ufffd', 'g') "
+                          f"as {sql_name(c + '__text')}" for c, k, _ in wanted)
         frame = con.sql(f"select row_number, {typed} from typed_rows").df().set_index("row_number")
         for column, kind, _ in wanted:
             bad = frame[frame[column].isna() & frame[column + "__text"].notna()]

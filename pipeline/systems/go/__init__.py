@@ -112,11 +112,10 @@ class GoRuleSet(RuleSet):
     def starting_state(self, con: duckdb.DuckDBPyConnection, series: str, before: str | None) -> GoState:
         if before is None:
             return starting_points(con)
-        players = con.sql("""
-            select p.player_id, s.rating, x.grade, x.games_total, x.events
-            from players p left join player_state s on s.player_id = p.player_id
+        players = con.sql(f"""
+            select p.player_id, s.rating, s.grade, s.games_total, s.events
+            from players p left join {self.extended("player_state")} s on s.player_id = p.player_id
              and s.series = $series and s.list_id = $before
-            left join go_state x on x.series = s.series and x.list_id = s.list_id and x.player_id = s.player_id
             order by p.player_id""", params={"series": series, "before": before}).to_arrow_table()
         return GoState(column(players, "player_id", np.int64), column(players, "rating"),
                        levels_of_grades(players.column("grade").to_pandas()),

@@ -57,14 +57,13 @@ class Performance(RuleSet):
         return nominal_calendar(first, last)
 
     def starting_state(self, con: duckdb.DuckDBPyConnection, series: str, before: str | None) -> PerformanceState:
-        players = con.sql("""
+        players = con.sql(f"""
             select p.player_id, p.birth_year, s.rating, s.archive_performance, s.archive_games
             from players p left join (
                 select player_id, rating, archive_performance, archive_games from initial_ratings where $before is null
                 union all
-                select player_id, s.rating, a.archive_performance, a.archive_games from player_state s
-                left join performance_state a using (series, list_id, player_id)
-                where s.series = $series and s.list_id = $before
+                select player_id, rating, archive_performance, archive_games from {self.extended("player_state")}
+                where series = $series and list_id = $before
             ) s using (player_id)
             order by p.player_id""", params={"before": before, "series": series}).to_arrow_table()
         return PerformanceState(column(players, "player_id", np.int64), column(players, "birth_year"),
