@@ -21,6 +21,18 @@ def _languages(ctx, param, value: str) -> list[str]:
     return chosen
 
 
+def _download_lists(ctx, param, value: str) -> int | None:
+    if value.strip().lower() == "all":
+        return None
+    try:
+        n = int(value)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise click.BadParameter(f"{value!r}: a number of lists (0 or more) or 'all'")
+    return n
+
+
 def _official_of(con, scenario) -> str:
     """The official series a scenario varies (the name to compare it with)."""
     from pipeline.rate.series import series_in
@@ -37,16 +49,28 @@ def _official_of(con, scenario) -> str:
 @click.option("--cards", "card_lists", type=click.IntRange(min=0), default=1, show_default=True,
               help="The calculation cards of the latest N lists on the player pages (0: none).")
 @click.option("--since", metavar="LIST_ID", help="Only this list and the later ones (default: every list).")
+@click.option("--downloads", "download_lists", default="1", show_default=True, callback=_download_lists,
+              metavar="N|all", help="The published files (CSV, spreadsheet CSV, Parquet, and the pairing "
+                                    "layouts where the rules have them) of the latest N lists to download "
+                                    "from their pages, with their SHA-256 checksums (0: none; all: every list). "
+                                    "A revised list's diff is always there.")
+@click.option("--pending", is_flag=True,
+              help="Add the games received so far for the next list: a page per player, for players to "
+                   "report an error before the list is computed.")
 @series_option
 @warehouse_option
-def site(out: Path, languages: list[str], card_lists: int, since: str | None, system: str | None, warehouse: Path,
-         wait: float) -> None:
+def site(out: Path, languages: list[str], card_lists: int, since: str | None, download_lists: int | None,
+         pending: bool, system: str | None, warehouse: Path, wait: float) -> None:
     """Write the published lists of a rule set as a static site players use: an index
     of lists, each list's ranking with filters (category by age, women, region,
-    club, active players only), a page per player (rating history chart, every list,
-    the calculation cards), club pages, a search by name or id on every page; in
-    English, French, Dutch and German. Plain files: open OUT/index.html from the disk
-    or serve the folder with any web server. No birth date or address is written.
+    club, active players only; in the page's address, so a filtered list can be
+    linked) and its files to download, a page per player (rating history chart,
+    every list, corrections and revisions with their reasons, the calculation cards
+    in the page's language), club and event pages, a search by name or id on every
+    page, and a JSON API (OUT/api/v1/, with its schema); in English, French, Dutch
+    and German. Plain files for any web server (python -m http.server -d OUT shows
+    them locally). A re-run rewrites only the files that changed. No birth date or
+    address is written.
 
     Example: ratings site --out site/ --lang fr,nl,de,en
     """
@@ -63,11 +87,12 @@ def site(out: Path, languages: list[str], card_lists: int, since: str | None, sy
         if not series.rule_set.list_files:
             raise click.ClickException(f"the site publishes lists: the {series.name} rules publish events "
                                        "(their states are in OUT/)")
-        built = build_site(con, series, out, languages, card_lists, since)
+        built = build_site(con, series, out, languages, card_lists, since, download_lists, pending)
         tongues = f"{len(languages)} languages" if len(languages) > 1 else "1 language"
         click.echo(f"  {built.players:,} players, {built.lists} list{'s' if built.lists != 1 else ''}, "
-                   f"{built.pages:,} pages in {tongues}, "
-                   f"{built.bytes / 1e6:.1f} MB: open {out / 'index.html'}")
+                   f"{built.pages:,} pages in {tongues}, {built.bytes / 1e6:.1f} MB: {out / 'index.html'}")
+        removed = f", {built.removed:,} removed" if built.removed else ""
+        click.echo(f"  {built.changed:,} files changed, {built.unchanged:,} unchanged{removed}")
 
 
 @click.command()

@@ -1,12 +1,17 @@
-"""The site written out (`ratings site`): shared files (style, script, the search
-index and each list's rows as data the browser reads), then the pages of each
-language: the index of lists, a page per list, per player and per club."""
+"""The site written out (`ratings site`): the JSON API (api/v1/, shared by the
+languages, read by the pages' script), the lists' files to download with their
+checksums, then the pages of each language: the index of lists, a page per list
+(its ranking's first page in the HTML), per player, per club and per event.
+
+A re-run rewrites only what changed: each page's inputs and each data file's text
+are hashed into the folder's manifest (.site-manifest.json); a page whose hash is
+unchanged and whose file is there is not rendered again, and files of an earlier
+run that this one no longer makes are removed."""
 from __future__ import annotations
 
 import gc
-import itertools
+import hashlib
 import json
-import math
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
@@ -14,37 +19,29 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
-import pandas as pd
 
 from pipeline.outputs import claim_folder
 from pipeline.progress import progress
 from pipeline.publish import write_bytes
-from pipeline.publish.svg import line_chart
-from pipeline.site.data import UNDER, site_data
+from pipeline.publish.record import code_digest
+from pipeline.site.data import PAGE_ROWS, UNDER, SiteData, events_json, lists_json, site_data
 from pipeline.site.i18n import LANGUAGES, environment, translations
 
 STATIC = Path(__file__).parent / "static"
-LIST_COLUMNS = ("id", "name", "club", "slug", "rating", "change", "games", "sex", "region", "under", "s50", "s65",
-                "active")
+SCHEMA = Path(__file__).parent / "api"
+MANIFEST = ".site-manifest.json"
+POOL_FROM = 64  # pages to write from which worker processes are worth their start
 
 
 @dataclass(frozen=True)
 class Built:
     players: int
     lists: int
-    pages: int
-    bytes: int
-
-
-def _value(v):
-    if v is None or (isinstance(v, float) and math.isnan(v)) or v is pd.NA:
-        return None
-    return v.item() if hasattr(v, "item") else v
-
-
-def _script(name: str, value) -> bytes:
-    """A data file the pages load with <script src> (a file system page may not fetch)."""
-    return f"window.{name} = {json.dumps(value, ensure_ascii=False, separators=(',', ':'))};\n".encode("utf-8")
+    pages: int  # pages of this site
+    bytes: int  # the site's size (every file it holds)
+    changed: int  # files written by this run
+    unchanged: int  # files left as they were
+    removed: int  # files of an earlier run no longer part of the site
 
 
 @dataclass
@@ -53,91 +50,132 @@ class _Job:
 
     out: Path
     languages: list[str]
-    lists: list[dict]
-    latest: str | None
-    by_player: dict[int, list[dict]]
-    carded: set[int]  # players with cards (data/cards/<id>.js)
-    clubs: dict[str, list[dict]]
-    choices: dict[str, tuple[list, list]]
+    data: SiteData
+    downloads: dict[str, list]
+    pending: dict[int, dict]
+    rated: frozenset[int]  # players with a page: a card's other opponents are named, not linked
 
 
 _JOB: _Job | None = None  # set before the worker processes fork: they inherit it, nothing is pickled
 
 
-class _Writer:
-    """Files written once each (unchanged ones left alone), their folders made once."""
+def _key(*parts) -> str:
+    return hashlib.sha1(json.dumps(parts, default=str, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
 
-    def __init__(self):
+
+class _Manifest:
+    """The site's files and the hash of what made each (a page: its inputs; a data
+    file: its bytes), so that a re-run skips what is unchanged."""
+
+    def __init__(self, out: Path):
+        self.out = out
+        path = out / MANIFEST
+        try:
+            self.before: dict[str, str] = json.loads(path.read_text()) if path.is_file() else {}
+        except (OSError, ValueError):  # a damaged manifest: every file is made again
+            self.before = {}
+        self.now: dict[str, str] = {}
         self.folders: set[Path] = set()
-        self.bytes = 0
-        self.files = 0
+        self.changed = self.unchanged = 0
 
-    def __call__(self, path: Path, content: bytes) -> None:
-        if path.parent not in self.folders:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self.folders.add(path.parent)
-        write_bytes(content, path)
-        self.bytes += len(content)
-        self.files += 1
+    def wanted(self, path: str, key: str) -> bool:
+        """Whether `path` must be (re)written: its key is new or its file is gone."""
+        self.now[path] = key
+        if self.before.get(path) == key and (self.out / path).is_file():
+            self.unchanged += 1
+            return False
+        self.changed += 1
+        return True
+
+    def write(self, path: str, content: bytes) -> None:
+        if self.wanted(path, hashlib.sha1(content).hexdigest()):
+            target = self.out / path
+            if target.parent not in self.folders:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                self.folders.add(target.parent)
+            write_bytes(content, target)
+
+    def close(self) -> int:
+        """Remove the files of the run before that this one did not make; save."""
+        removed = 0
+        folders = set()
+        for path in sorted(set(self.before) - set(self.now)):
+            target = self.out / path
+            if target.is_file():
+                target.unlink()
+                removed += 1
+                folders.update(target.parents[:len(Path(path).parts) - 1])
+        for folder in sorted(folders, key=lambda f: len(f.parts), reverse=True):
+            if not any(folder.iterdir()):  # a folder left empty (a language, a list's downloads) goes too
+                folder.rmdir()
+        write_bytes(json.dumps(self.now, sort_keys=True, indent=0).encode(), self.out / MANIFEST)
+        return removed
 
 
 def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: list[str], card_lists: int = 1,
-               since: str | None = None) -> Built:
+               since: str | None = None, download_lists: int | None = 1, pending: bool = False) -> Built:
     """Write the site of `series` to `out` in `languages` (the first: the default),
-    its lists from `since` on (default: all)."""
+    its lists from `since` on (default: all), the files of its latest
+    `download_lists` lists (None: every list) to download, and with `pending` the
+    games received for the next list."""
     global _JOB
+    bar = progress(step="site", total=4, unit="step")
+    bar.set_postfix_str("data")
     data = site_data(con, series, card_lists, since)
     claim_folder(out, "site")
-    # The page groups: the lists' data, the cards' data, then each language's pages (or
-    # shard of them), as the workers finish them.
-    cores = os.cpu_count() or 1
-    shards = cores // math.gcd(len(languages), cores)
-    parts = [(lang, shard, shards) for lang in languages for shard in range(shards)]
-    bar = progress(step="site", total=2 + len(parts), unit="group")
-    bar.set_postfix_str("lists")
-    write = _Writer()
-    for name in ("site.css", "site.js"):
-        write(out / name, (STATIC / name).read_bytes())
-    rows = data.rows
-    latest_rows = rows.sort_values("position").groupby("player_id", sort=True).tail(1)
-    write(out / "data" / "search.js", _script("SEARCH", [
-        [int(r.player_id), r.name, _value(r.club)] for r in latest_rows.sort_values("player_id").itertuples()]))
-    # A list no player is on (its players all still unrated) has a page all the same, and no row.
-    by_list = {**{list_id: rows.iloc[:0] for list_id in data.lists["list_id"]},
-               **{k: g for k, g in rows.groupby("list_id", sort=False)}}
-    for list_id, group in by_list.items():
-        table = [[_value(v) for v in t] for t in group[["player_id", "name", "club", "club_slug", "rating", "change",
-                                                         "games", "sex", "region", "under", "senior_50", "senior_65",
-                                                         "active"]].itertuples(index=False)]
-        # Columns named once, rows as arrays: half the size of an object a row.
-        write(out / "data" / "lists" / f"{list_id}.js", _script("LIST_ROWS", {"columns": LIST_COLUMNS, "rows": table}))
     bar.update()
-    bar.set_postfix_str("cards")
-    # The cards are the same in every language: one data file a player, shown by the page.
-    cards: dict[int, list] = {}
-    position = dict(zip(data.lists["list_id"], data.lists["position"]))
-    for (player_id, list_id), text in sorted(data.cards.items(), key=lambda c: (c[0][0], -position[c[0][1]])):
-        cards.setdefault(player_id, []).append([list_id, text])
-    for player_id, player_cards in cards.items():
-        write(out / "data" / "cards" / f"{player_id}.js", _script("CARDS", player_cards))
+    bar.set_postfix_str("downloads")
+    from pipeline.site.downloads import checksums_text, list_downloads
+
+    ids = [l["list_id"] for l in data.lists]
+    chosen = ids if download_lists is None else ids[len(ids) - download_lists:] if download_lists > 0 else []
+    revised = [l["list_id"] for l in data.lists if l["revision"] > 1 and l["list_id"] not in chosen]
+    downloads = list_downloads(con, series, chosen) if chosen else {}
+    # A revised list's diff is linked from the players it changed, whether or not its files are.
+    for list_id, files in (list_downloads(con, series, revised, formats=("diff",)) if revised else {}).items():
+        downloads[list_id] = files
+    pending_players = {}
+    if pending:
+        from pipeline.site.pending import pending_games, pending_json
+
+        pending_players = pending_json(pending_games(con, series))
+    manifest = _Manifest(out)
+    for name in ("site.css", "site.js"):
+        manifest.write(name, (STATIC / name).read_bytes())
+    for path, text in sorted(data.api.items()):
+        manifest.write(f"api/v1/{path}", text.encode("utf-8"))
+    manifest.write("api/v1/lists.json", lists_json(data, downloads).encode("utf-8"))
+    manifest.write("api/v1/events.json", events_json(data).encode("utf-8"))
+    for name in sorted(p.name for p in SCHEMA.iterdir() if p.suffix in (".json", ".html")):
+        manifest.write(f"api/v1/{name}", (SCHEMA / name).read_bytes())
+    for list_id, files in downloads.items():
+        for d in files:
+            manifest.write(f"downloads/{list_id}/{d.name}", d.data)
+        manifest.write(f"downloads/{list_id}/SHA256SUMS", checksums_text(files))
+    for player_id, p in sorted(pending_players.items()):
+        manifest.write(f"api/v1/pending/{player_id}.json",
+                       json.dumps(p, ensure_ascii=False, separators=(",", ":"), default=str).encode("utf-8"))
     bar.update()
     bar.set_postfix_str("pages")
-    records = rows.sort_values(["player_id", "position"]).to_dict("records")  # once: a frame per player is slow
-    latest = data.lists["list_id"].iloc[-1] if len(data.lists) else None
-    clubs = {}
-    if latest is not None:
-        for slug, group in by_list[latest].dropna(subset=["club_slug"]).groupby("club_slug"):
-            clubs[slug] = group.sort_values(["rating", "player_id"], ascending=[False, True]).to_dict("records")
-    _JOB = _Job(out, languages, data.lists.to_dict("records"), latest,
-                {k: list(g) for k, g in itertools.groupby(records, key=lambda r: r["player_id"])}, set(cards), clubs,
-                {list_id: (sorted(g["region"].dropna().unique()), sorted(g["club"].dropna().unique()))
-                 for list_id, g in by_list.items()})
-    # A worker process a core, each writing a language's pages or a shard of them: each
-    # language's players in as many shards as make the parts a multiple of the cores, so
-    # that none idles at the end (on two cores: one language in two shards, three in two each).
+    first = languages[0]
+    manifest.write("index.html", (f'<!doctype html><html lang="{first}"><meta charset="utf-8"><title>{first}</title>'
+                                  f'<meta http-equiv="refresh" content="0; url={first}/index.html">'
+                                  f'<a href="{first}/index.html">{LANGUAGES[first]}</a></html>\n').encode("utf-8"))
+    for lang in languages:
+        manifest.write(f"{lang}/labels.js", _labels(lang))
+    _JOB = _Job(out, languages, data, downloads, pending_players,
+                frozenset(p["player_id"] for p in data.players))
     try:
-        workers = min(len(parts), cores)
-        if workers > 1:
+        plans = {lang: _plan(lang, manifest) for lang in languages}
+        # A worker process a core, each rendering a share of the pages to write (every
+        # language's, dealt in turn): the same pages whatever the number of cores.
+        todo = [(lang, i) for lang in languages for i in range(len(plans[lang]))]
+        cores = os.cpu_count() or 1
+        shares = [todo[k::cores] for k in range(cores)] if len(todo) >= POOL_FROM else [todo]
+        shares = [s for s in shares if s]
+        global _PLANS
+        _PLANS = plans
+        if len(shares) > 1:
             # A forked worker must not run the destructors of what it inherited: DuckDB's
             # objects, collected in a child that has none of DuckDB's threads, crash it
             # (a segmentation fault, seen when other work left a connection in a reference
@@ -146,62 +184,113 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
             gc.collect()
             gc.freeze()
             try:
-                with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-                    done = [_advanced(bar, d) for d in pool.map(_language_pages, *zip(*parts))]
+                with ProcessPoolExecutor(len(shares), mp_context=multiprocessing.get_context("fork")) as pool:
+                    list(pool.map(_render, shares))
             finally:
                 gc.unfreeze()
         else:
-            done = [_advanced(bar, _language_pages(*part)) for part in parts]
-        players = len(_JOB.by_player)
+            for share in shares:
+                _render(share)
     finally:
         _JOB = None
-        bar.close()
-    first = languages[0]
-    write(out / "index.html", (f'<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" '
-                               f'content="0; url={first}/index.html"><a href="{first}/index.html">{first}</a>\n'
-                               ).encode("utf-8"))
-    return Built(players, len(data.lists), sum(d[0] for d in done), write.bytes + sum(d[1] for d in done))
-
-
-def _advanced(bar, done):
+        _PLANS = None
     bar.update()
-    return done
+    removed = manifest.close()
+    bar.update()
+    bar.close()
+    pages = sum(1 for p in manifest.now if p.endswith(".html"))
+    size = sum((out / p).stat().st_size for p in manifest.now)
+    return Built(len(data.players), len(data.lists), pages, size, manifest.changed, manifest.unchanged, removed)
 
 
-def _language_pages(lang: str, shard: int = 0, shards: int = 1) -> tuple[int, int]:
-    """The pages of one language, or of one shard of it: every `shards`-th player
-    from the `shard`-th, and (shard 0) the index, lists' and clubs' pages. Run in a
-    worker process; returns (pages, bytes)."""
+_PLANS: dict[str, list] | None = None
+
+
+def _plan(lang: str, manifest: _Manifest) -> list[tuple]:
+    """The pages of a language that must be written: (template, path, depth, values),
+    each page's inputs hashed (with the code's digest) and checked against the manifest."""
     job = _JOB
-    messages = translations(lang)  # a catalogue compiled once a worker, for the pages and the labels
-    env = environment(lang, messages)
-    _ = messages.gettext
-    common = {"lang": lang, "languages": [(c, LANGUAGES[c]) for c in job.languages],
-              "labels": {"none": _("No player found"), "shown": _("%(shown)s of %(total)s players")}}
-    base = job.out / lang
-    write = _Writer()
-    templates = {name: env.get_template(f"{name}.html.j2") for name in ("index", "list", "player", "club")}
+    d = job.data
+    code = code_digest()
+    latest = d.lists[-1]["list_id"] if d.lists else None
+    pages = [("index", "index.html", 1, {"lists": d.lists, "latest": latest, "events": len(d.events),
+                                          "pending": len(job.pending)})]
+    for l in d.lists:
+        regions, clubs = d.choices.get(l["list_id"], ([], []))
+        files = [{"name": f.name, "label": f.label, "sha256": f.sha256, "size": f.size}
+                 for f in job.downloads.get(l["list_id"], [])]
+        pages.append(("list", f"lists/{l['list_id']}.html", 2,
+                      {"l": l, "rows": d.first_rows.get(l["list_id"], []), "regions": regions, "clubs": clubs,
+                       "files": files}))
+    for slug_, players in d.clubs.items():
+        pages.append(("club", f"clubs/{slug_}.html", 2, {"club": players[0]["club"], "list_id": latest,
+                                                          "players": players}))
+    for e in d.events:
+        pages.append(("event", f"events/{e['slug']}.html", 2, {"e": e}))
+    for p in d.players:
+        pid = p["player_id"]
+        cards = d.cards.get(pid, [])
+        pages.append(("player", f"players/{pid}.html", 2,
+                      {"p": p, "notes": d.notes.get(pid), "pending": pid in job.pending,
+                       "total_active": d.lists[-1]["active_players"] if d.lists else 0},
+                      cards))
+    if job.pending:
+        pages.append(("pending-index", "pending/index.html", 2, {"players": sorted(
+            job.pending.values(), key=lambda p: (p["name"] or "", p["player_id"]))}))
+        for pid, p in job.pending.items():
+            pages.append(("pending", f"pending/{pid}.html", 2, {"player": p}))
+    languages = job.languages
+    return [page for page in pages
+            if manifest.wanted(f"{lang}/{page[1]}", _key(code, lang, languages, page[0], page[1], page[3],
+                                                         [(l, c.to_json()) for l, c in page[4]] if len(page) > 4
+                                                         else None))]
 
-    def page(template: str, path: str, depth: int, **values) -> None:
+
+def _render(share: list[tuple[str, int]]) -> None:
+    """Render and write a share of the pages (lang, index into its plan); run in a
+    worker process or in this one."""
+    job = _JOB
+    envs = {}
+    folders: set[Path] = set()
+    for lang, i in share:
+        if lang not in envs:
+            messages = translations(lang)
+            env = environment(lang, messages)
+            common = {"lang": lang, "languages": [(c, LANGUAGES[c]) for c in job.languages], "under": UNDER,
+                      "page_rows": PAGE_ROWS}
+            envs[lang] = (env, common, {}, messages.gettext)
+        env, common, templates, gettext = envs[lang]
+        template, path, depth, values, *cards = _PLANS[lang][i]
+        if template not in templates:
+            templates[template] = env.get_template(f"{template}.html.j2")
+        if cards and cards[0]:  # a player's cards, in the page's language
+            from pipeline.site.cards import card_html
+
+            rated = job.rated
+
+            values = {**values, "card_html": [(list_id, card_html(card, lang, gettext, rated))
+                                              for list_id, card in cards[0]]}
         html = templates[template].render(root="../" * depth, page=path, **common, **values)
-        write(base / path, html.encode("utf-8"))
+        target = job.out / lang / path
+        if target.parent not in folders:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            folders.add(target.parent)
+        write_bytes(html.encode("utf-8"), target)
 
-    if shard == 0:  # the pages that are no player's
-        page("index", "index.html", 1, lists=job.lists, latest=job.latest)
-        for l in job.lists:
-            regions, club_names = job.choices.get(l["list_id"], ([], []))
-            page("list", f"lists/{l['list_id']}.html", 2, l=l, under=UNDER, regions=regions, clubs=club_names)
-        for slug, players in job.clubs.items():
-            page("club", f"clubs/{slug}.html", 2, club=players[0]["club"], list_id=job.latest, players=players)
-    for player_id, history in itertools.islice(job.by_player.items(), shard, None, shards):
-        peak = max(history, key=lambda h: (h["rating"], -h["position"]))
-        last = history[-1]
-        summary = {"player_id": player_id, "name": last["name"], "club": _value(last["club"]),
-                   "club_slug": _value(last["club_slug"]), "rating": last["rating"], "last_list": last["list_id"],
-                   "peak": peak["rating"], "peak_list": peak["list_id"]}
-        chart = line_chart({last["name"]: [(h["position"], h["rating"]) for h in history]},
-                           {history[0]["position"]: history[0]["list_id"], last["position"]: last["list_id"]},
-                           legend=False)
-        page("player", f"players/{player_id}.html", 2, p=summary, history=history, chart=chart,
-             cards=player_id in job.carded)
-    return write.files, write.bytes
+
+def _labels(lang: str) -> bytes:
+    """<lang>/labels.js: the words the script writes, in the language (one file a
+    language, cached by the browser, rather than in every page)."""
+    _ = translations(lang).gettext
+    labels = {"none": _("No player found"), "shown": _("%(shown)s of %(total)s players"),
+              "page": _("Page %(page)s of %(pages)s"),
+              "offline": _("This part of the page is read from the site's data files: serve the folder with a "
+                           "web server (python -m http.server) to see it."),
+              "chart": _("Rating history of %(name)s: %(first)s to %(last)s, from %(from)s to %(to)s"),
+              "correction": _("corrected"), "revision": _("revised"),
+              # the headings of the tables the script draws (a player's history and events, an event's)
+              "list": _("List"), "rating": _("Rating"), "change": _("Change"), "games": _("Games"),
+              "rank_active": _("Rank (active)"), "event": _("Event"), "dates": _("Dates"), "score": _("Score"),
+              "player": _("Player"), "date": _("Date"), "round": _("Round"), "white": _("White"),
+              "black": _("Black"), "result": _("Result")}
+    return f"window.LABELS = {json.dumps(labels, ensure_ascii=False, sort_keys=True)};\n".encode("utf-8")

@@ -1,80 +1,198 @@
 """What the site shows, read from the warehouse in a few set-based queries: every
 player of every list with categories, activity and ranks (sql/site/ranked.sql), the
-lists' summaries, and the calculation cards of the latest lists (from one replay
-a list: RuleSet.cards)."""
+lists' summaries, the games of events (sql/site/games.sql), the JSON API's files
+(sql/site/*_api.sql, one text a file, made by DuckDB), and the calculation cards of
+the latest lists (RuleSet.card_data)."""
 from __future__ import annotations
 
-import re
-import unicodedata
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
 
 import duckdb
-import pandas as pd
+import pyarrow as pa
 
 from pipeline.rate.series import own_views
+from pipeline.site.slugs import event_slug, slug
 from pipeline.warehouse import sql_name, stage_sql
 
 UNDER = (8, 10, 12, 14, 16, 18, 20)
+PAGE_ROWS = 100  # a ranking page: the first is in the HTML, the others drawn from the list's JSON
 
 
-@dataclass(frozen=True)
+@dataclass
 class SiteData:
     series: object
-    lists: pd.DataFrame  # list_summary rows, first first
-    rows: pd.DataFrame  # sql/site/ranked.sql with rank_all, rank_active and club_slug
-    cards: dict[tuple[int, str], str]  # (player_id, list_id) -> card text
+    lists: list[dict]  # the lists, first first, with their summaries
+    players: list[dict]  # a player each: what the player page shows without its JSON
+    notes: dict[int, dict]  # player_id -> corrections in force and revisions (rare: in the page itself)
+    first_rows: dict[str, list[dict]]  # list_id -> its ranking's first page (active players)
+    choices: dict[str, tuple[list, list]]  # list_id -> (regions, clubs) its filters offer
+    clubs: dict[str, list[dict]]  # club slug -> its players on the latest list
+    events: list[dict]  # an event each: slug, name, days, games, players
+    api: dict[str, str] = field(default_factory=dict)  # path under api/v1/ -> JSON text
+    cards: dict[int, list] = field(default_factory=dict)  # player_id -> [(list_id, Card)], newest first
 
 
 def club_slug(name: str) -> str:
     """A file name for a club: ASCII letters, digits and '-' (accents dropped)."""
-    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
-    return re.sub(r"[^a-z0-9]+", "-", text).strip("-") or "club"
+    return slug(name, "club")
 
 
 class UnknownSince(ValueError):
     """--since names no list of the series."""
 
 
+def _records(con, sql: str, params=None) -> list[dict]:
+    cur = con.execute(sql, params or [])
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, row)) for row in cur.fetchall()]
+
+
+def _slugs(names: list[str], make) -> dict[str, str]:
+    """name -> file name, two names that give one file name told apart by -2, -3 ..."""
+    slugs: dict[str, str] = {}
+    taken: set[str] = set()
+    for name in sorted(names):
+        base = s = make(name)
+        n = 1
+        while s in taken:
+            n += 1
+            s = f"{base}-{n}"
+        slugs[name] = s
+        taken.add(s)
+    return slugs
+
+
 def site_data(con: duckdb.DuckDBPyConnection, series, card_lists: int, since: str | None = None) -> SiteData:
     """The site's tables for a series (its lists from `since` on, if given); the cards
     of its latest `card_lists` lists."""
     con.execute("set variable series = ?", [series.name])
-    con.execute(f"create or replace temp table site_rows as {stage_sql('site/ranked')}")
+    lists = _records(con, """select l.list_id, l.position, l.window_start, l.window_end, l.revision, s.players_rated,
+                                    s.players_active as players_played, s.new_players, s.mean_rating,
+                                    s.median_rating, s.games_rated
+                             from lists l join list_summary s using (series, list_id)
+                             where l.series = ? order by l.position""", [series.name])
+    first = 0
+    if since is not None:
+        known = {l["list_id"]: l["position"] for l in lists}
+        if since not in known:
+            raise UnknownSince(f"--since {since}: no list {since!r} in the {series.name} lists")
+        first = known[since]
+        lists = [l for l in lists if l["position"] >= first]
+    con.execute(f"create or replace temp table site_rows as select * from ({stage_sql('site/ranked')}) "
+                f"where position >= {int(first)}")
     flag = series.rule_set.inactive_column
     if flag is not None:  # the rule set's own rule (FIDE B02 7.2.2) decides, for its series only
         own_views(con, series)
         con.execute(f"""update site_rows set active = not coalesce(s.{sql_name(flag)}, false) from series_player_state s
                         where s.series = getvariable('series') and s.list_id = site_rows.list_id
                           and s.player_id = site_rows.player_id""")
-    rows = con.sql("""select *, rank() over (partition by list_id order by rating desc) as rank_all,
-                             case when active then rank() over (partition by list_id, active order by rating desc)
-                             end as rank_active
-                      from site_rows order by position, rating desc, player_id""").df()
-    con.execute("drop table site_rows")
-    clubs = {c: club_slug(c) for c in rows["club"].dropna().unique()}
-    slugs: dict[str, str] = {}
-    taken: set[str] = set()
-    for club in sorted(clubs):  # two clubs whose names give one slug get -2, -3 ...
-        slug, n = clubs[club], 1
-        while slug in taken:
-            n += 1
-            slug = f"{clubs[club]}-{n}"
-        slugs[club] = slug
-        taken.add(slug)
-    rows["club_slug"] = rows["club"].map(slugs)
-    lists = con.sql("select * from list_summary where series = $s order by list_id",
-                    params={"s": series.name}).df()
-    order = con.sql("select list_id, position from lists where series = $s", params={"s": series.name}).df()
-    lists = lists.merge(order, on="list_id").sort_values("position").reset_index(drop=True)
-    if since is not None:
-        if since not in set(lists["list_id"]):
-            raise UnknownSince(f"--since {since}: no list {since!r} in the {series.name} lists")
-        first = int(lists.loc[lists["list_id"] == since, "position"].iloc[0])
-        lists = lists[lists["position"] >= first].reset_index(drop=True)
-        rows = rows[rows["position"] >= first].reset_index(drop=True)
-    cards: dict[tuple[int, str], str] = {}
-    if series.rule_set.bulk_cards:
-        for list_id in lists["list_id"].tail(card_lists):
-            for player_id, text in series.rule_set.cards(con, series, list_id).items():
-                cards[(player_id, list_id)] = text
-    return SiteData(series, lists, rows, cards)
+    clubs = _slugs([c for (c,) in con.execute("select distinct club from site_rows where club is not null")
+                    .fetchall()], club_slug)
+    con.register("site_club_slugs", pa.table({"club": list(clubs), "club_slug": list(clubs.values())}))
+    # A rating a whole number is written as one (1830, not 1830.0) in the pages and the JSON.
+    rating = "rating::bigint" if series.rule_set.rating_step() == 1 else "rating"
+    con.execute(f"""create or replace temp table site_rows as
+                    select r.* replace ({rating} as rating), c.club_slug,
+                           rank() over (partition by list_id order by rating desc) as rank_all,
+                           case when active then rank() over (partition by list_id, active order by rating desc)
+                           end as rank_active
+                    from site_rows r left join site_club_slugs c using (club)""")
+    con.unregister("site_club_slugs")
+    con.register("site_lists_in", pa.Table.from_pylist(lists) if lists else
+                 pa.table({"list_id": pa.array([], pa.string()), "position": pa.array([], pa.int64()),
+                           "window_start": pa.array([], pa.date32()), "window_end": pa.array([], pa.date32()),
+                           "revision": pa.array([], pa.int32()), "players_rated": pa.array([], pa.int64()),
+                           "players_played": pa.array([], pa.int64())}))
+    # "Active" means one thing on every page: a game in the 12 months up to the list's
+    # window end (or the rule set's own flag). Who played in the window is "played".
+    con.execute("""create or replace temp table site_lists as
+                   select l.*, coalesce(a.active_players, 0) as active_players
+                   from site_lists_in l
+                   left join (select list_id, count(*) filter (where active) as active_players
+                              from site_rows group by list_id) a using (list_id)""")
+    con.unregister("site_lists_in")
+    lists = _records(con, "select * from site_lists order by position")
+    events = [e for (e,) in con.execute(
+        """select distinct g.event from games g join site_lists l on g.date between l.window_start and l.window_end
+           where nullif(trim(g.event), '') is not null""").fetchall()]
+    slugs = _slugs(events, event_slug)
+    con.register("site_event_slugs", pa.table({"event": list(slugs), "slug": list(slugs.values())}))
+    con.execute(f"create or replace temp table site_games as {stage_sql('site/games')}")
+    con.unregister("site_event_slugs")
+
+    players = _records(con, """
+        select player_id, arg_max(name, position) as name, arg_max(club, position) as club,
+               arg_max(club_slug, position) as club_slug, arg_max(rating, position) as rating,
+               arg_max(list_id, position) as list_id, arg_max(rank_active, position) as rank_active,
+               arg_max(active, position) as active, max(rating) as peak,
+               first(list_id order by rating desc, position) as peak_list, count(*) as lists
+        from site_rows group by player_id order by player_id""")
+    notes: dict[int, dict] = {}
+    for kind, sql in (("corrections", """select player_id, list_id, rating, reason from corrections
+                                         where series = getvariable('series') and withdrawn_at is null
+                                           and list_id in (select list_id from site_lists)
+                                         order by player_id, correction_id"""),
+                      ("revisions", """select player_id, list_id, revision, old_rating, new_rating, reason
+                                       from rating_changes
+                                       where series = getvariable('series') and revision > 1
+                                         and list_id in (select list_id from site_lists)
+                                       order by player_id, list_id, revision""")):
+        for row in _records(con, sql):
+            notes.setdefault(row.pop("player_id"), {"corrections": [], "revisions": []})[kind].append(row)
+    first_rows = {}
+    for row in _records(con, f"""select * from site_rows where rank_active <= {PAGE_ROWS}
+                                  order by position, rating desc, player_id"""):
+        first_rows.setdefault(row["list_id"], []).append(row)
+    choices = {list_id: (regions or [], club_names or []) for list_id, regions, club_names in con.execute(
+        """select list_id, list(distinct region order by region) filter (where region is not null),
+                  list(distinct club order by club) filter (where club is not null)
+           from site_rows group by list_id""").fetchall()}
+    latest = lists[-1]["list_id"] if lists else None
+    by_club: dict[str, list[dict]] = {}
+    for row in _records(con, """select * from site_rows where list_id = ? and club_slug is not null
+                                order by club_slug, rating desc, player_id""", [latest]):
+        by_club.setdefault(row["club_slug"], []).append(row)
+    data = SiteData(series, lists, players, notes, first_rows, choices, by_club, [])
+    data.api = _api(con, data)
+    data.events = _records(con, "select slug, event, first_day, last_day, games, players from site_event_list")
+    con.execute("drop table site_event_list")
+    for table in ("site_rows", "site_lists", "site_games"):  # before the cards' replay, which needs the memory
+        con.execute(f"drop table {table}")
+    if series.rule_set.bulk_cards and card_lists > 0:
+        for list_id in reversed([l["list_id"] for l in lists[-card_lists:]]):
+            for player_id, card in series.rule_set.card_data(con, series, list_id).items():
+                data.cards.setdefault(player_id, []).append((list_id, card))
+    return data
+
+
+def _api(con: duckdb.DuckDBPyConnection, data: SiteData) -> dict[str, str]:
+    """The JSON API's files (path under api/v1/ -> text): made by DuckDB, one text a file."""
+    api = {f"players/{p}.json": text for p, text in con.execute(stage_sql("site/player_api")).fetchall()}
+    api |= {f"lists/{l}.json": text for l, text in con.execute(stage_sql("site/list_api")).fetchall()}
+    con.execute(f"create or replace temp table site_event_list as {stage_sql('site/event_api')}")
+    api |= {f"events/{s}.json": text for s, text in con.execute("select slug, api from site_event_list").fetchall()}
+    con.execute("alter table site_event_list drop column api")
+    compact = {"ensure_ascii": False, "separators": (",", ":"), "default": str}
+    api["players.json"] = json.dumps({"version": 1, "columns": ["player_id", "name", "club"],
+                                      "rows": [[p["player_id"], p["name"], p["club"]] for p in data.players]},
+                                     **compact)
+    return api
+
+
+def lists_json(data: SiteData, downloads: dict[str, list]) -> str:
+    """api/v1/lists.json: every list's summary and its files with their checksums."""
+    keys = ("list_id", "revision", "window_start", "window_end", "players_rated", "active_players",
+            "players_played", "new_players", "mean_rating", "median_rating", "games_rated")
+    rows = [{**{k: l[k] for k in keys},
+             "files": [{"name": d.name, "format": d.label, "sha256": d.sha256, "size": d.size}
+                       for d in downloads.get(l["list_id"], [])]} for l in data.lists]
+    return json.dumps({"version": 1, "series": data.series.name, "lists": rows}, ensure_ascii=False,
+                      separators=(",", ":"), default=str)
+
+
+def events_json(data: SiteData) -> str:
+    """api/v1/events.json: every event, its days and counts."""
+    return json.dumps({"version": 1, "columns": ["event_id", "name", "first_day", "last_day", "games", "players"],
+                       "rows": [[e["slug"], e["event"], e["first_day"], e["last_day"], e["games"], e["players"]]
+                                for e in data.events]}, ensure_ascii=False, separators=(",", ":"), default=str)

@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # pandas for the annotations: a command that only reads the l
     import pandas as pd
 
     from pipeline.rate.periods import Columns  # one list's part of a table
+    from pipeline.systems.card import Card
 
 
 @dataclass(frozen=True)
@@ -235,6 +236,12 @@ class RuleSet(ABC):
     # --- explanation ---------------------------------------------------------------
 
     def card(self, con: duckdb.DuckDBPyConnection, series: str, player_id: int, list_id: str) -> str:
+        raise NotFound(f"the {self.name} rules have no calculation card")
+
+    def card_data(self, con: duckdb.DuckDBPyConnection, series, list_id: str, player_ids=None) -> dict[int, Card]:
+        """The cards of a list as data (pipeline/systems/card.py: the CLI's text and the site's
+        pages in each language are made from it): of `player_ids`, or of every player with a
+        calculation on it."""
         raise NotFound(f"the {self.name} rules have no calculation card")
 
     bulk_cards: ClassVar[bool] = False  # `cards` gives a whole list's cards from one replay (the site shows them)

@@ -1,13 +1,29 @@
-// The site's two behaviours, in the browser, from files beside the pages (no server,
-// no network): the search (data/search.js: [id, name, club] of every rated player)
-// and the ranking of a list with its filters (data/lists/<list>.js). Text is set with
-// textContent, never as HTML: names and clubs are shown as written.
+// The site's behaviours in the browser, from the JSON API beside the pages
+// (api/v1/, read with fetch on first use): the search (api/v1/players.json, loaded
+// when the box is first used), the ranking of a list with its filters in the URL
+// (api/v1/lists/<id>.json, loaded when a filter or a page is asked for: the first
+// page is in the HTML), a player's history, chart and events, an event's players and
+// games. Text is set with textContent, never as HTML: names are shown as written.
 "use strict";
 
-function rootPath() { return document.body.dataset.root; }
-function lang() { return document.body.dataset.lang; }
-function format(text, values) { return text.replace(/%\((\w+)\)s/g, (m, k) => values[k]); }
-function fold(text) { return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase(); }
+const root = () => document.body.dataset.root;
+const lang = () => document.body.dataset.lang;
+const format = (text, values) => text.replace(/%\((\w+)\)s/g, (m, k) => values[k]);
+const fold = (text) => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+const number = (v) => v === null || v === undefined ? "" : v.toLocaleString(lang());
+const signed = (v) => v === null || v === undefined ? "" : (v > 0 ? "+" : "") + v;
+const day = (iso) => new Date(iso + "T00:00:00Z").toLocaleDateString(lang(), {timeZone: "UTC", year: "numeric",
+                                                                              month: "short", day: "numeric"});
+const cache = {};
+
+function json(path) {
+  if (!cache[path]) {
+    cache[path] = fetch(path).then((r) => { if (!r.ok) throw new Error(`${path}: ${r.status}`); return r.json(); });
+  }
+  return cache[path];
+}
+
+function rows(table) { return table.rows.map((r) => Object.fromEntries(table.columns.map((c, k) => [c, r[k]]))); }
 
 function link(href, text) {
   const a = document.createElement("a");
@@ -16,73 +32,250 @@ function link(href, text) {
   return a;
 }
 
+function row(cells) {  // cells: [value or Node, class]
+  const tr = document.createElement("tr");
+  for (const [value, cls] of cells) {
+    const td = document.createElement("td");
+    if (cls) td.className = cls;
+    if (value instanceof Node) td.append(value); else td.textContent = value === null ? "" : value;
+    tr.append(td);
+  }
+  return tr;
+}
+
+function offline(box) {
+  const p = document.createElement("p");
+  p.className = "note";
+  p.textContent = window.LABELS.offline;
+  box.append(p);
+}
+
+// --- search -----------------------------------------------------------------------
 function searchPlayers() {
   const box = document.getElementById("search"), results = document.getElementById("results");
   const query = fold(box.value.trim());
-  results.replaceChildren();
-  if (query.length < 2) return;
-  const found = [];
-  for (const [id, name, club] of window.SEARCH || []) {
-    if (String(id) === query || fold(name).includes(query)) found.push([id, name, club]);
-    if (found.length === 20) break;
-  }
-  if (!found.length) { results.textContent = window.LABELS.none; return; }
-  for (const [id, name, club] of found) {
-    results.append(link(`${rootPath()}${lang()}/players/${id}.html`, `${name} (${id})${club ? " · " + club : ""}`));
-  }
+  if (query.length < 2) { results.replaceChildren(); return; }
+  json(`${root()}api/v1/players.json`).then((index) => {
+    if (fold(box.value.trim()) !== query) return;  // typed on meanwhile
+    const found = [];
+    for (const [id, name, club] of index.rows) {
+      if (String(id) === query || fold(name).includes(query)) found.push([id, name, club]);
+      if (found.length === 20) break;
+    }
+    results.replaceChildren();
+    if (!found.length) { results.textContent = window.LABELS.none; return; }
+    for (const [id, name, club] of found) {
+      const a = link(`${root()}${lang()}/players/${id}.html`, `${name} (${id})${club ? " · " + club : ""}`);
+      a.setAttribute("role", "option");
+      results.append(a);
+    }
+  }, () => { results.textContent = window.LABELS.offline; });
 }
 
-function showRanking() {
-  const data = window.LIST_ROWS, body = document.querySelector("#ranking tbody");
-  const rows = data.rows.map((r) => Object.fromEntries(data.columns.map((c, k) => [c, r[k]])));
-  const signed = (v) => v === null ? "" : (v > 0 ? "+" : "") + v;
-  const draw = () => {
-    const category = document.getElementById("category").value, sex = document.getElementById("sex").value;
-    const region = document.getElementById("region").value, club = document.getElementById("club").value;
-    const activeOnly = document.getElementById("active").checked;
-    const shown = rows.filter((r) => (!activeOnly || r.active)
-      && (!sex || r.sex === sex) && (!region || r.region === region) && (!club || r.club === club)
-      && (!category || (category[0] === "u" ? r.under !== null && r.under <= +category.slice(1)
-                                              : category === "s50" ? r.s50 : r.s65)));
-    body.replaceChildren();
-    let rank = 0, previous = null;
-    shown.forEach((r, i) => {
-      if (r.rating !== previous) { rank = i + 1; previous = r.rating; }  // ties share a rank
-      const tr = document.createElement("tr");
-      if (!r.active) tr.className = "inactive";
-      const cells = [rank, r.id, null, r.club || "", r.rating, signed(r.change), r.games];
-      cells.forEach((value, k) => {
-        const td = document.createElement("td");
-        if (k === 2 || k === 3) td.className = "text";
-        if (k === 2) td.append(link(`../players/${r.id}.html`, r.name));
-        else if (k === 3 && r.slug) td.append(link(`../clubs/${r.slug}.html`, r.club));
-        else td.textContent = value;
-        tr.append(td);
-      });
-      body.append(tr);
-    });
-    document.getElementById("shown").textContent = format(window.LABELS.shown,
-      {shown: shown.length.toLocaleString(lang()), total: rows.length.toLocaleString(lang())});
+// --- a list's ranking -------------------------------------------------------------
+function listRows(data, index) {  // the compact list (api/v1/lists/<id>.json) with names and clubs
+  const names = new Map(index.rows.map(([id, name]) => [id, name]));
+  return rows(data).map((r) => ({...r, name: names.get(r.player_id) || String(r.player_id),
+                                 club_slug: r.club === null ? null : data.club_slugs[r.club],
+                                 club: r.club === null ? null : data.clubs[r.club]}));
+}
+
+const FILTERS = ["category", "sex", "region", "club"];
+
+function showRanking(table) {
+  const form = document.getElementById("filters"), body = table.querySelector("tbody");
+  const pager = document.getElementById("pager"), size = +table.dataset.rows;
+  const params = new URLSearchParams(location.search);
+  for (const name of FILTERS) {
+    const select = document.getElementById(name), value = params.get(name);
+    if (value !== null && [...select.options].some((o) => o.value === value)) select.value = value;
+  }
+  document.getElementById("all").checked = params.get("all") === "1";
+  let page = Math.max(1, parseInt(params.get("page") || "1", 10) || 1);
+  const state = () => {
+    const p = new URLSearchParams();
+    for (const name of FILTERS) { const v = document.getElementById(name).value; if (v) p.set(name, v); }
+    if (document.getElementById("all").checked) p.set("all", "1");
+    if (page > 1) p.set("page", String(page));
+    return p;
   };
-  document.getElementById("filters").addEventListener("change", draw);
-  draw();
+  const draw = (list) => {
+    const wanted = Object.fromEntries(FILTERS.map((n) => [n, document.getElementById(n).value]));
+    const all = document.getElementById("all").checked, c = wanted.category;
+    const shown = list.filter((r) => (all || r.active) && (!wanted.sex || r.sex === wanted.sex)
+      && (!wanted.region || r.region === wanted.region) && (!wanted.club || r.club === wanted.club)
+      && (!c || (c[0] === "u" ? r.under !== null && r.under <= +c.slice(1) : c === "s50" ? r.senior_50 : r.senior_65)));
+    const pages = Math.max(1, Math.ceil(shown.length / size));
+    page = Math.min(page, pages);
+    let rank = 0, previous = null;
+    const ranks = shown.map((r, i) => { if (r.rating !== previous) { rank = i + 1; previous = r.rating; } return rank; });
+    body.replaceChildren(...shown.slice((page - 1) * size, page * size).map((r, k) => {
+      const name = link(`../players/${r.player_id}.html`, r.name), cell = document.createDocumentFragment();
+      cell.append(name);
+      if (r.club) { const s = document.createElement("span"); s.className = "club"; s.textContent = r.club; cell.append(s); }
+      const tr = row([[ranks[(page - 1) * size + k]], [r.player_id, "wide"], [cell, "text"],
+                      [r.club_slug ? link(`../clubs/${r.club_slug}.html`, r.club) : "", "text wide"], [r.rating],
+                      [signed(r.change)], [r.games, "wide"]]);
+      if (!r.active) tr.className = "inactive";
+      return tr;
+    }));
+    document.getElementById("shown").textContent = format(window.LABELS.shown,
+      {shown: number(shown.length), total: number(list.length)});
+    pager.replaceChildren();
+    if (pages > 1) {
+      const go = (to, text) => {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.textContent = text;
+        b.disabled = to < 1 || to > pages || to === page;
+        b.addEventListener("click", () => { page = to; update(); table.scrollIntoView(); });
+        return b;
+      };
+      const where = document.createElement("span");
+      where.textContent = format(window.LABELS.page, {page: number(page), pages: number(pages)});
+      pager.append(go(1, "«"), go(page - 1, "‹"), where, go(page + 1, "›"), go(pages, "»"));
+    }
+  };
+  const update = () => {
+    const p = state().toString();
+    history.replaceState(null, "", p ? `?${p}` : location.pathname);
+    Promise.all([json(`${root()}api/v1/lists/${table.dataset.list}.json`), json(`${root()}api/v1/players.json`)])
+      .then(([data, index]) => draw(listRows(data, index)), () => offline(pager));
+  };
+  form.addEventListener("change", () => { page = 1; update(); });
+  form.addEventListener("submit", (e) => { e.preventDefault(); page = 1; update(); });
+  if ([...params.keys()].length) { update(); return; }  // a linked filter or page: drawn from the list's data
+  // Else the first page is the HTML's; its pager leads to the others through the data.
+  if (body.children.length >= size) {
+    const more = document.createElement("button");
+    more.type = "button";
+    more.textContent = "›";
+    more.setAttribute("aria-label", format(window.LABELS.page, {page: 2, pages: "…"}));
+    more.addEventListener("click", () => { page = 2; update(); });
+    pager.replaceChildren(more);
+  }
 }
 
-function showCards() {
-  const box = document.getElementById("cards");
-  (window.CARDS || []).forEach(([list, text], i) => {
-    const details = document.createElement("details"), summary = document.createElement("summary");
-    const pre = document.createElement("pre");
-    details.className = "card";
-    details.open = i === 0;
-    summary.textContent = `${box.dataset.label} ${list}`;
-    pre.textContent = text;
-    details.append(summary, pre);
-    box.append(details);
+// --- a player's page --------------------------------------------------------------
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attributes, text) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attributes)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function chart(box, name, history) {  // history: newest first
+  const points = history.slice().reverse();
+  if (!points.length) return;
+  const width = Math.max(280, box.clientWidth || 600), height = 220, left = 44, right = 12, top = 10, bottom = 28;
+  const values = points.map((p) => p.rating), low = Math.min(...values), high = Math.max(...values);
+  const step = [10, 20, 25, 50, 100, 200, 250, 500].find((s) => (high - low) / s <= 5) || 1000;
+  const y0 = Math.floor(low / step) * step, y1 = Math.max(y0 + step, Math.ceil(high / step) * step);
+  const x = (i) => left + (points.length === 1 ? 0.5 : i / (points.length - 1)) * (width - left - right);
+  const y = (v) => top + (1 - (v - y0) / (y1 - y0)) * (height - top - bottom);
+  const first = points[0].list_id, last = points[points.length - 1].list_id;
+  const title = format(window.LABELS.chart, {name, first, last, from: points[0].rating,
+                                             to: points[points.length - 1].rating});
+  const s = svg("svg", {viewBox: `0 0 ${width} ${height}`, width, height, role: "img", "aria-label": title});
+  s.append(svg("title", {}, title));
+  for (let v = y0; v <= y1; v += step) {
+    s.append(svg("line", {x1: left, x2: width - right, y1: y(v), y2: y(v), class: "grid"}));
+    s.append(svg("text", {x: left - 6, y: y(v) + 4, "text-anchor": "end"}, String(v)));
+  }
+  const labels = points.length === 1 ? [0] : [0, points.length - 1];
+  for (const i of labels) {
+    s.append(svg("text", {x: x(i), y: height - 8, "text-anchor": i === 0 ? "start" : "end"}, points[i].list_id));
+  }
+  s.append(svg("polyline", {points: points.map((p, i) => `${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`).join(" "),
+                            class: "line"}));
+  points.forEach((p, i) => {  // a point a list, its id and rating in its tooltip
+    const dot = svg("circle", {cx: x(i), cy: y(p.rating), r: points.length > 60 ? 1.5 : 3, class: "dot"});
+    dot.append(svg("title", {}, `${p.list_id}: ${p.rating}`));
+    s.append(dot);
   });
+  box.replaceChildren(s);
+}
+
+function table(box, id, headings, body) {  // headings: [label key, class]; body: rows of cells
+  const t = document.createElement("table"), head = document.createElement("tr"), wrap = document.createElement("div");
+  t.id = id;
+  for (const [key, cls] of headings) {
+    const th = document.createElement("th");
+    th.textContent = window.LABELS[key];
+    if (cls) th.className = cls;
+    head.append(th);
+  }
+  const thead = document.createElement("thead"), tbody = document.createElement("tbody");
+  thead.append(head);
+  tbody.append(...body);
+  t.append(thead, tbody);
+  wrap.className = "scroll";
+  wrap.append(t);
+  box.append(wrap);
+  return t;
+}
+
+function showPlayer(section) {
+  json(section.dataset.api).then((data) => {
+    const history = rows(data.history);
+    const marked = {};
+    for (const c of data.corrections) marked[c.list_id] = window.LABELS.correction;
+    for (const r of data.revisions) marked[r.list_id] = marked[r.list_id] || window.LABELS.revision;
+    chart(document.getElementById("chart"), data.name, history);
+    table(document.getElementById("history-box"), "history",
+          [["list", "text"], ["rating"], ["change"], ["games", "wide"], ["rank_active", "wide"]], history.map((h) => {
+      const list = document.createDocumentFragment();
+      list.append(link(`../lists/${h.list_id}.html`, h.list_id));
+      if (marked[h.list_id]) {
+        const m = document.createElement("a");
+        m.href = "#notes";
+        m.className = "mark";
+        m.textContent = marked[h.list_id];
+        list.append(" ", m);
+      }
+      const tr = row([[list, "text"], [h.rating], [signed(h.change)], [h.games, "wide"], [h.rank_active, "wide"]]);
+      tr.dataset.list = h.list_id;
+      if (marked[h.list_id]) tr.className = "marked";
+      if (h.rank_active === null) tr.classList.add("inactive");
+      return tr;
+    }));
+    const events = rows(data.events);
+    if (events.length) {
+      table(document.getElementById("events-box"), "events", [["event", "text"], ["dates", "text wide"], ["games"],
+                                                               ["score"]], events.map((e) => row([
+        [link(`../events/${e.event_id}.html`, e.name), "text"],
+        [e.first_day === e.last_day ? day(e.first_day) : `${day(e.first_day)} – ${day(e.last_day)}`, "text wide"],
+        [e.games], [number(e.score)]])));
+    }
+  }, () => offline(section));
+}
+
+// --- an event's page --------------------------------------------------------------
+function showEvent(box) {
+  json(box.dataset.api).then((data) => {
+    const players = rows(data.players), names = Object.fromEntries(players.map((p) => [p.player_id, p.name]));
+    const who = (id) => link(`../players/${id}.html`, names[id] || String(id));
+    table(document.getElementById("players-box"), "event-players",
+          [["player", "text"], ["games"], ["score"], ["list", "text wide"], ["rating"], ["change"]],
+          players.map((p) => row([[who(p.player_id), "text"], [p.games], [number(p.score)],
+                                  [p.list_id ? link(`../lists/${p.list_id}.html`, p.list_id) : "", "text wide"],
+                                  [p.rating], [signed(p.change)]])));
+    table(document.getElementById("games-box"), "event-games",
+          [["date", "text wide"], ["round", "wide"], ["white", "text"], ["black", "text"], ["result"]],
+          rows(data.games).map((g) => row([[day(g.date), "text wide"], [g.round, "wide"], [who(g.white_id), "text"],
+                                           [who(g.black_id), "text"], [g.result]])));
+  }, () => offline(box));
 }
 
 document.addEventListener("DOMContentLoaded", () => {
   const box = document.getElementById("search");
   if (box) box.addEventListener("input", searchPlayers);
+  const ranking = document.getElementById("ranking");
+  if (ranking && document.getElementById("filters")) showRanking(ranking);
+  const player = document.getElementById("player");
+  if (player) showPlayer(player);
+  const event = document.getElementById("event");
+  if (event) showEvent(event);
 });

@@ -6,6 +6,8 @@ The period is replayed from the warehouse, as for the performance Elo
 """
 from __future__ import annotations
 
+import datetime as dt
+import re
 from dataclasses import dataclass, replace
 
 import duckdb
@@ -13,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.rate.replay import replayed
+from pipeline.systems.card import Card, Column, Correction, Game, Games, Line, Num, day, said, text
 from pipeline.systems.fide.pool import EPOCH, pool_cutoff
 from pipeline.systems.fide.rules import (FideRules, PeriodResult, Rule, SideUse, expected_score, is_junior,
                                         k_factor, rating_difference)
@@ -83,7 +86,15 @@ def fide_replay(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int
                       sides, s.ids[local][result.sides.opponent], events)
 
 
-def _k_text(r: FideReplay, rules: FideRules, side: int) -> str:
+RESULTS = {1.0: "win", 0.5: "draw", 0.0: "loss"}
+RULES_SAID = frozenset(str(rule) for rule in Rule)
+USES_SAID = frozenset(str(use) for use in SideUse)
+K_SAID = frozenset(str(rule).partition(": ")[2] for rule in (Rule.K_NEW, Rule.K_JUNIOR, Rule.K_MASTER, Rule.K_STANDARD))
+WARNING = ("Warning: at 100 %% or 0 %% the approximation breaks: it gives the mean ± 400 "
+           "whatever the real strength")
+
+
+def _k_line(r: FideReplay, rules: FideRules, side: int) -> Line:
     """The K of one event (from the player's state on the list it started from) and why."""
     res, sd = r.result, r.result.sides
     n = int(res.games[r.me])
@@ -91,152 +102,220 @@ def _k_text(r: FideReplay, rules: FideRules, side: int) -> str:
     junior = is_junior(np.array([r.birth_year]), year, rules)
     k, rule = (v[0] for v in k_factor(np.array([sd.own[side]]), np.array([games_total]), np.array([peak]),
                                       junior, np.array([n]), rules))
-    why = {Rule.K_NEW: f"{games_total} rated games to date, fewer than {rules.established_games}",
-           Rule.K_JUNIOR: f"born {r.birth_year:.0f}, under 18 in {year}, never rated {rules.junior_below:.0f}",
-           Rule.K_MASTER: f"highest published rating {peak:.0f} ≥ {rules.master_from:.0f}",
-           Rule.K_STANDARD: f"{games_total} games, highest rating {peak:.0f}, not a junior"}[rule]
-    text = f"K = {k}: {str(rule).partition(': ')[2]} ({why})"
+    why = {Rule.K_NEW: Line("%(games)s rated games to date, fewer than %(established)s",
+                            {"games": games_total, "established": rules.established_games}),
+           Rule.K_JUNIOR: Line("born %(born)s, under 18 in %(year)s, never rated %(limit)s",
+                               {"born": int(r.birth_year), "year": year, "limit": Num(rules.junior_below)}),
+           Rule.K_MASTER: Line("highest published rating %(peak)s ≥ %(master)s",
+                               {"peak": Num(peak), "master": Num(rules.master_from)}),
+           Rule.K_STANDARD: Line("%(games)s games, highest rating %(peak)s, not a junior",
+                                 {"games": games_total, "peak": Num(peak)})}[rule]
+    values = {"k": k, "rule": said(str(rule).partition(": ")[2], K_SAID), "why": why}
     full = {Rule.K_NEW: rules.k_new, Rule.K_JUNIOR: rules.k_junior, Rule.K_MASTER: rules.k_master,
             Rule.K_STANDARD: rules.k_standard}[rule]
     if full * n > rules.max_k_times_games:
-        text += (f"; {full} × {n} games rated on the list = {full * n} > {rules.max_k_times_games}: "
-                 f"K = ⌊{rules.max_k_times_games} / {n}⌋ = {k}")
-    return text
+        return Line("K = %(k)s: %(rule)s (%(why)s); %(full)s × %(n)s games rated on the list = %(product)s > "
+                    "%(cap)s: K = ⌊%(cap)s / %(n)s⌋ = %(k)s",
+                    values | {"full": full, "n": n, "product": full * n, "cap": rules.max_k_times_games})
+    return Line("K = %(k)s: %(rule)s (%(why)s)", values)
 
 
-def _difference_text(own: float, opponent: float, rules: FideRules, exempt: bool = True) -> str:
+def _difference(own: float, opponent: float, rules: FideRules, exempt: bool = True) -> Num | Line:
     d = own - opponent
     used = float(rating_difference(np.array([own]), np.array([opponent]), rules, exempt)[0])
     if used != d:
-        why = "400-point rule" if exempt or rules.cap_exempt_from is None or own < rules.cap_exempt_from else \
-            f"400-point rule: the event started before {rules.cap_exempt_since}, X4"
-        return f"{d:+.0f} → {used:+.0f} ({why})"
+        values = {"real": Num(d, 0, True), "used": Num(used, 0, True)}
+        if exempt or rules.cap_exempt_from is None or own < rules.cap_exempt_from:
+            return Line("%(real)s → %(used)s (400-point rule)", values)
+        return Line("%(real)s → %(used)s (400-point rule: the event started before %(since)s, X4)",
+                    values | {"since": dt.date.fromisoformat(rules.cap_exempt_since)})
     if abs(d) > rules.difference_cap:
-        return f"{d:+.0f} (rated {rules.cap_exempt_from:.0f} or more: the real difference, X4)"
-    return f"{d:+.0f}"
+        return Line("%(real)s (rated %(exempt)s or more: the real difference, X4)",
+                    {"real": Num(d, 0, True), "exempt": Num(rules.cap_exempt_from)})
+    return Num(d, 0, True)
 
 
-def _performance_text(r: FideReplay) -> str:
+def _performance_lines(r: FideReplay) -> list[Line]:
     """The seed's linear approximation, with its warning where it breaks."""
     rated = ~np.isnan(r.opponent_ratings)
     if not rated.any():
-        return "Tournament performance: no rated opponent"
+        return [Line("Tournament performance: no rated opponent")]
     s = r.scores[rated]
     n, wins, losses = len(s), int((s == 1).sum()), int((s == 0).sum())
     mean = float(r.opponent_ratings[rated].mean())
     value = mean + 400 * (wins - losses) / n
-    text = (f"Tournament performance (linear approximation): mean opponent {mean:.1f} + 400 × "
-            f"({wins} − {losses}) / {n} = {value:.1f}")
+    lines = [Line("Tournament performance (linear approximation): mean opponent %(mean)s + 400 × "
+                  "(%(wins)s − %(losses)s) / %(games)s = %(value)s",
+                  {"mean": Num(mean, 1), "wins": wins, "losses": losses, "games": n, "value": Num(value, 1)})]
     if wins == n or losses == n:
-        text += ("\n  Warning: at 100 % or 0 % the approximation breaks: it gives the mean ± 400 "
-                 "whatever the real strength")
-    return text
+        lines.append(Line(WARNING))
+    return lines
 
 
-def _event_lines(r: FideReplay, rules: FideRules, key: int, sides: np.ndarray, names: dict
-                 ) -> tuple[list[str], float]:
+def _event_name(name) -> str | Line:
+    """An event's name; the name the warehouse gives a month's games without an event, said."""
+    month = re.fullmatch(r"games of (\d{4}-\d{2}) without an event", name or "")
+    return Line("games of %(month)s without an event", {"month": month[1]}) if month else name
+
+
+def _event_games(r: FideReplay, rules: FideRules, key: int, sides: np.ndarray, names: dict) -> tuple[Games, float]:
     """One event's part of the card: where its ratings come from, its games, its
-    K × Σ(S − E); returns the lines and that sum (0 for an unrated player)."""
+    K × Σ(S − E); returns them and that sum (0 for an unrated player)."""
     res, sd = r.result, r.result.sides
-    name, first, last, start = r.events.get(key, ("an event", None, None, None))
-    days = f" ({first:%Y-%m-%d} … {last:%Y-%m-%d})" if first is not None else ""
-    source = f"the ratings of list {start}" if start else "the initial ratings"
-    lines = [f"Event: {name}{days}, from {source} (in force when it started, X2)"]
+    name, first, last, start = r.events.get(key, (None, None, None, None))
+    source = Line("the ratings of list %(list)s", {"list": start}) if start else Line("the initial ratings")
+    event = _event_name(name) if name is not None else Line("an event")
+    before = [Line("Event: %(event)s (%(first)s … %(last)s), from %(source)s (in force when it started, X2)",
+                   {"event": event, "first": day(first), "last": day(last), "source": source})
+              if first is not None else
+              Line("Event: %(event)s, from %(source)s (in force when it started, X2)",
+                   {"event": event, "source": source})]
     counted = sides[res.side_use[sides] == SideUse.RATED]
     if len(counted):
         own = float(sd.own[counted[0]])
         if sd.newcomer is not None and sd.newcomer[counted[0]]:
-            lines.append(f"  own rating counted: {own:.0f} (unrated when the event started, rated since: "
-                         "counted as rated, X3)")
+            before.append(Line("own rating counted: %(rating)s (unrated when the event started, rated since: "
+                               "counted as rated, X3)", {"rating": Num(own)}))
         elif own != r.previous:
-            lines.append(f"  own rating counted: {own:.0f} (from {source})")
-        lines.append("  " + _k_text(r, rules, counted[0]))
-    lines.append(f"  {'opponent':>10}  {'name':<24} {'date':<10} {'rating':>7} {'result':>6}  counts")
+            before.append(Line("own rating counted: %(rating)s (from %(source)s)",
+                               {"rating": Num(own), "source": source}))
+        before.append(_k_line(r, rules, counted[0]))
+    rows = []
     for i in sorted(sides, key=lambda i: (-np.nan_to_num(sd.opponent_rating[i]), int(r.opponent_ids[i]))):
         opp = int(r.opponent_ids[i])
         rating, score, use = sd.opponent_rating[i], float(sd.score[i]), res.side_use[i]
-        word = {1.0: "win", 0.5: "draw", 0.0: "loss"}[score]
-        shown = "-" if np.isnan(rating) else f"{rating:.0f}"
         if use == SideUse.RATED:
             e = float(res.side_expected[i])
-            how = (f"D = {_difference_text(float(sd.own[i]), float(rating), rules, bool(sd.exempt[i]))}, "
-                   f"E = {e:.2f}, S − E = {score - e:+.2f}")
-        else:
-            how = str(use)
-        day = (EPOCH + pd.Timedelta(days=int(sd.day[i]))).date().isoformat()
-        lines.append(f"  {opp:>10}  {names.get(opp, '')[:24]:<24} {day:<10} {shown:>7} {word:>6}  {how}")
+            counts, why = True, Line("D = %(difference)s, E = %(expected)s, S − E = %(surplus)s",
+                                     {"difference": _difference(float(sd.own[i]), float(rating), rules,
+                                                                bool(sd.exempt[i])),
+                                      "expected": Num(e, 2), "surplus": Num(score - e, 2, True)})
+        else:  # a pooled game counts for a first rating, not for this list's
+            counts, why = (None if use == SideUse.POOLED else False), said(str(use), USES_SAID)
+        rows.append(Game(opp, names.get(opp, ""), (None if np.isnan(rating) else Num(rating), Line(RESULTS[score])),
+                         counts, why, (EPOCH + pd.Timedelta(days=int(sd.day[i]))).date(), name))
+    games = Games((Column("Rating used", wide=True), Column("Result")), tuple(rows), tuple(before))
     if not len(counted):
-        return lines, 0.0
+        return games, 0.0
     k = int(res.side_k[counted[0]])
     sc, ex = float(sd.score[counted].sum()), float(res.side_expected[counted].sum())
     gain = k * (sc - ex)
-    lines.append(f"  {len(counted)} rated games, score {sc:g}, Σ E = {ex:.2f}: "
-                 f"K × Σ(S − E) = {k} × {sc - ex:+.2f} = {gain:+.2f}")
-    return lines, gain
+    total = Line("%(games)s rated games, score %(score)s, Σ E = %(expected)s: "
+                 "K × Σ(S − E) = %(k)s × %(surplus)s = %(gain)s",
+                 {"games": len(counted), "score": Num(sc, None), "expected": Num(ex, 2), "k": k,
+                  "surplus": Num(sc - ex, 2, True), "gain": Num(gain, 2, True)})
+    return replace(games, after=(total,)), gain
 
 
-def fide_card(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int, list_id: str) -> str:
-    """The FIDE calculation card of a player for a list, as text: each event the list
+def _sum(gains: list[float]) -> Num | Line:
+    """g1 + g2 − g3 ...: each event's K × Σ(S − E), a clause a term."""
+    terms: Num | Line = Num(gains[0], 2)
+    for g in gains[1:]:
+        terms = Line("%(a)s + %(b)s" if g >= 0 else "%(a)s − %(b)s", {"a": terms, "b": Num(abs(g), 2)})
+    return terms
+
+
+def fide_card_data(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int, list_id: str) -> Card:
+    """The FIDE calculation card of a player for a list, as data: each event the list
     rates with the list it took ratings from (X1-X3)."""
     rules = rule_set.parameters
     r = fide_replay(con, series, rule_set, player_id, list_id)
     res, me, sd = r.result, r.me, r.result.sides
     name = con.execute("select name from players where player_id = ?", [player_id]).fetchall()[0][0]
     rated = not np.isnan(r.previous)
-    lines = [f"{name} ({player_id}), list {list_id} (events ending {r.window[0]:%Y-%m-%d} … "
-             f"{r.window[1]:%Y-%m-%d}, its closing date), FIDE rules",
-             "Before: " + (f"rated {r.previous:.0f}, {r.games_total} rated games to date, "
-                           f"highest published rating {r.peak:.0f}" if rated else
-                           f"unrated; pooled from earlier lists (26 months): {r.pool[0]} games, score {r.pool[2]:g}")]
-    gains = []
+    title = Line("%(name)s (%(player)s), list %(list)s (events ending %(start)s … %(end)s, its closing date), "
+                 "FIDE rules", {"name": name, "player": player_id, "list": list_id, "start": day(r.window[0]),
+                                "end": day(r.window[1])})
+    before = (Line("Before: rated %(rating)s, %(games)s rated games to date, highest published rating %(peak)s",
+                   {"rating": Num(r.previous), "games": r.games_total, "peak": Num(r.peak)}) if rated else
+              Line("Before: unrated; pooled from earlier lists (26 months): %(games)s games, score %(score)s",
+                   {"games": r.pool[0], "score": Num(r.pool[2], None)}))
+    tables, gains = [], []
     names = dict(con.execute("select player_id, name from players where player_id in (select unnest(?::bigint[]))",
                              [sorted({int(i) for i in r.opponent_ids[r.mine]})]).fetchall())
     for key in dict.fromkeys(sd.event[r.mine].tolist()):  # the player's events, in the order of their games
-        part, gain = _event_lines(r, rules, int(key), r.mine[sd.event[r.mine] == key], names)
-        lines += ["", *part]
+        table, gain = _event_games(r, rules, int(key), r.mine[sd.event[r.mine] == key], names)
+        tables.append(table)
         gains.append(gain)
-    lines.append("")
     rule = str(res.rule[me])
     if rated and res.games[me]:
         total = sum(gains)
         k, sc, ex = int(res.k[me]), float(res.score[me]), float(res.expected[me])
-        sums = (f"{gains[0]:.2f} " + " ".join(f"{'+' if g >= 0 else '−'} {abs(g):.2f}" for g in gains[1:])
-                + " (each event's K × Σ(S − E))" if len(gains) > 1 else
-                f"K × Σ(S − E) = {k} × {sc - ex:+.2f}")
-        lines += [f"Change = {sums} = {total:+.2f} → {res.change[me]:+.0f} (a whole number, 0.5 away from zero, "
-                  "once for the list: X3)",
-                  f"New rating = {r.previous:.0f} {res.change[me]:+.0f} = {r.previous + res.change[me]:.0f}"]
+        sums = (Line("%(terms)s (each event's K × Σ(S − E))", {"terms": _sum(gains)}) if len(gains) > 1 else
+                Line("K × Σ(S − E) = %(k)s × %(surplus)s", {"k": k, "surplus": Num(sc - ex, 2, True)}))
+        after = [Line("Change = %(sums)s = %(total)s → %(change)s (a whole number, 0.5 away from zero, "
+                      "once for the list: X3)",
+                      {"sums": sums, "total": Num(total, 2, True), "change": Num(res.change[me], 0, True)}),
+                 Line("New rating = %(before)s %(change)s = %(after)s",
+                      {"before": Num(r.previous), "change": Num(res.change[me], 0, True),
+                       "after": Num(r.previous + res.change[me])})]
         if rule == Rule.BELOW_FLOOR:
-            lines.append(f"Below {rules.floor:.0f}: unrated on this list (B02 7.2.1)")
+            after.append(Line("Below %(floor)s: unrated on this list (B02 7.2.1)", {"floor": Num(rules.floor)}))
     elif rated:
-        lines.append(f"Rule: {rule}: the rating stays {r.previous:.0f}")
+        after = [Line("Rule: %(rule)s: the rating stays %(rating)s",
+                      {"rule": said(rule, RULES_SAID), "rating": Num(r.previous)})]
     else:
-        lines += _initial_lines(r, rules)
-    lines.append(_performance_text(r))
+        after = _initial_lines(r, rules)
+    after += _performance_lines(r)
+    fix = con.execute("""select arg_max(rating, correction_id), arg_max(reason, correction_id) from corrections
+                         where series = ? and list_id = ? and player_id = ? and withdrawn_at is null""",
+                      [series.name, list_id, player_id]).fetchall()
+    # The card is the computation, replayed without the commission's rating: it is data beside it.
+    correction = Correction(Num(fix[0][0]), fix[0][1]) if fix and fix[0][0] is not None else None
+    return Card(player_id, name, list_id, r.window, title, (before,), tuple(tables), tuple(after), correction)
+
+
+def fide_card_text(card: Card) -> str:
+    """The card as the CLI prints it: each event's games in fixed-width columns."""
+    lines = [card.title.text(), *(x.text() for x in card.before)]
+    for table in card.games:
+        first, *more = table.before
+        lines += ["", first.text(), *(f"  {x.text()}" for x in more),
+                  f"  {'opponent':>10}  {'name':<24} {'date':<10} {'rating':>7} {'result':>6}  counts"]
+        for g in table.rows:
+            rating, result = g.cells
+            shown = "-" if rating is None else rating.text()
+            lines.append(f"  {g.opponent_id:>10}  {g.opponent_name[:24]:<24} {text(g.date):<10} {shown:>7} "
+                         f"{result.text():>6}  {g.reason.text()}")
+        lines += [f"  {x.text()}" for x in table.after]
+    lines.append("")
+    lines += [f"  {x.text()}" if x.message == WARNING else x.text() for x in card.after]
     return "\n".join(lines)
 
 
-def _initial_lines(r: FideReplay, rules: FideRules) -> list[str]:
+def fide_card(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int, list_id: str) -> str:
+    """The FIDE calculation card of a player for a list, as text."""
+    return fide_card_text(fide_card_data(con, series, rule_set, player_id, list_id))
+
+
+def _initial_lines(r: FideReplay, rules: FideRules) -> list[Line]:
     res, me = r.result, r.me
     rule = str(res.rule[me])
-    lines = [f"Rule: {rule}"]
+    lines = [Line("Rule: %(rule)s", {"rule": said(rule, RULES_SAID)})]
     if res.ignored_games[me]:
-        lines.append(f"{res.ignored_games[me]} games of a first event with a zero score are ignored (B02 8.2)")
+        lines.append(Line("%(games)s games of a first event with a zero score are ignored (B02 8.2)",
+                          {"games": res.ignored_games[me]}))
     pooled = int(res.pooled[me])
-    lines.append(f"Pool after this list: {pooled} games against rated opponents ({rules.initial_games} needed)")
+    lines.append(Line("Pool after this list: %(games)s games against rated opponents (%(needed)s needed)",
+                      {"games": pooled, "needed": rules.initial_games}))
     if np.isnan(res.ra[me]):
         return lines
     f, fr = rules.fictitious_draws, rules.fictitious_rating
     opp_sum = r.pool[1] + float(res.mean_opponent[me] * res.games[me] if res.games[me] else 0)
     score = r.pool[2] + float(res.score[me])
-    lines += [f"Ra = ({opp_sum:.0f} + {f} × {fr:.0f}) / ({pooled} + {f}) = {res.ra[me]:.3f} "
-              f"(with {f} fictitious draws against {fr:.0f})",
-              f"p = ({score:g} + {f} × 0.5) / ({pooled} + {f}) = {res.p[me]:.4f} → {round(res.p[me] + 1e-9, 2):.2f}, "
-              f"dp = {res.dp[me]:+.0f} (table 8.1.1, looked up, not interpolated)",
-              f"Ru = Ra + dp = {res.performance[me]:.3f}"
-              + (f", at most {rules.initial_cap:.0f}" if res.performance[me] > rules.initial_cap else "")
-              + (f" → {res.rating[me]:.0f}" if not np.isnan(res.rating[me])
-                 else f" → below {rules.floor:.0f}: not published")]
+    capped = res.performance[me] > rules.initial_cap
+    published = not np.isnan(res.rating[me])
+    ru = ("Ru = Ra + dp = %(ru)s" + (", at most %(cap)s" if capped else "")
+          + (" → %(rating)s" if published else " → below %(floor)s: not published"))
+    lines += [Line("Ra = (%(sum)s + %(draws)s × %(rating)s) / (%(games)s + %(draws)s) = %(ra)s "
+                   "(with %(draws)s fictitious draws against %(rating)s)",
+                   {"sum": Num(opp_sum), "draws": f, "rating": Num(fr), "games": pooled, "ra": Num(res.ra[me], 3)}),
+              Line("p = (%(score)s + %(draws)s × 0.5) / (%(games)s + %(draws)s) = %(p)s → %(rounded)s, "
+                   "dp = %(dp)s (table 8.1.1, looked up, not interpolated)",
+                   {"score": Num(score, None), "draws": f, "games": pooled, "p": Num(res.p[me], 4),
+                    "rounded": Num(round(res.p[me] + 1e-9, 2), 2), "dp": Num(res.dp[me], 0, True)}),
+              Line(ru, {"ru": Num(res.performance[me], 3)} | ({"cap": Num(rules.initial_cap)} if capped else {})
+                   | ({"rating": Num(res.rating[me])} if published else {"floor": Num(rules.floor)}))]
     return lines
 
 

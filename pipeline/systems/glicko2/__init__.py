@@ -143,5 +143,11 @@ class Glicko2(RuleSet):
         from pipeline.systems.glicko2.card import glicko2_card
         return glicko2_card(con, series, self, player_id, list_id)
 
+    def card_data(self, con, series, list_id, player_ids=None):
+        from pipeline.systems.card import carded_players
+        from pipeline.systems.glicko2.card import glicko2_card_data
+        return {int(p): glicko2_card_data(con, series, self, int(p), list_id)
+                for p in (carded_players(con, series, list_id) if player_ids is None else player_ids)}
+
 
 RULE_SET = Glicko2

@@ -126,6 +126,10 @@ class Performance(RuleSet):
         from pipeline.systems.performance.card import cards
         return cards(con, series, self, list_id, player_ids)
 
+    def card_data(self, con, series, list_id, player_ids=None):
+        from pipeline.systems.performance.card import cards_data
+        return cards_data(con, series, self, list_id, player_ids)
+
     def whatif(self, con, series, player_id, opponent, list_id):
         from pipeline.systems.performance.card import whatif
         return whatif(con, series, self, player_id, opponent, list_id)

@@ -16,6 +16,7 @@ import pyarrow as pa
 from pipeline.progress import progress
 from pipeline.rate.replay import replayed
 from pipeline.systems.base import NotFound
+from pipeline.systems.card import Card, Column, Correction, Game, Games, Line, Num, day, said, text
 from pipeline.systems.performance.rules import ListResult, PerformanceRules, Rule, bonus, compatible
 
 
@@ -69,47 +70,61 @@ def replay(con: duckdb.DuckDBPyConnection, series, rule_set, list_id: str, playe
                   np.concatenate([keys, keys])[order], np.searchsorted(player[order], np.arange(len(local) + 1)))
 
 
-def _bonus_text(p: float, rules: PerformanceRules) -> str:
+RESULTS = {1.0: "win", 0.5: "draw", 0.0: "loss"}
+RULES_SAID = frozenset(str(rule) for rule in Rule)  # the rules' own words, translated on the site
+
+
+def _bonus_line(p: float, rules: PerformanceRules) -> Line:
     d = float(bonus(np.array([p]), rules)[0])
     table = dict(rules.dp_table)
     if p >= 0.95 or p <= 0.05:
-        return f"P = {p:.4f} is beyond the table's ±470 bound (R5): D(P) = {d:+.0f}"
+        return Line("P = %(p)s is beyond the table's ±470 bound (R5): D(P) = %(d)s",
+                    {"p": Num(p, 4), "d": Num(d, 0, True)})
     low = np.floor(round(p * 100, 9)) / 100
     if abs(p - low) < 1e-12:
-        return f"D({p:.2f}) = {d:+.0f} (table)"
+        return Line("D(%(p)s) = %(d)s (table)", {"p": Num(p, 2), "d": Num(d, 0, True)})
     high = low + 0.01
     frac = (p - low) / 0.01
     d_low, d_high = table[round(low, 2)], table[round(high, 2)]
-    return (f"P = {p:.4f} lies between {low:.2f} ({d_low:+.0f}) and {high:.2f} ({d_high:+.0f}): "
-            f"D = {d_low:.0f} + {frac:.3f} × ({d_high:.0f} − {d_low:.0f}) = {d:.3f} (R5)")
+    return Line("P = %(p)s lies between %(low)s (%(low_d)s) and %(high)s (%(high_d)s): "
+                "D = %(low_value)s + %(fraction)s × (%(high_value)s − %(low_value)s) = %(d)s (R5)",
+                {"p": Num(p, 4), "low": Num(low, 2), "low_d": Num(d_low, 0, True), "high": Num(high, 2),
+                 "high_d": Num(d_high, 0, True), "low_value": Num(d_low), "high_value": Num(d_high),
+                 "fraction": Num(frac, 3), "d": Num(d, 3)})
 
 
 def _formula(rule: str, ei: float, nj: int, pj: float, pa: float, na: int, unrounded: float,
-             rules: PerformanceRules) -> str:
-    w = rules.brake_weight
+             rules: PerformanceRules) -> Line:
+    v = {"weight": rules.brake_weight, "entry": rules.entry_games, "ei": Num(ei), "nj": nj, "pj": Num(pj, 3),
+         "pa": Num(pa, 3), "na": na, "ej": Num(unrounded, 3), "total": nj + na}
     if rule == Rule.BRAKE:
-        return f"Pj < Ei, the brake: Ej = ({w} × {ei:.0f} + {nj} × {pj:.3f}) / ({w} + {nj}) = {unrounded:.3f}"
-    if rule == Rule.QUOTA:
-        return f"Pj ≥ Ei and the quota is met: Ej = Pj = {unrounded:.3f}"
-    if rule == Rule.BARYCENTRE:
-        return (f"Pj ≥ Ei, quota not met: the barycentre completed to {w}: "
-                f"Ej = ({pj:.3f} × {nj} + ({w} − {nj}) × {ei:.0f}) / {w} = {unrounded:.3f}")
-    if rule == Rule.FIRST_RATING:
-        return f"Nj ≥ {rules.entry_games}: first rating Ej = Pj = {unrounded:.3f}"
-    if rule == Rule.ARCHIVES_MERGED:
-        return (f"Nj < {rules.entry_games} but Nj + Na ≥ {rules.entry_games}: "
-                f"Ej = ({pj:.3f} × {nj} + {pa:.3f} × {na}) / ({nj} + {na}) = {unrounded:.3f}")
-    if rule == Rule.ARCHIVED:
-        return (f"Nj + Na < {rules.entry_games}: no rating yet; archives (R6) "
-                f"Pa' = ({pj:.3f} × {nj}" + (f" + {pa:.3f} × {na}" if na else "") + f") / {nj + na}, Na' = {nj + na}")
-    if rule == Rule.UNANCHORED:
-        return "no rated player among this player's group of the period (R11): no estimate, no archive, no rating"
-    return "no compatible game: nothing changes"
+        message = "Pj < Ei, the brake: Ej = (%(weight)s × %(ei)s + %(nj)s × %(pj)s) / (%(weight)s + %(nj)s) = %(ej)s"
+    elif rule == Rule.QUOTA:
+        message = "Pj ≥ Ei and the quota is met: Ej = Pj = %(ej)s"
+    elif rule == Rule.BARYCENTRE:
+        message = ("Pj ≥ Ei, quota not met: the barycentre completed to %(weight)s: "
+                   "Ej = (%(pj)s × %(nj)s + (%(weight)s − %(nj)s) × %(ei)s) / %(weight)s = %(ej)s")
+    elif rule == Rule.FIRST_RATING:
+        message = "Nj ≥ %(entry)s: first rating Ej = Pj = %(ej)s"
+    elif rule == Rule.ARCHIVES_MERGED:
+        message = ("Nj < %(entry)s but Nj + Na ≥ %(entry)s: "
+                   "Ej = (%(pj)s × %(nj)s + %(pa)s × %(na)s) / (%(nj)s + %(na)s) = %(ej)s")
+    elif rule == Rule.ARCHIVED:
+        message = ("Nj + Na < %(entry)s: no rating yet; archives (R6) Pa' = (%(pj)s × %(nj)s + %(pa)s × %(na)s) / "
+                   "%(total)s, Na' = %(total)s" if na else
+                   "Nj + Na < %(entry)s: no rating yet; archives (R6) Pa' = (%(pj)s × %(nj)s) / %(total)s, "
+                   "Na' = %(total)s")
+    elif rule == Rule.UNANCHORED:
+        message = "no rated player among this player's group of the period (R11): no estimate, no archive, no rating"
+    else:
+        message = "no compatible game: nothing changes"
+    used = {k: x for k, x in v.items() if f"%({k})s" in message}
+    return Line(message, used)
 
 
-def cards(con: duckdb.DuckDBPyConnection, series, rule_set, list_id: str, player_ids=None) -> dict[int, str]:
-    """The calculation cards of a list, from one replay of it: of `player_ids`, or of
-    every player who played; opponents and events named."""
+def cards_data(con: duckdb.DuckDBPyConnection, series, rule_set, list_id: str, player_ids=None) -> dict[int, Card]:
+    """The calculation cards of a list as data, from one replay of it: of `player_ids`,
+    or of every player who played; opponents and events named."""
     r = replay(con, series, rule_set, list_id, player_ids)
     wanted = r.ids[r.result.played > 0] if player_ids is None else np.asarray(player_ids, dtype=np.int64)
     con.register("card_players", pa.table({"player_id": r.ids}))
@@ -127,8 +142,13 @@ def cards(con: duckdb.DuckDBPyConnection, series, rule_set, list_id: str, player
     # A list's cards (`explain --all`, the site's) a bar; one player's card (`explain ID`) none.
     each = progress(zip(wanted, at), f"cards of {list_id}", total=len(wanted), unit="card",
                     show=None if len(wanted) > 1 else False)
-    return {int(pid): _card_text(r, int(k), names, details, fixes.get(int(pid)), rule_set.parameters)
-            for pid, k in each}  # text, one card a player
+    return {int(pid): _card(r, int(k), names, details, fixes.get(int(pid)), rule_set.parameters)
+            for pid, k in each}  # one card a player
+
+
+def cards(con: duckdb.DuckDBPyConnection, series, rule_set, list_id: str, player_ids=None) -> dict[int, str]:
+    """The calculation cards of a list as text, from one replay of it (`cards_data`)."""
+    return {pid: card_text(c) for pid, c in cards_data(con, series, rule_set, list_id, player_ids).items()}
 
 
 def card(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int, list_id: str) -> str:
@@ -136,72 +156,109 @@ def card(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int, list_
     return cards(con, series, rule_set, list_id, [player_id])[player_id]
 
 
-def _card_text(r: Replay, me: int, names: dict, details: dict, correction, rules: PerformanceRules) -> str:
+def _reason(score: float, ok: bool, own: float, rating_used: float, gap: float) -> tuple[bool, Line]:
+    """Whether a game counts and why (the 350 rule with the numbers)."""
+    if np.isnan(rating_used):
+        return False, Line("the opponent has no estimate (R11)")
+    if score == 0.5:
+        return True, Line("draws always count")
+    if score == 1.0:
+        message = "win, %(own)s − %(opponent)s = %(difference)s " + ("< %(gap)s" if ok else "≥ %(gap)s")
+        difference = own - rating_used
+    else:
+        message = "loss, %(opponent)s − %(own)s = %(difference)s " + ("< %(gap)s" if ok else "≥ %(gap)s")
+        difference = rating_used - own
+    return bool(ok), Line(message, {"own": Num(own), "opponent": Num(rating_used), "difference": Num(difference),
+                                    "gap": Num(gap)})
+
+
+def _card(r: Replay, me: int, names: dict, details: dict, correction, rules: PerformanceRules) -> Card:
     res = r.result
     player_id, previous = int(r.ids[me]), float(r.previous[me])
     archives = (float(r.archives[0][me]), int(r.archives[1][me]))
     rated = not np.isnan(previous)
     own = previous if rated else res.estimation.estimate[me]
-    lines = [f"{names.get(player_id, '')} ({player_id}), list {r.list_id} "
-             f"(games of {r.window[0]:%Y-%m-%d} … {r.window[1]:%Y-%m-%d})",
-             "Before: " + (f"rated {previous:.0f}" if rated else
-                            "unrated" + (f", archives Pa = {archives[0]:.3f} over Na = {archives[1]}"
-                                         if archives[1] else ", no archives")),
-             f"Junior this season (R2): {'yes' if res.junior[me] else 'no'}", ""]
+    title = Line("%(name)s (%(player)s), list %(list)s (games of %(start)s … %(end)s)",
+                 {"name": names.get(player_id, ""), "player": player_id, "list": r.list_id,
+                  "start": day(r.window[0]), "end": day(r.window[1])})
+    before = [Line("Before: rated %(rating)s", {"rating": Num(previous)}) if rated else
+              Line("Before: unrated, archives Pa = %(pa)s over Na = %(na)s",
+                   {"pa": Num(archives[0], 3), "na": archives[1]}) if archives[1] else
+              Line("Before: unrated, no archives"),
+              Line("Junior this season (R2): %(answer)s", {"answer": Line("yes" if res.junior[me] else "no")})]
     if not rated and me in set(res.estimation.players):
         k = int(np.flatnonzero(res.estimation.players == me)[0])
         first, *rounds = res.estimation.history[:, k]
-        steps = ", ".join([f"first pass: {first:.1f}"] + [f"{i}: {v:.1f}" for i, v in enumerate(rounds, 1)])
-        lines += [f"Estimate per round (R7–R9; the first pass without the compatibility range, then up to "
-                  f"{rules.max_rounds} rounds with it): {steps}",
-                  f"Final estimate, used as Ei and as Pj (R10): {own:.3f}", ""]
+        steps = (Line("first pass: %(value)s", {"value": Num(first, 1)}),
+                 *(Line("%(round)s: %(value)s", {"round": i, "value": Num(v, 1)}) for i, v in enumerate(rounds, 1)))
+        before += [Line("Estimate per round (R7–R9; the first pass without the compatibility range, then up to "
+                        "%(rounds)s rounds with it): %(steps)s", {"rounds": rules.max_rounds, "steps": steps}),
+                   Line("Final estimate, used as Ei and as Pj (R10): %(estimate)s", {"estimate": Num(own, 3)})]
     opponents, scores, keys = r.sides(me)
     opp_rating = r.used[opponents]
     counts = compatible(scores, np.full(len(scores), own), opp_rating, rules) & ~np.isnan(opp_rating)
-    lines.append(f"{'opponent':>10}  {'name':<24} {'rating used':>12} {'result':>6}  {'counts?':<42} "
-                 f"{'date':<10}  event")
-    gap = rules.compatibility_gap
+    rows = []
     for opp, rating_used, score, ok, key in sorted(
             zip(r.ids[opponents], opp_rating, scores, counts, keys),
             key=lambda g: (-g[1] if not np.isnan(g[1]) else 0, g[0], details.get(g[4], ("", ""))[0] or "")):
-        result = {1.0: "win", 0.5: "draw", 0.0: "loss"}[float(score)]
-        if np.isnan(rating_used):
-            why = "no: the opponent has no estimate (R11)"
-        elif score == 0.5:
-            why = "yes: draws always count"
-        elif score == 1.0:
-            why = (f"{'yes' if ok else 'no'}: win, {own:.0f} − {rating_used:.0f} = {own - rating_used:.0f} "
-                   f"{'<' if ok else '≥'} {gap:.0f}")
-        else:
-            why = (f"{'yes' if ok else 'no'}: loss, {rating_used:.0f} − {own:.0f} = {rating_used - own:.0f} "
-                   f"{'<' if ok else '≥'} {gap:.0f}")
-        day, event = details.get(key, (None, None))
+        played, why = _reason(float(score), ok, own, rating_used, rules.compatibility_gap)
+        date, event = details.get(key, (None, None))
         who = names.get(int(opp), "") if key != -1 else "(what-if)"
-        lines.append(f"{opp:>10}  {who[:24]:<24} {rating_used:>12.1f} {result:>6}  {why:<42} "
-                     f"{str(day or ''):<10}  {event or ''}".rstrip())
+        rows.append(Game(opp, who, (None if np.isnan(rating_used) else Num(rating_used, 1),
+                                    Line(RESULTS[float(score)])), played, why, date, event or None))
+    games = Games((Column("Rating used", wide=True), Column("Result")), tuple(rows))
     t = res.totals
     nj = int(t.games[me])
-    lines.append("")
+    after = []
     if nj:
         raw = t.mean_opponent[me] + float(bonus(np.array([t.p[me]]), rules)[0])
-        floored = f", raised to {rules.performance_floor:.0f}" if raw < rules.performance_floor else ""
+        floored = raw < rules.performance_floor
         pj = float(res.performance[me])
-        lines += [f"Nj = {nj} compatible games, Sc = {t.score[me]:g}, Ea = {t.mean_opponent[me]:.3f}, "
-                  f"P = Sc / Nj = {t.p[me]:.4f}",
-                  _bonus_text(float(t.p[me]), rules)]
+        after += [Line("Nj = %(games)s compatible games, Sc = %(score)s, Ea = %(mean)s, P = Sc / Nj = %(p)s",
+                       {"games": nj, "score": Num(t.score[me], None), "mean": Num(t.mean_opponent[me], 3),
+                        "p": Num(t.p[me], 4)}),
+                  _bonus_line(float(t.p[me]), rules)]
+        values = {"raw": Num(raw, 3), "floor": Num(rules.performance_floor)}
         # An unrated player's Pj is the final estimate (R10): the last round's performance,
         # printed as "Pj =", was read as the value the rule used.
-        lines += ([f"Pj = Ea + D(P) = {raw:.3f}{floored}"] if rated else
-                  [f"Last round's performance Ea + D(P) = {raw:.3f}{floored} (not Pj: R10)",
-                   f"Pj = the final estimate (R10) = {pj:.3f}"])
+        if rated:
+            after.append(Line("Pj = Ea + D(P) = %(raw)s, raised to %(floor)s" if floored else
+                              "Pj = Ea + D(P) = %(raw)s", values if floored else {"raw": values["raw"]}))
+        else:
+            after += [Line("Last round's performance Ea + D(P) = %(raw)s, raised to %(floor)s (not Pj: R10)"
+                           if floored else "Last round's performance Ea + D(P) = %(raw)s (not Pj: R10)",
+                           values if floored else {"raw": values["raw"]}),
+                      Line("Pj = the final estimate (R10) = %(pj)s", {"pj": Num(pj, 3)})]
     rule = str(res.rule[me])
     pj = float(res.performance[me]) if nj else float("nan")
-    lines.append(f"Rule: {rule}")
-    lines.append(_formula(rule, previous, nj, pj, archives[0], archives[1], float(res.unrounded[me]), rules))
+    after.append(Line("Rule: %(rule)s", {"rule": said(rule, RULES_SAID)}))
+    after.append(_formula(rule, previous, nj, pj, archives[0], archives[1], float(res.unrounded[me]), rules))
     if not np.isnan(res.rating[me]):
-        lines.append(f"Published (R3: nearest ten, 5 up): {res.unrounded[me]:.3f} → {res.rating[me]:.0f}")
+        after.append(Line("Published (R3: nearest ten, 5 up): %(unrounded)s → %(rating)s",
+                          {"unrounded": Num(res.unrounded[me], 3), "rating": Num(res.rating[me])}))
+    fix = None
     if correction is not None:
-        lines.append(f"Correction by the rating commission: {correction[0]:.0f} ({correction[1]}) replaces it")
+        fix = Correction(Num(correction[0]), correction[1])
+        after.append(Line("Correction by the rating commission: %(rating)s (%(reason)s) replaces it",
+                          {"rating": fix.rating, "reason": fix.reason}))
+    return Card(player_id, names.get(player_id, ""), r.list_id, r.window, title, tuple(before), (games,),
+                tuple(after), fix)
+
+
+def card_text(card: Card) -> str:
+    """The card as the CLI prints it: the games in fixed-width columns."""
+    lines = [card.title.text(), *(x.text() for x in card.before[:2]), ""]
+    if len(card.before) > 2:  # an unrated player's estimate, a paragraph of its own
+        lines += [*(x.text() for x in card.before[2:]), ""]
+    lines.append(f"{'opponent':>10}  {'name':<24} {'rating used':>12} {'result':>6}  {'counts?':<42} "
+                 f"{'date':<10}  event")
+    for g in card.games[0].rows:
+        rating_used, result = g.cells
+        shown = "nan" if rating_used is None else rating_used.text()  # as printed before the card was data
+        why = f"{'yes' if g.counts else 'no'}: {g.reason.text()}"
+        lines.append(f"{g.opponent_id:>10}  {g.opponent_name[:24]:<24} {shown:>12} {result.text():>6}  {why:<42} "
+                     f"{text(g.date):<10}  {g.event or ''}".rstrip())
+    lines += ["", *(x.text() for x in card.after)]
     return "\n".join(lines)
 
 

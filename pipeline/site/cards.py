@@ -1,0 +1,129 @@
+"""A calculation card (pipeline/systems/card.py) as HTML in one of the site's languages:
+its sentences from the gettext catalogues (locale/<lang>/LC_MESSAGES/cards.po), its
+numbers and dates by Babel, opponents and events linked to their pages, every name
+escaped. The games table fits a phone: the columns a reader can do without are
+marked `wide` (the style sheet hides them), the table scrolls sideways in its box."""
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Container
+from decimal import Decimal
+
+from babel.dates import format_date
+from babel.numbers import format_decimal
+from markupsafe import Markup, escape
+
+from pipeline.site.i18n import locale
+from pipeline.site.slugs import event_slug
+from pipeline.systems.card import Card, Game, Games, Line, Num
+
+# The page's own words, besides each card's: the columns every games table has, and
+# whether a game counts. (tests/test_site_cards.py checks them in every catalogue.)
+OPPONENT, COUNTS, DATE, EVENT = "Opponent", "Counts?", "Date", "Event"
+ANSWERS = {True: "yes", False: "no"}
+ANSWERED = "%(answer)s: %(reason)s"  # French puts a space before the colon
+LABELS = (OPPONENT, COUNTS, DATE, EVENT, *ANSWERS.values(), ANSWERED)
+MISSING = "–"  # a number the rule set does not have (an unrated opponent)
+
+
+def number(n: Num, lang: str) -> str:
+    """The number in `lang`, with the digits the CLI prints (Python's rounding, then
+    Babel's separators): 1234.5 → 1 234,500 in French with three places."""
+    if n.missing:
+        return MISSING
+    digits = Decimal(n.text())
+    exponent = digits.as_tuple().exponent
+    places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+    pattern = "#,##0" + ("." + "0" * places if places else "")
+    return format_decimal(digits, format=f"+{pattern};-{pattern}" if n.signed else pattern, locale=locale(lang))
+
+
+def _day(d: dt.date, lang: str) -> str:
+    return format_date(d, format="medium", locale=locale(lang))
+
+
+def value_html(value, lang: str, gettext: Callable[[str], str]) -> Markup:
+    """One value of a sentence: a clause translated, a number or a date in the
+    language, text (names, ids, reasons) escaped."""
+    if value is None:
+        return Markup("")
+    if isinstance(value, Line):
+        return sentence_html(value, lang, gettext)
+    if isinstance(value, Num):
+        return escape(number(value, lang))
+    if isinstance(value, tuple):
+        return Markup(", ").join(value_html(v, lang, gettext) for v in value)
+    if isinstance(value, dt.date):
+        return escape(_day(value, lang))
+    return escape(str(value))
+
+
+def sentence_html(line: Line, lang: str, gettext: Callable[[str], str]) -> Markup:
+    """A sentence in `lang`: its message translated (the catalogue's text is text too:
+    escaped), its values put in."""
+    return Markup(escape(gettext(line.message))) % {k: value_html(v, lang, gettext) for k, v in line.values.items()}
+
+
+def _opponent(g: Game, players: Container[int] | None) -> Markup:
+    name = escape(g.opponent_name or str(g.opponent_id))
+    if g.opponent_id < 0 or (players is not None and g.opponent_id not in players):  # what-if, or no page
+        return name
+    return Markup('<a href="../players/{}.html">{}</a>').format(g.opponent_id, name)
+
+
+def _event(name: str | None) -> Markup:
+    if not name:
+        return Markup("")
+    return Markup('<a href="../events/{}.html">{}</a>').format(event_slug(name), name)
+
+
+def _cell(content: Markup, wide: bool = False, tag: str = "td") -> Markup:
+    return Markup('<{0} class="wide">{1}</{0}>' if wide else "<{0}>{1}</{0}>").format(Markup(tag), content)
+
+
+def _counts(g: Game, lang: str, gettext) -> Markup:
+    reason = Markup("") if g.reason is None else sentence_html(g.reason, lang, gettext)
+    if g.counts is None:
+        return reason
+    answer = escape(gettext(ANSWERS[g.counts]))
+    if g.reason is None:
+        return answer
+    return Markup(escape(gettext(ANSWERED))) % {"answer": answer, "reason": reason}
+
+
+def games_html(table: Games, lang: str, gettext, players: Container[int] | None = None) -> Markup:
+    """A table of games, with its sentences before and after; a date or event column
+    only where a game has one."""
+    dated, named = any(g.date for g in table.rows), any(g.event for g in table.rows)
+    _ = gettext
+    head = [_cell(escape(_(OPPONENT)), tag="th"),
+            *(_cell(escape(_(c.heading)), c.wide, "th") for c in table.columns),
+            _cell(escape(_(COUNTS)), tag="th")]
+    head += [_cell(escape(_(DATE)), True, "th")] if dated else []
+    head += [_cell(escape(_(EVENT)), True, "th")] if named else []
+    rows = []
+    for g in table.rows:
+        cells = [_cell(_opponent(g, players)),
+                 *(_cell(value_html(v, lang, gettext), c.wide) for c, v in zip(table.columns, g.cells)),
+                 _cell(_counts(g, lang, gettext))]
+        cells += [_cell(escape(_day(g.date, lang)) if g.date else Markup(""), True)] if dated else []
+        cells += [_cell(_event(g.event), True)] if named else []
+        state = {True: ' class="counted"', False: ' class="not-counted"', None: ""}[g.counts]
+        rows.append(Markup("<tr{}>{}</tr>").format(Markup(state), Markup("").join(cells)))
+    parts = [*(Markup("<p>{}</p>").format(sentence_html(x, lang, gettext)) for x in table.before),
+             Markup('<div class="scroll"><table class="card-games">\n<thead><tr>{}</tr></thead>\n<tbody>\n{}\n'
+                    '</tbody></table></div>').format(Markup("").join(head), Markup("\n").join(rows)),
+             *(Markup("<p>{}</p>").format(sentence_html(x, lang, gettext)) for x in table.after)]
+    return Markup("\n").join(parts)
+
+
+def card_html(card: Card, lang: str, gettext: Callable[[str], str], players: Container[int] | None = None
+              ) -> Markup:
+    """The card as a `<section class="card">` in `lang`; `gettext` is the catalogue's
+    (`pipeline.site.i18n.translations(lang).gettext`: text in, text out), `players`
+    the ids that have a page (None: every opponent is linked)."""
+    paragraphs = [Markup("<p>{}</p>").format(sentence_html(x, lang, gettext)) for x in card.before]
+    tables = [games_html(t, lang, gettext, players) for t in card.games]
+    closing = [Markup("<p>{}</p>").format(sentence_html(x, lang, gettext)) for x in card.after]
+    return Markup('<section class="card" data-list="{}">\n<h3>{}</h3>\n{}\n</section>\n').format(
+        card.list_id, sentence_html(card.title, lang, gettext), Markup("\n").join([*paragraphs, *tables, *closing]))

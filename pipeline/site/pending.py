@@ -1,0 +1,82 @@
+"""The pre-publication check of the site (the Belgian federation's "ELO-controlelijst"):
+the games in force that arrived after the latest list, each player's as they read
+them, so that a player finds a wrong or missing game and tells the rating officer
+before the next list is computed, quoting the file and row it came from
+(sql/site/pending.sql)."""
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+from dataclasses import dataclass
+
+import duckdb
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pipeline.warehouse import stage_sql
+
+# A game as pending_json gives it: its key there, the column of sql/site/pending.sql.
+GAME_FIELDS = {"date": "date", "event": "event", "round": "round", "colour": "colour", "opponent_id": "opponent_id",
+               "opponent_name": "opponent_name", "result": "result", "file": "file", "row": "row_number",
+               "submission": "submission"}
+
+
+@dataclass(frozen=True)
+class Pending:
+    series: str
+    list_id: str | None  # the next list (None: no list computed yet, or a rule set of events, not windows)
+    window_start: dt.date | None  # its games window, in the rule set's calendar
+    window_end: dt.date | None
+    computed_on: dt.date | None  # the day after its window closes: the games in force then are the ones it rates
+    after: dt.date | None  # the latest list's window end: the games dated after it are listed
+    games: pa.Table  # sql/site/pending.sql: a row a player and game, by player, date, file and row
+
+
+def next_window(con: duckdb.DuckDBPyConnection, series) -> tuple[str, dt.date, dt.date] | None:
+    """The list after the series' latest one and its window (None: no list computed yet,
+    or periods that are events, which no calendar foretells)."""
+    # The next list as `ratings whatif` and `explain` name it (the rule set's calendar
+    # from the day after the latest list's window): the same list the officer computes.
+    from pipeline.rate.replay import _next_window  # pandas, which the site loads anyway
+
+    if series.rule_set.periods_are != "windows":
+        return None
+    if not con.execute("select 1 from lists where series = ? limit 1", [series.name]).fetchall():
+        return None
+    window = _next_window(con, series).iloc[0]
+    return window["list_id"], _day(window["window_start"]), _day(window["window_end"])
+
+
+def _day(value) -> dt.date:
+    return value.date() if isinstance(value, dt.datetime) else value  # a pandas Timestamp is a datetime
+
+
+def pending_games(con: duckdb.DuckDBPyConnection, series) -> Pending:
+    """The games in force dated after the series' latest list, per player, and the
+    next list they go to with the day it is computed."""
+    con.execute("set variable series = ?", [series.name])
+    games = con.sql(stage_sql("site/pending")).to_arrow_table()
+    after = con.execute("select arg_max(window_end, position) from lists where series = ?",
+                        [series.name]).fetchone()[0]
+    following = next_window(con, series)
+    if following is None:
+        return Pending(series.name, None, None, None, None, after, games)
+    list_id, start, end = following
+    return Pending(series.name, list_id, start, end, end + dt.timedelta(days=1), after, games)
+
+
+def pending_json(p: Pending) -> dict[int, dict]:
+    """Each player with pending games: player id -> {"player_id", "name", "list_id",
+    "computed_on" (YYYY-MM-DD), "games": [{"date" (YYYY-MM-DD), "event", "round",
+    "colour" (white/black), "opponent_id", "opponent_name", "result" (1, ½, 0, + or -,
+    the player's), "file", "row", "submission"}]}, the games in date order. Plain
+    JSON values only: the dates as ISO text, the same in every language."""
+    table = p.games
+    # Dates as text by Arrow, not a Python call a row.
+    table = table.set_column(table.schema.get_field_index("date"), "date", pc.cast(table["date"], pa.string()))
+    rows = table.select(["player_id", "name", *GAME_FIELDS.values()]).to_pylist()
+    computed_on = p.computed_on.isoformat() if p.computed_on else None
+    return {player_id: {"player_id": player_id, "name": games[0]["name"], "list_id": p.list_id,
+                        "computed_on": computed_on,
+                        "games": [{key: g[column] for key, column in GAME_FIELDS.items()} for g in games]}
+            for player_id, games in ((k, list(g)) for k, g in itertools.groupby(rows, key=lambda r: r["player_id"]))}
