@@ -262,5 +262,5 @@ def test_a_list_no_player_is_on_yet_has_its_site_page_and_its_pairing_files(cli,
     assert (lists / "2027-01-swiss-manager.csv").read_text().splitlines()[0].startswith('"ID_No";"Name"')
     said = cli("site", "--warehouse", w, "--out", tmp_path / "site").output
     assert "0 players, 1 list" in said
-    assert '"rows":[]' in (tmp_path / "site" / "data" / "lists" / "2027-01.js").read_text()
+    assert '"rows":[]' in (tmp_path / "site" / "api" / "v1" / "lists" / "2027-01.json").read_text()
     assert (tmp_path / "site" / "en" / "lists" / "2027-01.html").is_file()

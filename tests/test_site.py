@@ -270,10 +270,11 @@ def test_downloads_with_their_checksums(cli, federation, tmp_path):
 
     w, site = federation
     out = tmp_path / "published"
-    cli("publish", "--out", out, "--warehouse", w)
+    cli("publish", "--out", out, "--warehouse", w, "--format", "csv,parquet,txt,swiss-manager")
     folder = site / "downloads" / "2027-05"
     # The latest list's files are the published ones, byte for byte.
-    published = sorted(p.name for p in (out / "lists").glob("2027-05*") if "-r" not in p.name)
+    published = sorted(p.name for p in (out / "lists").glob("2027-05*")
+                       if "-r" not in p.name and not p.name.endswith((".txt", "-swiss-manager.csv")))
     assert "2027-05.csv" in published and "2027-05.parquet" in published
     for name in published:
         assert (folder / name).read_bytes() == (out / "lists" / name).read_bytes(), name
@@ -284,4 +285,31 @@ def test_downloads_with_their_checksums(cli, federation, tmp_path):
     listed = json.loads((site / "api" / "v1" / "lists.json").read_text())["lists"]
     assert {f["name"]: f["sha256"] for f in listed[-1]["files"]} == sums
     assert set(sums) >= set(published)
+    # The pairing layouts carry birth years (an arbiter's files): never on the public site.
+    assert not [n for n in sums if n.endswith((".txt", "-swiss-manager.csv"))]
     assert listed[0]["files"] == []  # --downloads 1: the latest list only
+
+
+def test_every_page_template_is_its_blocks():
+    # The site renders a page's title and main blocks on their own and puts them in its
+    # language's frame (pipeline/site/build.py): a statement outside the blocks (a
+    # `set`, once, in the pending index) would never run. Each template that extends
+    # the frame holds nothing else but its blocks.
+    from jinja2 import nodes
+
+    from pipeline.site.i18n import environment, translations
+    from tests.conftest import PROJECT_DIR
+
+    env = environment("en", translations("en"))
+    checked = 0
+    for path in sorted((PROJECT_DIR / TEMPLATES).glob("*.html.j2")):
+        if path.name == "base.html.j2":
+            continue
+        tree = env.parse(path.read_text(encoding="utf-8"))
+        outside = [type(n).__name__ for n in tree.body if not isinstance(n, (nodes.Extends, nodes.Block))
+                   and not (isinstance(n, nodes.Output) and all(isinstance(c, nodes.TemplateData)
+                                                                  and not c.data.strip() for c in n.nodes))]
+        assert outside == [], (path.name, outside)
+        assert {b.name for b in tree.find_all(nodes.Block)} >= {"title", "main"}, path.name
+        checked += 1
+    assert checked >= 7

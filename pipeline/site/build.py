@@ -59,8 +59,29 @@ class _Job:
 _JOB: _Job | None = None  # set before the worker processes fork: they inherit it, nothing is pickled
 
 
+def _files(folder: Path) -> dict[str, int]:
+    """Every file under `folder`: its path (with /) and its size, from one walk."""
+    found = {}
+    stack = [("", str(folder))]
+    while stack:
+        prefix, where = stack.pop()
+        with os.scandir(where) as entries:
+            for e in entries:
+                if e.is_dir(follow_symlinks=False):
+                    stack.append((f"{prefix}{e.name}/", e.path))
+                elif e.is_file(follow_symlinks=False):
+                    found[f"{prefix}{e.name}"] = e.stat().st_size
+    return found
+
+
+def _digest(data: bytes) -> str:
+    # 64 bits: enough to tell a file's versions apart, and the manifest of a hundred
+    # thousand files stays a few megabytes.
+    return hashlib.sha1(data).hexdigest()[:16]
+
+
 def _key(*parts) -> str:
-    return hashlib.sha1(json.dumps(parts, default=str, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
+    return _digest(json.dumps(parts, default=str, ensure_ascii=False, sort_keys=True).encode())
 
 
 class _Manifest:
@@ -77,18 +98,20 @@ class _Manifest:
         self.now: dict[str, str] = {}
         self.folders: set[Path] = set()
         self.changed = self.unchanged = 0
+        # One walk of the folder rather than a stat a file (a hundred thousand of them).
+        self.there = set(_files(out)) if self.before else set()
 
     def wanted(self, path: str, key: str) -> bool:
         """Whether `path` must be (re)written: its key is new or its file is gone."""
         self.now[path] = key
-        if self.before.get(path) == key and (self.out / path).is_file():
+        if self.before.get(path) == key and path in self.there:
             self.unchanged += 1
             return False
         self.changed += 1
         return True
 
     def write(self, path: str, content: bytes) -> None:
-        if self.wanted(path, hashlib.sha1(content).hexdigest()):
+        if self.wanted(path, _digest(content)):
             target = self.out / path
             if target.parent not in self.folders:
                 target.parent.mkdir(parents=True, exist_ok=True)
@@ -125,12 +148,12 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
     claim_folder(out, "site")
     bar.update()
     bar.set_postfix_str("downloads")
-    from pipeline.site.downloads import checksums_text, list_downloads
+    from pipeline.site.downloads import PUBLIC, checksums_text, list_downloads
 
     ids = [l["list_id"] for l in data.lists]
     chosen = ids if download_lists is None else ids[len(ids) - download_lists:] if download_lists > 0 else []
     revised = [l["list_id"] for l in data.lists if l["revision"] > 1 and l["list_id"] not in chosen]
-    downloads = list_downloads(con, series, chosen) if chosen else {}
+    downloads = list_downloads(con, series, chosen, formats=PUBLIC) if chosen else {}
     # A revised list's diff is linked from the players it changed, whether or not its files are.
     for list_id, files in (list_downloads(con, series, revised, formats=("diff",)) if revised else {}).items():
         downloads[list_id] = files
@@ -166,7 +189,9 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
     _JOB = _Job(out, languages, data, downloads, pending_players,
                 frozenset(p["player_id"] for p in data.players))
     try:
-        plans = {lang: _plan(lang, manifest) for lang in languages}
+        pages = _pages()
+        plans = {lang: [page for page, key in pages if manifest.wanted(f"{lang}/{page[1]}", f"{lang}:{key}")]
+                 for lang in languages}
         # A worker process a core, each rendering a share of the pages to write (every
         # language's, dealt in turn): the same pages whatever the number of cores.
         todo = [(lang, i) for lang in languages for i in range(len(plans[lang]))]
@@ -199,16 +224,17 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
     bar.update()
     bar.close()
     pages = sum(1 for p in manifest.now if p.endswith(".html"))
-    size = sum((out / p).stat().st_size for p in manifest.now)
+    size = sum(_files(out).values())
     return Built(len(data.players), len(data.lists), pages, size, manifest.changed, manifest.unchanged, removed)
 
 
 _PLANS: dict[str, list] | None = None
 
 
-def _plan(lang: str, manifest: _Manifest) -> list[tuple]:
-    """The pages of a language that must be written: (template, path, depth, values),
-    each page's inputs hashed (with the code's digest) and checked against the manifest."""
+def _pages() -> list[tuple[tuple, str]]:
+    """Every page of a language, (template, path, depth, values[, cards]), with the hash
+    of what makes it (its values, the languages, the code's digest): the same in every
+    language, checked against the manifest for each."""
     job = _JOB
     d = job.data
     code = code_digest()
@@ -240,37 +266,64 @@ def _plan(lang: str, manifest: _Manifest) -> list[tuple]:
         for pid, p in job.pending.items():
             pages.append(("pending", f"pending/{pid}.html", 2, {"player": p}))
     languages = job.languages
-    return [page for page in pages
-            if manifest.wanted(f"{lang}/{page[1]}", _key(code, lang, languages, page[0], page[1], page[3],
-                                                         [(l, c.to_json()) for l, c in page[4]] if len(page) > 4
-                                                         else None))]
+    return [(page, _key(code, languages, page[0], page[1], page[3],
+                        [(l, c.to_json()) for l, c in page[4]] if len(page) > 4 else None)) for page in pages]
+
+
+# Where a page's own parts go in its language's frame (base.html.j2 rendered once a
+# language and depth): its title, its path (the links to the other languages), its main.
+TITLE, PATH, MAIN = "\x01", "\x02", "\x03"
+
+
+class _Language:
+    """A language's templates and frames, made once a worker."""
+
+    def __init__(self, lang: str, languages: list[str]):
+        messages = translations(lang)
+        self.lang, self.gettext = lang, messages.gettext
+        self.env = environment(lang, messages)
+        self.common = {"lang": lang, "languages": [(c, LANGUAGES[c]) for c in languages], "under": UNDER,
+                       "page_rows": PAGE_ROWS}
+        self.templates: dict[str, object] = {}
+        self.frames: dict[int, list[str]] = {}
+        self.shell = self.env.from_string('{% extends "base.html.j2" %}{% block title %}' + TITLE +
+                                          '{% endblock %}{% block main %}' + MAIN + '{% endblock %}')
+
+    def page(self, template: str, path: str, depth: int, values: dict) -> str:
+        """The page: its title and main blocks rendered, put in the frame. The frame (head,
+        header, footer: half the rendering of a small page) is rendered once a depth."""
+        if template not in self.templates:
+            self.templates[template] = self.env.get_template(f"{template}.html.j2")
+        t = self.templates[template]
+        root = "../" * depth
+        context = t.new_context({**self.common, **values, "root": root, "page": path})
+        title, main = ("".join(t.blocks[name](context)) for name in ("title", "main"))
+        if depth not in self.frames:
+            frame = self.shell.render(**self.common, root=root, page=PATH)
+            head, rest = frame.split(TITLE)
+            middle, tail = rest.split(MAIN)
+            self.frames[depth] = [head, middle, tail]
+        head, middle, tail = self.frames[depth]
+        return "".join((head.replace(PATH, path), title, middle.replace(PATH, path), main, tail))
 
 
 def _render(share: list[tuple[str, int]]) -> None:
     """Render and write a share of the pages (lang, index into its plan); run in a
     worker process or in this one."""
     job = _JOB
-    envs = {}
+    languages: dict[str, _Language] = {}
     folders: set[Path] = set()
     for lang, i in share:
-        if lang not in envs:
-            messages = translations(lang)
-            env = environment(lang, messages)
-            common = {"lang": lang, "languages": [(c, LANGUAGES[c]) for c in job.languages], "under": UNDER,
-                      "page_rows": PAGE_ROWS}
-            envs[lang] = (env, common, {}, messages.gettext)
-        env, common, templates, gettext = envs[lang]
+        if lang not in languages:
+            languages[lang] = _Language(lang, job.languages)
+        language = languages[lang]
         template, path, depth, values, *cards = _PLANS[lang][i]
-        if template not in templates:
-            templates[template] = env.get_template(f"{template}.html.j2")
         if cards and cards[0]:  # a player's cards, in the page's language
             from pipeline.site.cards import card_html
 
-            rated = job.rated
-
-            values = {**values, "card_html": [(list_id, card_html(card, lang, gettext, rated))
+            values = {**values, "card_html": [(list_id, card_html(card, lang, language.gettext, job.rated))
                                               for list_id, card in cards[0]]}
-        html = templates[template].render(root="../" * depth, page=path, **common, **values)
+        html = language.page(template, path, depth, values)
         target = job.out / lang / path
         if target.parent not in folders:
             target.parent.mkdir(parents=True, exist_ok=True)

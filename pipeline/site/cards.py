@@ -6,6 +6,7 @@ marked `wide` (the style sheet hides them), the table scrolls sideways in its bo
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Callable, Container
 from decimal import Decimal
 
@@ -31,13 +32,21 @@ def number(n: Num, lang: str) -> str:
     Babel's separators): 1234.5 → 1 234,500 in French with three places."""
     if n.missing:
         return MISSING
-    digits = Decimal(n.text())
+    return _formatted(n.text(), n.signed, lang)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _formatted(text: str, signed: bool, lang: str) -> str:
+    """Babel's number for the CLI's digits (cached: a list's cards repeat the same
+    ratings and scores thousands of times, and Babel parses its pattern each call)."""
+    digits = Decimal(text)
     exponent = digits.as_tuple().exponent
     places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
     pattern = "#,##0" + ("." + "0" * places if places else "")
-    return format_decimal(digits, format=f"+{pattern};-{pattern}" if n.signed else pattern, locale=locale(lang))
+    return format_decimal(digits, format=f"+{pattern};-{pattern}" if signed else pattern, locale=locale(lang))
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _day(d: dt.date, lang: str) -> str:
     return format_date(d, format="medium", locale=locale(lang))
 
@@ -68,7 +77,7 @@ def _opponent(g: Game, players: Container[int] | None) -> Markup:
     name = escape(g.opponent_name or str(g.opponent_id))
     if g.opponent_id < 0 or (players is not None and g.opponent_id not in players):  # what-if, or no page
         return name
-    return Markup('<a href="../players/{}.html">{}</a>').format(g.opponent_id, name)
+    return Markup(f'<a href="../players/{int(g.opponent_id)}.html">{name}</a>')
 
 
 def _event(name: str | None) -> Markup:
@@ -78,7 +87,9 @@ def _event(name: str | None) -> Markup:
 
 
 def _cell(content: Markup, wide: bool = False, tag: str = "td") -> Markup:
-    return Markup('<{0} class="wide">{1}</{0}>' if wide else "<{0}>{1}</{0}>").format(Markup(tag), content)
+    # `content` is markup already (escaped where it needed it): put in as it is, without
+    # Markup.format's escaping pass (the site writes some 200,000 cells of cards).
+    return Markup(f'<{tag} class="wide">{content}</{tag}>' if wide else f"<{tag}>{content}</{tag}>")
 
 
 def _counts(g: Game, lang: str, gettext) -> Markup:
@@ -109,7 +120,7 @@ def games_html(table: Games, lang: str, gettext, players: Container[int] | None 
         cells += [_cell(escape(_day(g.date, lang)) if g.date else Markup(""), True)] if dated else []
         cells += [_cell(_event(g.event), True)] if named else []
         state = {True: ' class="counted"', False: ' class="not-counted"', None: ""}[g.counts]
-        rows.append(Markup("<tr{}>{}</tr>").format(Markup(state), Markup("").join(cells)))
+        rows.append(Markup(f"<tr{state}>{''.join(cells)}</tr>"))
     parts = [*(Markup("<p>{}</p>").format(sentence_html(x, lang, gettext)) for x in table.before),
              Markup('<div class="scroll"><table class="card-games">\n<thead><tr>{}</tr></thead>\n<tbody>\n{}\n'
                     '</tbody></table></div>').format(Markup("").join(head), Markup("\n").join(rows)),

@@ -79,25 +79,26 @@ def site_data(con: duckdb.DuckDBPyConnection, series, card_lists: int, since: st
             raise UnknownSince(f"--since {since}: no list {since!r} in the {series.name} lists")
         first = known[since]
         lists = [l for l in lists if l["position"] >= first]
-    con.execute(f"create or replace temp table site_rows as select * from ({stage_sql('site/ranked')}) "
-                f"where position >= {int(first)}")
+    clubs = _slugs([c for (c,) in con.execute("select distinct club from rating_history where series = ? and "
+                                              "club is not null", [series.name]).fetchall()], club_slug)
+    con.register("site_club_slugs", pa.table({"club": list(clubs), "club_slug": list(clubs.values())}))
+    # A rating a whole number is written as one (1830, not 1830.0) in the pages and the JSON.
+    rating = "r.rating::bigint" if series.rule_set.rating_step() == 1 else "r.rating"
+    active, own = "r.active", ""
     flag = series.rule_set.inactive_column
     if flag is not None:  # the rule set's own rule (FIDE B02 7.2.2) decides, for its series only
         own_views(con, series)
-        con.execute(f"""update site_rows set active = not coalesce(s.{sql_name(flag)}, false) from series_player_state s
-                        where s.series = getvariable('series') and s.list_id = site_rows.list_id
-                          and s.player_id = site_rows.player_id""")
-    clubs = _slugs([c for (c,) in con.execute("select distinct club from site_rows where club is not null")
-                    .fetchall()], club_slug)
-    con.register("site_club_slugs", pa.table({"club": list(clubs), "club_slug": list(clubs.values())}))
-    # A rating a whole number is written as one (1830, not 1830.0) in the pages and the JSON.
-    rating = "rating::bigint" if series.rule_set.rating_step() == 1 else "rating"
+        active = f"not coalesce(s.{sql_name(flag)}, false)"
+        own = """left join series_player_state s on s.series = getvariable('series') and s.list_id = r.list_id
+                                                  and s.player_id = r.player_id"""
+    # One pass: the rows, their activity, their club's page and their rank among the active.
     con.execute(f"""create or replace temp table site_rows as
-                    select r.* replace ({rating} as rating), c.club_slug,
-                           rank() over (partition by list_id order by rating desc) as rank_all,
-                           case when active then rank() over (partition by list_id, active order by rating desc)
-                           end as rank_active
-                    from site_rows r left join site_club_slugs c using (club)""")
+                    with ranked as (select * from ({stage_sql('site/ranked')}) where position >= {int(first)}),
+                    flagged as (select r.* replace ({rating} as rating, {active} as active) from ranked r {own})
+                    select f.*, c.club_slug,
+                           case when f.active then rank() over (partition by f.list_id, f.active
+                                                                 order by f.rating desc) end as rank_active
+                    from flagged f left join site_club_slugs c using (club)""")
     con.unregister("site_club_slugs")
     con.register("site_lists_in", pa.Table.from_pylist(lists) if lists else
                  pa.table({"list_id": pa.array([], pa.string()), "position": pa.array([], pa.int64()),
@@ -113,12 +114,11 @@ def site_data(con: duckdb.DuckDBPyConnection, series, card_lists: int, since: st
                               from site_rows group by list_id) a using (list_id)""")
     con.unregister("site_lists_in")
     lists = _records(con, "select * from site_lists order by position")
-    events = [e for (e,) in con.execute(
-        """select distinct g.event from games g join site_lists l on g.date between l.window_start and l.window_end
-           where nullif(trim(g.event), '') is not null""").fetchall()]
-    slugs = _slugs(events, event_slug)
-    con.register("site_event_slugs", pa.table({"event": list(slugs), "slug": list(slugs.values())}))
     con.execute(f"create or replace temp table site_games as {stage_sql('site/games')}")
+    slugs = _slugs([e for (e,) in con.execute("select distinct event from site_games").fetchall()], event_slug)
+    con.register("site_event_slugs", pa.table({"event": list(slugs), "slug": list(slugs.values())}))
+    con.execute("""create or replace temp table site_games as
+                   select g.*, s.slug from site_games g join site_event_slugs s using (event)""")
     con.unregister("site_event_slugs")
 
     players = _records(con, """
@@ -155,8 +155,6 @@ def site_data(con: duckdb.DuckDBPyConnection, series, card_lists: int, since: st
         by_club.setdefault(row["club_slug"], []).append(row)
     data = SiteData(series, lists, players, notes, first_rows, choices, by_club, [])
     data.api = _api(con, data)
-    data.events = _records(con, "select slug, event, first_day, last_day, games, players from site_event_list")
-    con.execute("drop table site_event_list")
     for table in ("site_rows", "site_lists", "site_games"):  # before the cards' replay, which needs the memory
         con.execute(f"drop table {table}")
     if series.rule_set.bulk_cards and card_lists > 0:
@@ -170,9 +168,9 @@ def _api(con: duckdb.DuckDBPyConnection, data: SiteData) -> dict[str, str]:
     """The JSON API's files (path under api/v1/ -> text): made by DuckDB, one text a file."""
     api = {f"players/{p}.json": text for p, text in con.execute(stage_sql("site/player_api")).fetchall()}
     api |= {f"lists/{l}.json": text for l, text in con.execute(stage_sql("site/list_api")).fetchall()}
-    con.execute(f"create or replace temp table site_event_list as {stage_sql('site/event_api')}")
-    api |= {f"events/{s}.json": text for s, text in con.execute("select slug, api from site_event_list").fetchall()}
-    con.execute("alter table site_event_list drop column api")
+    events = _records(con, stage_sql("site/event_api"))
+    api |= {f"events/{e['slug']}.json": e.pop("api") for e in events}
+    data.events = sorted(events, key=lambda e: e["slug"])
     compact = {"ensure_ascii": False, "separators": (",", ":"), "default": str}
     api["players.json"] = json.dumps({"version": 1, "columns": ["player_id", "name", "club"],
                                       "rows": [[p["player_id"], p["name"], p["club"]] for p in data.players]},

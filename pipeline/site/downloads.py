@@ -27,6 +27,9 @@ PAIRING_FORMATS = ("txt", "swiss-manager")
 # list files: lists/<list_id>-r<revision>.csv is the revision's list, not its changes.
 DIFF = ("-diff.csv", "Changes (CSV)")
 FORMATS = (*LIST_FORMATS, "diff")
+# What a public site offers: the pairing layouts carry birth years (an arbiter's files,
+# never a public page's).
+PUBLIC = ("csv", "excel", "parquet", "diff")
 
 
 @dataclass(frozen=True)

@@ -254,9 +254,9 @@ function showPlayer(section) {
 
 // --- an event's page --------------------------------------------------------------
 function showEvent(box) {
-  json(box.dataset.api).then((data) => {
-    const players = rows(data.players), names = Object.fromEntries(players.map((p) => [p.player_id, p.name]));
-    const who = (id) => link(`../players/${id}.html`, names[id] || String(id));
+  Promise.all([json(box.dataset.api), json(`${root()}api/v1/players.json`)]).then(([data, index]) => {
+    const players = rows(data.players), names = new Map(index.rows.map(([id, name]) => [id, name]));
+    const who = (id) => link(`../players/${id}.html`, names.get(id) || String(id));
     table(document.getElementById("players-box"), "event-players",
           [["player", "text"], ["games"], ["score"], ["list", "text wide"], ["rating"], ["change"]],
           players.map((p) => row([[who(p.player_id), "text"], [p.games], [number(p.score)],
