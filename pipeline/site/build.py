@@ -25,6 +25,7 @@ from pipeline.progress import progress
 from pipeline.publish import write_bytes
 from pipeline.publish.record import code_digest
 from pipeline.site.data import PAGE_ROWS, UNDER, SiteData, events_json, lists_json, site_data
+from pipeline.site.downloads import PUBLIC, checksums_text, list_downloads
 from pipeline.site.i18n import LANGUAGES, environment, translations
 
 STATIC = Path(__file__).parent / "static"
@@ -96,7 +97,7 @@ class _Manifest:
         except (OSError, ValueError):  # a damaged manifest: every file is made again
             self.before = {}
         self.now: dict[str, str] = {}
-        self.folders: set[Path] = set()
+        self.files: list[tuple[str, bytes]] = []  # the data files to write
         self.changed = self.unchanged = 0
         # One walk of the folder rather than a stat a file (a hundred thousand of them).
         self.there = set(_files(out)) if self.before else set()
@@ -111,12 +112,9 @@ class _Manifest:
         return True
 
     def write(self, path: str, content: bytes) -> None:
+        """Keep `content` to be written to `path` (by the workers, with the pages) if it changed."""
         if self.wanted(path, _digest(content)):
-            target = self.out / path
-            if target.parent not in self.folders:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                self.folders.add(target.parent)
-            write_bytes(content, target)
+            self.files.append((path, content))
 
     def close(self) -> int:
         """Remove the files of the run before that this one did not make; save."""
@@ -148,21 +146,52 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
     claim_folder(out, "site")
     bar.update()
     bar.set_postfix_str("downloads")
-    from pipeline.site.downloads import PUBLIC, checksums_text, list_downloads
-
-    ids = [l["list_id"] for l in data.lists]
-    chosen = ids if download_lists is None else ids[len(ids) - download_lists:] if download_lists > 0 else []
-    revised = [l["list_id"] for l in data.lists if l["revision"] > 1 and l["list_id"] not in chosen]
-    downloads = list_downloads(con, series, chosen, formats=PUBLIC) if chosen else {}
-    # A revised list's diff is linked from the players it changed, whether or not its files are.
-    for list_id, files in (list_downloads(con, series, revised, formats=("diff",)) if revised else {}).items():
-        downloads[list_id] = files
+    downloads = _downloads(con, series, data.lists, download_lists)
     pending_players = {}
     if pending:
         from pipeline.site.pending import pending_games, pending_json
 
         pending_players = pending_json(pending_games(con, series))
     manifest = _Manifest(out)
+    _data_files(manifest, data, downloads, pending_players, languages)
+    bar.update()
+    bar.set_postfix_str("pages")
+    _JOB = _Job(out, languages, data, downloads, pending_players,
+                frozenset(p["player_id"] for p in data.players))
+    try:
+        pages = _pages()
+        plans = {lang: [page for page, key in pages if manifest.wanted(f"{lang}/{page[1]}", f"{lang}:{key}")]
+                 for lang in languages}
+        _write(manifest.files, plans, languages)
+    finally:
+        _JOB = None
+    bar.update()
+    removed = manifest.close()
+    bar.update()
+    bar.close()
+    pages = sum(1 for p in manifest.now if p.endswith(".html") and p.split("/")[0] in languages)
+    size = sum(_files(out).values())
+    return Built(len(data.players), len(data.lists), pages, size, manifest.changed, manifest.unchanged, removed)
+
+
+def _downloads(con: duckdb.DuckDBPyConnection, series, lists: list[dict], download_lists: int | None
+               ) -> dict[str, list]:
+    """The files to download of the latest `download_lists` lists (None: all), and of
+    every revised list its changes (the player pages link them)."""
+    ids = [l["list_id"] for l in lists]
+    chosen = ids if download_lists is None else ids[len(ids) - download_lists:] if download_lists > 0 else []
+    revised = [l["list_id"] for l in lists if l["revision"] > 1 and l["list_id"] not in chosen]
+    downloads = list_downloads(con, series, chosen, formats=PUBLIC) if chosen else {}
+    if revised:
+        downloads.update(list_downloads(con, series, revised, formats=("diff",)))
+    return downloads
+
+
+def _data_files(manifest: _Manifest, data: SiteData, downloads: dict[str, list], pending: dict[int, dict],
+                languages: list[str]) -> None:
+    """The files shared by the languages (style, script, the JSON API, the downloads and
+    their checksums, the redirect to the first language) and each language's labels,
+    given to the manifest (which keeps those that changed)."""
     for name in ("site.css", "site.js"):
         manifest.write(name, (STATIC / name).read_bytes())
     for path, text in sorted(data.api.items()):
@@ -175,31 +204,27 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
         for d in files:
             manifest.write(f"downloads/{list_id}/{d.name}", d.data)
         manifest.write(f"downloads/{list_id}/SHA256SUMS", checksums_text(files))
-    for player_id, p in sorted(pending_players.items()):
+    for player_id, p in sorted(pending.items()):
         manifest.write(f"api/v1/pending/{player_id}.json",
                        json.dumps(p, ensure_ascii=False, separators=(",", ":"), default=str).encode("utf-8"))
-    bar.update()
-    bar.set_postfix_str("pages")
     first = languages[0]
     manifest.write("index.html", (f'<!doctype html><html lang="{first}"><meta charset="utf-8"><title>{first}</title>'
                                   f'<meta http-equiv="refresh" content="0; url={first}/index.html">'
                                   f'<a href="{first}/index.html">{LANGUAGES[first]}</a></html>\n').encode("utf-8"))
     for lang in languages:
         manifest.write(f"{lang}/labels.js", _labels(lang))
-    _JOB = _Job(out, languages, data, downloads, pending_players,
-                frozenset(p["player_id"] for p in data.players))
+
+
+def _write(files: list[tuple[str, bytes]], plans: dict[str, list], languages: list[str]) -> None:
+    """Write the data files and the pages planned: a worker process a core, each writing a
+    share of them (the data files, then every language's pages, dealt in turn): the same
+    files whatever the number of cores."""
+    global _PLANS, _FILES
+    todo = [("", k) for k in range(len(files))] + [(lang, i) for lang in languages for i in range(len(plans[lang]))]
+    cores = os.cpu_count() or 1
+    shares = [s for s in ([todo[k::cores] for k in range(cores)] if len(todo) >= POOL_FROM else [todo]) if s]
+    _PLANS, _FILES = plans, files
     try:
-        pages = _pages()
-        plans = {lang: [page for page, key in pages if manifest.wanted(f"{lang}/{page[1]}", f"{lang}:{key}")]
-                 for lang in languages}
-        # A worker process a core, each rendering a share of the pages to write (every
-        # language's, dealt in turn): the same pages whatever the number of cores.
-        todo = [(lang, i) for lang in languages for i in range(len(plans[lang]))]
-        cores = os.cpu_count() or 1
-        shares = [todo[k::cores] for k in range(cores)] if len(todo) >= POOL_FROM else [todo]
-        shares = [s for s in shares if s]
-        global _PLANS
-        _PLANS = plans
         if len(shares) > 1:
             # A forked worker must not run the destructors of what it inherited: DuckDB's
             # objects, collected in a child that has none of DuckDB's threads, crash it
@@ -217,18 +242,11 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
             for share in shares:
                 _render(share)
     finally:
-        _JOB = None
-        _PLANS = None
-    bar.update()
-    removed = manifest.close()
-    bar.update()
-    bar.close()
-    pages = sum(1 for p in manifest.now if p.endswith(".html"))
-    size = sum(_files(out).values())
-    return Built(len(data.players), len(data.lists), pages, size, manifest.changed, manifest.unchanged, removed)
+        _PLANS = _FILES = None
 
 
-_PLANS: dict[str, list] | None = None
+_PLANS: dict[str, list] | None = None  # the pages to write, by language (set before the workers fork)
+_FILES: list[tuple[str, bytes]] | None = None  # the data files to write
 
 
 def _pages() -> list[tuple[tuple, str]]:
@@ -308,27 +326,34 @@ class _Language:
 
 
 def _render(share: list[tuple[str, int]]) -> None:
-    """Render and write a share of the pages (lang, index into its plan); run in a
-    worker process or in this one."""
+    """Write a share of the files: (lang, index into its plan) a page rendered, ("", index)
+    a data file; run in a worker process or in this one."""
     job = _JOB
     languages: dict[str, _Language] = {}
     folders: set[Path] = set()
     for lang, i in share:
-        if lang not in languages:
-            languages[lang] = _Language(lang, job.languages)
-        language = languages[lang]
-        template, path, depth, values, *cards = _PLANS[lang][i]
-        if cards and cards[0]:  # a player's cards, in the page's language
-            from pipeline.site.cards import card_html
-
-            values = {**values, "card_html": [(list_id, card_html(card, lang, language.gettext, job.rated))
-                                              for list_id, card in cards[0]]}
-        html = language.page(template, path, depth, values)
-        target = job.out / lang / path
+        if not lang:  # a data file (the JSON, the downloads): written as it is
+            path, content = _FILES[i]
+            target = job.out / path
+        else:
+            if lang not in languages:
+                languages[lang] = _Language(lang, job.languages)
+            target = job.out / lang / _PLANS[lang][i][1]
+            content = _page(languages[lang], *_PLANS[lang][i]).encode("utf-8")
         if target.parent not in folders:
             target.parent.mkdir(parents=True, exist_ok=True)
             folders.add(target.parent)
-        write_bytes(html.encode("utf-8"), target)
+        write_bytes(content, target)
+
+
+def _page(language: _Language, template: str, path: str, depth: int, values: dict, cards=None) -> str:
+    """A page in its language, with its player's cards if any."""
+    if cards:
+        from pipeline.site.cards import card_html
+
+        values = {**values, "card_html": [(list_id, card_html(card, language.lang, language.gettext, _JOB.rated))
+                                          for list_id, card in cards]}
+    return language.page(template, path, depth, values)
 
 
 def _labels(lang: str) -> bytes:
