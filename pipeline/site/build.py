@@ -55,6 +55,7 @@ class _Job:
     downloads: dict[str, list]
     pending: dict[int, dict]
     rated: frozenset[int]  # players with a page: a card's other opponents are named, not linked
+    events: dict[str, str]  # event name -> its page's file name (a card links its events by them)
 
 
 _JOB: _Job | None = None  # set before the worker processes fork: they inherit it, nothing is pickled
@@ -157,7 +158,7 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
     bar.update()
     bar.set_postfix_str("pages")
     _JOB = _Job(out, languages, data, downloads, pending_players,
-                frozenset(p["player_id"] for p in data.players))
+                frozenset(p["player_id"] for p in data.players), {e["event"]: e["slug"] for e in data.events})
     try:
         pages = _pages()
         plans = {lang: [page for page, key in pages if manifest.wanted(f"{lang}/{page[1]}", f"{lang}:{key}")]
@@ -285,7 +286,13 @@ def _pages() -> list[tuple[tuple, str]]:
             pages.append(("pending", f"pending/{pid}.html", 2, {"player": p}))
     languages = job.languages
     return [(page, _key(code, languages, page[0], page[1], page[3],
-                        [(l, c.to_json()) for l, c in page[4]] if len(page) > 4 else None)) for page in pages]
+                        _cards_key(page[4], job.events) if len(page) > 4 else None)) for page in pages]
+
+
+def _cards_key(cards: list, events: dict[str, str]) -> list:
+    """What a player's cards show: the cards and the pages their events link to."""
+    named = sorted({g.event for _, card in cards for table in card.games for g in table.rows if g.event})
+    return [[(l, c.to_json()) for l, c in cards], [(name, events.get(name)) for name in named]]
 
 
 # Where a page's own parts go in its language's frame (base.html.j2 rendered once a
@@ -351,7 +358,8 @@ def _page(language: _Language, template: str, path: str, depth: int, values: dic
     if cards:
         from pipeline.site.cards import card_html
 
-        values = {**values, "card_html": [(list_id, card_html(card, language.lang, language.gettext, _JOB.rated))
+        values = {**values, "card_html": [(list_id, card_html(card, language.lang, language.gettext, _JOB.rated,
+                                                                   _JOB.events))
                                           for list_id, card in cards]}
     return language.page(template, path, depth, values)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-from collections.abc import Callable, Container
+from collections.abc import Callable, Container, Mapping
 from decimal import Decimal
 
 from babel.dates import format_date
@@ -80,10 +80,15 @@ def _opponent(g: Game, players: Container[int] | None) -> Markup:
     return Markup(f'<a href="../players/{int(g.opponent_id)}.html">{name}</a>')
 
 
-def _event(name: str | None) -> Markup:
+def _event(name: str | None, events: Mapping[str, str] | None) -> Markup:
+    """The event named, linked to its page: `events` gives each event's file name as the
+    site made it (two names of one slug are told apart there); None: the name's slug."""
     if not name:
         return Markup("")
-    return Markup('<a href="../events/{}.html">{}</a>').format(event_slug(name), name)
+    slug = event_slug(name) if events is None else events.get(name)
+    if slug is None:  # an event the site has no page for
+        return escape(name)
+    return Markup('<a href="../events/{}.html">{}</a>').format(slug, name)
 
 
 def _cell(content: Markup, wide: bool = False, tag: str = "td") -> Markup:
@@ -102,7 +107,8 @@ def _counts(g: Game, lang: str, gettext) -> Markup:
     return Markup(escape(gettext(ANSWERED))) % {"answer": answer, "reason": reason}
 
 
-def games_html(table: Games, lang: str, gettext, players: Container[int] | None = None) -> Markup:
+def games_html(table: Games, lang: str, gettext, players: Container[int] | None = None,
+               events: Mapping[str, str] | None = None) -> Markup:
     """A table of games, with its sentences before and after; a date or event column
     only where a game has one."""
     dated, named = any(g.date for g in table.rows), any(g.event for g in table.rows)
@@ -118,7 +124,7 @@ def games_html(table: Games, lang: str, gettext, players: Container[int] | None 
                  *(_cell(value_html(v, lang, gettext), c.wide) for c, v in zip(table.columns, g.cells)),
                  _cell(_counts(g, lang, gettext))]
         cells += [_cell(escape(_day(g.date, lang)) if g.date else Markup(""), True)] if dated else []
-        cells += [_cell(_event(g.event), True)] if named else []
+        cells += [_cell(_event(g.event, events), True)] if named else []
         state = {True: ' class="counted"', False: ' class="not-counted"', None: ""}[g.counts]
         rows.append(Markup(f"<tr{state}>{''.join(cells)}</tr>"))
     parts = [*(Markup("<p>{}</p>").format(sentence_html(x, lang, gettext)) for x in table.before),
@@ -128,13 +134,14 @@ def games_html(table: Games, lang: str, gettext, players: Container[int] | None 
     return Markup("\n").join(parts)
 
 
-def card_html(card: Card, lang: str, gettext: Callable[[str], str], players: Container[int] | None = None
-              ) -> Markup:
+def card_html(card: Card, lang: str, gettext: Callable[[str], str], players: Container[int] | None = None,
+              events: Mapping[str, str] | None = None) -> Markup:
     """The card as a `<section class="card">` in `lang`; `gettext` is the catalogue's
     (`pipeline.site.i18n.translations(lang).gettext`: text in, text out), `players`
-    the ids that have a page (None: every opponent is linked)."""
+    the ids that have a page (None: every opponent is linked), `events` each event's
+    page by its name (None: the name's slug)."""
     paragraphs = [Markup("<p>{}</p>").format(sentence_html(x, lang, gettext)) for x in card.before]
-    tables = [games_html(t, lang, gettext, players) for t in card.games]
+    tables = [games_html(t, lang, gettext, players, events) for t in card.games]
     closing = [Markup("<p>{}</p>").format(sentence_html(x, lang, gettext)) for x in card.after]
     return Markup('<section class="card" data-list="{}">\n<h3>{}</h3>\n{}\n</section>\n').format(
         card.list_id, sentence_html(card.title, lang, gettext), Markup("\n").join([*paragraphs, *tables, *closing]))
