@@ -291,6 +291,25 @@ def test_the_correction_and_its_reason_on_the_player_page(driver, served):
         assert (rating, mark, href) == (str(CORRECTED_RATING), label, "#notes"), lang
 
 
+@needs_browser
+def test_the_search_finds_a_player_by_a_part_of_the_name(driver, served):
+    # The search box is drawn by the script, in the page's language; its index
+    # (api/v1/players.json) is loaded on first use. "emil", accents folded, finds Anna
+    # Émile alone; a choice opens her page.
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    _open(driver, f"{served}fr/index.html", "index")
+    box = driver.find_element("id", "search")
+    assert box.get_attribute("placeholder") == "Chercher un joueur"
+    loaded = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+    assert not [u for u in loaded if u.endswith("players.json")]  # not before the box is used
+    box.send_keys("emil")
+    hits = WebDriverWait(driver, 10).until(lambda d: d.find_elements("css selector", "#results a"))
+    assert [h.text for h in hits] == ["Anna Émile (1) · Club A"]
+    hits[0].click()
+    WebDriverWait(driver, 10).until(lambda d: d.current_url.endswith("/fr/players/1.html"))
+
+
 def _ranking_column(driver, column: int) -> list[str]:
     """A column of the ranking as shown (the name: its link's text, without the club under it)."""
     return driver.execute_script("""return [...document.querySelectorAll('#ranking tbody tr')]

@@ -374,6 +374,11 @@ def _labels(lang: str) -> bytes:
                            "web server (python -m http.server) to see it."),
               "chart": _("Rating history of %(name)s: %(first)s to %(last)s, from %(from)s to %(to)s"),
               "correction": _("corrected"), "revision": _("revised"),
+              # the search box, drawn by the script (it needs it to search)
+              "search": _("Search a player"), "search_label": _("Search a player by name or id"),
+              "found": _("Players found"),
+              "event_note": _("Rating and change: the list that rated the event's last game (its change counts "
+                              "every game of that list's window)."),
               # the headings of the tables the script draws (a player's history and events, an event's)
               "list": _("List"), "rating": _("Rating"), "change": _("Change"), "games": _("Games"),
               "rank_active": _("Rank (active)"), "event": _("Event"), "dates": _("Dates"), "score": _("Score"),

@@ -51,6 +51,21 @@ function offline(box) {
 }
 
 // --- search -----------------------------------------------------------------------
+function searchBox(box) {  // drawn here: without the script there is no search
+  const form = document.createElement("form"), input = document.createElement("input");
+  const results = document.createElement("div");
+  form.setAttribute("role", "search");
+  form.addEventListener("submit", (e) => e.preventDefault());
+  Object.assign(input, {id: "search", type: "search", autocomplete: "off", placeholder: window.LABELS.search});
+  input.setAttribute("aria-label", window.LABELS.search_label);
+  results.id = "results";
+  results.setAttribute("role", "listbox");
+  results.setAttribute("aria-label", window.LABELS.found);
+  form.append(input, results);
+  box.append(form);
+  input.addEventListener("input", searchPlayers);
+}
+
 function searchPlayers() {
   const box = document.getElementById("search"), results = document.getElementById("results");
   const query = fold(box.value.trim());
@@ -257,6 +272,10 @@ function showEvent(box) {
   Promise.all([json(box.dataset.api), json(`${root()}api/v1/players.json`)]).then(([data, index]) => {
     const players = rows(data.players), names = new Map(index.rows.map(([id, name]) => [id, name]));
     const who = (id) => link(`../players/${id}.html`, names.get(id) || String(id));
+    const note = document.createElement("p");
+    note.className = "note";
+    note.textContent = window.LABELS.event_note;
+    document.getElementById("players-box").append(note);
     table(document.getElementById("players-box"), "event-players",
           [["player", "text"], ["games"], ["score"], ["list", "text wide"], ["rating"], ["change"]],
           players.map((p) => row([[who(p.player_id), "text"], [p.games], [number(p.score)],
@@ -270,8 +289,8 @@ function showEvent(box) {
 }
 
 document.addEventListener("DOMContentLoaded", () => {
-  const box = document.getElementById("search");
-  if (box) box.addEventListener("input", searchPlayers);
+  const box = document.getElementById("search-box");
+  if (box) searchBox(box);
   const ranking = document.getElementById("ranking");
   if (ranking && document.getElementById("filters")) showRanking(ranking);
   const player = document.getElementById("player");
