@@ -313,3 +313,35 @@ def test_every_page_template_is_its_blocks():
         assert {b.name for b in tree.find_all(nodes.Block)} >= {"title", "main"}, path.name
         checked += 1
     assert checked >= 7
+
+
+def test_an_event_is_on_the_list_its_rule_set_rated_it_on(cli, tmp_path):
+    # FIDE rates an event as a whole on a list after it ends (ruling X1): an event of 26
+    # September to 3 October is one event of one list on the FIDE site, the list whose
+    # calculations count those games (read from the rating's own record, not the site's),
+    # with all its games; the performance Elo's site puts each game on the list whose
+    # window holds its day.
+    players = write_rows(tmp_path / "players.csv", ["player_id", "name", "birth_year"],
+                         [[1, "Anna", 1980], [2, "Bert", 1980], [3, "Cara", 1980], [4, "Dirk", 1980]])
+    ratings = write_rows(tmp_path / "ratings.csv", ["player_id", "rating"], [[1, 1800], [2, 1700], [3, 1600], [4, 1500]])
+    games = write_rows(tmp_path / "games.csv", ["date", "white_id", "black_id", "result", "event"],
+                       [["2026-09-26", 1, 2, "1-0", "Autumn open"], ["2026-09-26", 3, 4, "0-1", "Autumn open"],
+                        ["2026-10-03", 1, 3, "1/2-1/2", "Autumn open"], ["2026-10-03", 2, 4, "1-0", "Autumn open"]])
+    w, out = tmp_path / "w.duckdb", tmp_path / "out"
+    cli("run", "--players", players, "--ratings", ratings, "--games", games, "--warehouse", w, "--out", out,
+        "--no-reports")
+    cli("run", "--system", "fide", "--warehouse", w, "--out", out, "--no-reports")
+    with duckdb.connect(str(w), read_only=True) as con:
+        rated_on = {s: sorted(l for (l,) in con.execute(
+            "select distinct list_id from calculations where series = ? and games_played > 0", [s]).fetchall())
+            for s in ("fide", "performance")}
+    assert len(rated_on["fide"]) == 1  # the whole event on one FIDE list
+    for system in ("fide", "performance"):
+        site = tmp_path / f"site-{system}"
+        cli("site", "--out", site, "--lang", "en", "--system", system, "--warehouse", w)
+        event = json.loads((site / "api" / "v1" / "events" / "autumn-open.json").read_text())
+        assert event["list_ids"] == rated_on[system], system
+        # Its four games all there (FIDE's first window opens on 29 September: the games of
+        # the 26th are rated with their event, not dropped as outside every window).
+        assert len(event["games"]["rows"]) == 4, system
+        assert {r[3] for r in event["players"]["rows"]} == set(rated_on[system][-1:]), system

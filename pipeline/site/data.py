@@ -114,6 +114,7 @@ def site_data(con: duckdb.DuckDBPyConnection, series, card_lists: int, since: st
                               from site_rows group by list_id) a using (list_id)""")
     con.unregister("site_lists_in")
     lists = _records(con, "select * from site_lists order by position")
+    series.rule_set.place_games(con)  # each game on the list its rule set rates it on
     con.execute(f"create or replace temp table site_games as {stage_sql('site/games')}")
     slugs = _slugs([e for (e,) in con.execute("select distinct event from site_games").fetchall()], event_slug)
     con.register("site_event_slugs", pa.table({"event": list(slugs), "slug": list(slugs.values())}))

@@ -1,10 +1,10 @@
--- The games the site's event pages show: every game of the series' windows with an
--- event name, with the list that rated it (the list whose window holds its day: the
--- windows follow each other, so the last one starting on or before the day, if it
--- has not ended). pipeline/site/data.py adds each event's file name.
--- inputs: games, site_lists
+-- The games the site's event pages show: every game with an event name, with the
+-- list that rated it as the rule set placed it (placed_games: the list whose window
+-- holds its day, or under FIDE's rules the list after its event ended, X1), on the
+-- lists the site shows. pipeline/site/data.py adds each event's file name.
+-- inputs: games, placed_games (RuleSet.place_games), site_lists
 -- grain: game_key
-select g.game_key, g.date, g.event, g.round, g.white_id, g.black_id, g.result, g.white_score, l.list_id
+select g.game_key, g.date, g.event, g.round, g.white_id, g.black_id, g.result, g.white_score, p.list_id
 from games g
-asof join site_lists l on g.date >= l.window_start
-where g.date <= l.window_end and nullif(trim(g.event), '') is not null
+join placed_games p using (game_key)
+where p.list_id in (select list_id from site_lists) and nullif(trim(g.event), '') is not null
