@@ -84,6 +84,27 @@ def test_the_sample_has_a_page_per_rated_player_with_its_history(cli, tmp_path):
                                                  for l, r, c, g in _history(w, player_id)]
 
 
+def test_the_download_formats_are_named_in_every_catalogue():
+    from pipeline.site.downloads import DIFF, LIST_FORMATS, PUBLIC
+
+    names = {LIST_FORMATS[f][1] for f in PUBLIC if f in LIST_FORMATS} | {DIFF[1]}
+    assert "CSV (spreadsheet)" in names
+    for lang in LANGUAGES:
+        messages = {m.id: m.string for m in catalogue(lang) if m.id}
+        assert all(messages.get(n) for n in names), (lang, names - set(messages))
+
+
+def test_a_site_of_the_layout_before_the_api_loses_its_old_data_files(cli, federation):
+    w, site = federation
+    # The layout before the JSON API: the data as scripts in site/data/, no manifest.
+    (site / ".site-manifest.json").unlink()
+    (site / "data" / "lists").mkdir(parents=True)
+    (site / "data" / "search.js").write_text("window.SEARCH = [];\n")
+    (site / "data" / "lists" / "2027-01.js").write_text("window.LIST_ROWS = {};\n")
+    cli("site", "--out", site, "--warehouse", w)
+    assert not (site / "data").exists() and (site / "api" / "v1" / "lists.json").is_file()
+
+
 def test_every_label_is_in_all_four_catalogues():
     from tests.conftest import PROJECT_DIR
 
@@ -287,6 +308,11 @@ def test_downloads_with_their_checksums(cli, federation, tmp_path):
     assert set(sums) >= set(published)
     # The pairing layouts carry birth years (an arbiter's files): never on the public site.
     assert not [n for n in sums if n.endswith((".txt", "-swiss-manager.csv"))]
+    # In French: the formats named in French, the size with a decimal comma.
+    french = (site / "fr" / "lists" / "2027-05.html").read_text()
+    size = (folder / "2027-05-excel.csv").stat().st_size
+    kilobytes = f"{size / 1000:.1f}".replace(".", ",")  # French: a decimal comma
+    assert f"2027-05-excel.csv</a> · CSV (tableur) · {kilobytes} kB" in french
     assert listed[0]["files"] == []  # --downloads 1: the latest list only
 
 

@@ -14,6 +14,7 @@ import hashlib
 import json
 import multiprocessing
 import os
+import shutil
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -145,6 +146,7 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
     bar.set_postfix_str("data")
     data = site_data(con, series, card_lists, since)
     claim_folder(out, "site")
+    _remove_old_layout(out)
     bar.update()
     bar.set_postfix_str("downloads")
     downloads = _downloads(con, series, data.lists, download_lists)
@@ -173,6 +175,14 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
     pages = sum(1 for p in manifest.now if p.endswith(".html") and p.split("/")[0] in languages)
     size = sum(_files(out).values())
     return Built(len(data.players), len(data.lists), pages, size, manifest.changed, manifest.unchanged, removed)
+
+
+def _remove_old_layout(out: Path) -> None:
+    """A site written before the JSON API (no manifest) kept its data as scripts in
+    DIR/data/ (search.js, lists/, cards/): this command's own old files, removed once."""
+    old = out / "data"
+    if not (out / MANIFEST).exists() and (old / "search.js").is_file():
+        shutil.rmtree(old)
 
 
 def _downloads(con: duckdb.DuckDBPyConnection, series, lists: list[dict], download_lists: int | None
