@@ -79,49 +79,9 @@ def site_data(con: duckdb.DuckDBPyConnection, series, card_lists: int, since: st
             raise UnknownSince(f"--since {since}: no list {since!r} in the {series.name} lists")
         first = known[since]
         lists = [l for l in lists if l["position"] >= first]
-    clubs = _slugs([c for (c,) in con.execute("select distinct club from rating_history where series = ? and "
-                                              "club is not null", [series.name]).fetchall()], club_slug)
-    con.register("site_club_slugs", pa.table({"club": list(clubs), "club_slug": list(clubs.values())}))
-    # A rating a whole number is written as one (1830, not 1830.0) in the pages and the JSON.
-    rating = "r.rating::bigint" if series.rule_set.rating_step() == 1 else "r.rating"
-    active, own = "r.active", ""
-    flag = series.rule_set.inactive_column
-    if flag is not None:  # the rule set's own rule (FIDE B02 7.2.2) decides, for its series only
-        own_views(con, series)
-        active = f"not coalesce(s.{sql_name(flag)}, false)"
-        own = """left join series_player_state s on s.series = getvariable('series') and s.list_id = r.list_id
-                                                  and s.player_id = r.player_id"""
-    # One pass: the rows, their activity, their club's page and their rank among the active.
-    con.execute(f"""create or replace temp table site_rows as
-                    with ranked as (select * from ({stage_sql('site/ranked')}) where position >= {int(first)}),
-                    flagged as (select r.* replace ({rating} as rating, {active} as active) from ranked r {own})
-                    select f.*, c.club_slug,
-                           case when f.active then rank() over (partition by f.list_id, f.active
-                                                                 order by f.rating desc) end as rank_active
-                    from flagged f left join site_club_slugs c using (club)""")
-    con.unregister("site_club_slugs")
-    con.register("site_lists_in", pa.Table.from_pylist(lists) if lists else
-                 pa.table({"list_id": pa.array([], pa.string()), "position": pa.array([], pa.int64()),
-                           "window_start": pa.array([], pa.date32()), "window_end": pa.array([], pa.date32()),
-                           "revision": pa.array([], pa.int32()), "players_rated": pa.array([], pa.int64()),
-                           "players_played": pa.array([], pa.int64())}))
-    # "Active" means one thing on every page: a game in the 12 months up to the list's
-    # window end (or the rule set's own flag). Who played in the window is "played".
-    con.execute("""create or replace temp table site_lists as
-                   select l.*, coalesce(a.active_players, 0) as active_players
-                   from site_lists_in l
-                   left join (select list_id, count(*) filter (where active) as active_players
-                              from site_rows group by list_id) a using (list_id)""")
-    con.unregister("site_lists_in")
-    lists = _records(con, "select * from site_lists order by position")
-    series.rule_set.place_games(con)  # each game on the list its rule set rates it on
-    con.execute(f"create or replace temp table site_games as {stage_sql('site/games')}")
-    slugs = _slugs([e for (e,) in con.execute("select distinct event from site_games").fetchall()], event_slug)
-    con.register("site_event_slugs", pa.table({"event": list(slugs), "slug": list(slugs.values())}))
-    con.execute("""create or replace temp table site_games as
-                   select g.*, s.slug from site_games g join site_event_slugs s using (event)""")
-    con.unregister("site_event_slugs")
-
+    _site_rows(con, series, first)
+    lists = _site_lists(con, lists)
+    _site_games(con, series)
     players = _records(con, """
         select player_id, arg_max(name, position) as name, arg_max(club, position) as club,
                arg_max(club_slug, position) as club_slug, arg_max(rating, position) as rating,
@@ -129,18 +89,7 @@ def site_data(con: duckdb.DuckDBPyConnection, series, card_lists: int, since: st
                arg_max(active, position) as active, max(rating) as peak,
                first(list_id order by rating desc, position) as peak_list, count(*) as lists
         from site_rows group by player_id order by player_id""")
-    notes: dict[int, dict] = {}
-    for kind, sql in (("corrections", """select player_id, list_id, rating, reason from corrections
-                                         where series = getvariable('series') and withdrawn_at is null
-                                           and list_id in (select list_id from site_lists)
-                                         order by player_id, correction_id"""),
-                      ("revisions", """select player_id, list_id, revision, old_rating, new_rating, reason
-                                       from rating_changes
-                                       where series = getvariable('series') and revision > 1
-                                         and list_id in (select list_id from site_lists)
-                                       order by player_id, list_id, revision""")):
-        for row in _records(con, sql):
-            notes.setdefault(row.pop("player_id"), {"corrections": [], "revisions": []})[kind].append(row)
+    notes = _notes(con)
     first_rows = {}
     for row in _records(con, f"""select * from site_rows where rank_active <= {PAGE_ROWS}
                                   order by position, rating desc, player_id"""):
@@ -163,6 +112,81 @@ def site_data(con: duckdb.DuckDBPyConnection, series, card_lists: int, since: st
             for player_id, card in series.rule_set.card_data(con, series, list_id).items():
                 data.cards.setdefault(player_id, []).append((list_id, card))
     return data
+
+
+def _site_rows(con: duckdb.DuckDBPyConnection, series, first: int) -> None:
+    """The temp table site_rows: every player of every list from position `first` on,
+    as sql/site/ranked.sql gives them, with the rule set's own activity flag, the
+    club's page and the rank among the list's active players."""
+    clubs = _slugs([c for (c,) in con.execute("select distinct club from rating_history where series = ? and "
+                                              "club is not null", [series.name]).fetchall()], club_slug)
+    con.register("site_club_slugs", pa.table({"club": list(clubs), "club_slug": list(clubs.values())}))
+    # A rating a whole number is written as one (1830, not 1830.0) in the pages and the JSON.
+    rating = "r.rating::bigint" if series.rule_set.rating_step() == 1 else "r.rating"
+    active, own = "r.active", ""
+    flag = series.rule_set.inactive_column
+    if flag is not None:  # the rule set's own rule (FIDE B02 7.2.2) decides, for its series only
+        own_views(con, series)
+        active = f"not coalesce(s.{sql_name(flag)}, false)"
+        own = """left join series_player_state s on s.series = getvariable('series') and s.list_id = r.list_id
+                                                  and s.player_id = r.player_id"""
+    # One pass: the rows, their activity, their club's page and their rank among the active.
+    con.execute(f"""create or replace temp table site_rows as
+                    with ranked as (select * from ({stage_sql('site/ranked')}) where position >= {int(first)}),
+                    flagged as (select r.* replace ({rating} as rating, {active} as active) from ranked r {own})
+                    select f.*, c.club_slug,
+                           case when f.active then rank() over (partition by f.list_id, f.active
+                                                                 order by f.rating desc) end as rank_active
+                    from flagged f left join site_club_slugs c using (club)""")
+    con.unregister("site_club_slugs")
+
+
+def _site_lists(con: duckdb.DuckDBPyConnection, lists: list[dict]) -> list[dict]:
+    """The temp table site_lists: the lists shown, each with its count of active players."""
+    con.register("site_lists_in", pa.Table.from_pylist(lists) if lists else
+                 pa.table({"list_id": pa.array([], pa.string()), "position": pa.array([], pa.int64()),
+                           "window_start": pa.array([], pa.date32()), "window_end": pa.array([], pa.date32()),
+                           "revision": pa.array([], pa.int32()), "players_rated": pa.array([], pa.int64()),
+                           "players_played": pa.array([], pa.int64())}))
+    # "Active" means one thing on every page: a game in the 12 months up to the list's
+    # window end (or the rule set's own flag). Who played in the window is "played".
+    con.execute("""create or replace temp table site_lists as
+                   select l.*, coalesce(a.active_players, 0) as active_players
+                   from site_lists_in l
+                   left join (select list_id, count(*) filter (where active) as active_players
+                              from site_rows group by list_id) a using (list_id)""")
+    con.unregister("site_lists_in")
+    return _records(con, "select * from site_lists order by position")
+
+
+def _site_games(con: duckdb.DuckDBPyConnection, series) -> None:
+    """The temp table site_games: the games of events on the lists shown, each with its
+    list (as the rule set placed it) and its event's file name."""
+    series.rule_set.place_games(con)  # each game on the list its rule set rates it on
+    con.execute(f"create or replace temp table site_games as {stage_sql('site/games')}")
+    slugs = _slugs([e for (e,) in con.execute("select distinct event from site_games").fetchall()], event_slug)
+    con.register("site_event_slugs", pa.table({"event": list(slugs), "slug": list(slugs.values())}))
+    con.execute("""create or replace temp table site_games as
+                   select g.*, s.slug from site_games g join site_event_slugs s using (event)""")
+    con.unregister("site_event_slugs")
+
+
+def _notes(con: duckdb.DuckDBPyConnection) -> dict[int, dict]:
+    """player_id -> the commission's corrections in force and the revisions that changed
+    the player's rating, on the lists shown (few: written in the player's page itself)."""
+    notes: dict[int, dict] = {}
+    for kind, sql in (("corrections", """select player_id, list_id, rating, reason from corrections
+                                         where series = getvariable('series') and withdrawn_at is null
+                                           and list_id in (select list_id from site_lists)
+                                         order by player_id, correction_id"""),
+                      ("revisions", """select player_id, list_id, revision, old_rating, new_rating, reason
+                                       from rating_changes
+                                       where series = getvariable('series') and revision > 1
+                                         and list_id in (select list_id from site_lists)
+                                       order by player_id, list_id, revision""")):
+        for row in _records(con, sql):
+            notes.setdefault(row.pop("player_id"), {"corrections": [], "revisions": []})[kind].append(row)
+    return notes
 
 
 def _api(con: duckdb.DuckDBPyConnection, data: SiteData) -> dict[str, str]:
