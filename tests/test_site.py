@@ -371,3 +371,23 @@ def test_an_event_is_on_the_list_its_rule_set_rated_it_on(cli, tmp_path):
         # the 26th are rated with their event, not dropped as outside every window).
         assert len(event["games"]["rows"]) == 4, system
         assert {r[3] for r in event["players"]["rows"]} == set(rated_on[system][-1:]), system
+
+
+def test_a_rating_is_called_what_its_rule_set_calls_it(cli, federation, tmp_path):
+    # The Elo rule sets' ratings are "Elo" in every language; another rule set's (Glicko-2)
+    # is a rating in the page's language, never "Elo".
+    from pipeline import systems
+
+    words = {systems.rule_set_class(n).rating_word for n in systems.names()}
+    assert words == {"Elo", "Rating"}
+    for lang in LANGUAGES:
+        messages = {m.id: m.string for m in catalogue(lang) if m.id}
+        assert all(messages.get(w) for w in words), lang
+    w, site = federation
+    assert "<th>Elo</th><th>Écart</th>" in (site / "fr" / "lists" / "2027-05.html").read_text()
+    cli("run", "--system", "glicko2", "--warehouse", w, "--out", tmp_path / "out", "--no-reports")
+    glicko = tmp_path / "glicko2-site"
+    cli("site", "--out", glicko, "--lang", "fr", "--system", "glicko2", "--warehouse", w)
+    page = (glicko / "fr" / "lists" / sorted(p.name for p in (glicko / "fr" / "lists").iterdir())[-1]).read_text()
+    assert "<th>Classement</th><th>Écart</th>" in page and ">Elo<" not in page
+    assert '"rating": "Classement"' in (glicko / "fr" / "labels.js").read_text()

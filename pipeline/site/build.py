@@ -223,7 +223,7 @@ def _data_files(manifest: _Manifest, data: SiteData, downloads: dict[str, list],
                                   f'<meta http-equiv="refresh" content="0; url={first}/index.html">'
                                   f'<a href="{first}/index.html">{LANGUAGES[first]}</a></html>\n').encode("utf-8"))
     for lang in languages:
-        manifest.write(f"{lang}/labels.js", _labels(lang))
+        manifest.write(f"{lang}/labels.js", _labels(lang, data.series.rule_set.rating_word))
 
 
 def _write(files: list[tuple[str, bytes]], plans: dict[str, list], languages: list[str]) -> None:
@@ -313,12 +313,12 @@ TITLE, PATH, MAIN = "\x01", "\x02", "\x03"
 class _Language:
     """A language's templates and frames, made once a worker."""
 
-    def __init__(self, lang: str, languages: list[str]):
+    def __init__(self, lang: str, languages: list[str], rating_word: str):
         messages = translations(lang)
         self.lang, self.gettext = lang, messages.gettext
         self.env = environment(lang, messages)
         self.common = {"lang": lang, "languages": [(c, LANGUAGES[c]) for c in languages], "under": UNDER,
-                       "page_rows": PAGE_ROWS}
+                       "page_rows": PAGE_ROWS, "rating_word": rating_word}
         self.templates: dict[str, object] = {}
         self.frames: dict[int, list[str]] = {}
         self.shell = self.env.from_string('{% extends "base.html.j2" %}{% block title %}' + TITLE +
@@ -354,7 +354,7 @@ def _render(share: list[tuple[str, int]]) -> None:
             target = job.out / path
         else:
             if lang not in languages:
-                languages[lang] = _Language(lang, job.languages)
+                languages[lang] = _Language(lang, job.languages, job.data.series.rule_set.rating_word)
             target = job.out / lang / _PLANS[lang][i][1]
             content = _page(languages[lang], *_PLANS[lang][i]).encode("utf-8")
         if target.parent not in folders:
@@ -374,7 +374,7 @@ def _page(language: _Language, template: str, path: str, depth: int, values: dic
     return language.page(template, path, depth, values)
 
 
-def _labels(lang: str) -> bytes:
+def _labels(lang: str, rating_word: str) -> bytes:
     """<lang>/labels.js: the words the script writes, in the language (one file a
     language, cached by the browser, rather than in every page)."""
     _ = translations(lang).gettext
@@ -390,7 +390,7 @@ def _labels(lang: str) -> bytes:
               "event_note": _("Rating and change: the list that rated the event's last game (its change counts "
                               "every game of that list's window)."),
               # the headings of the tables the script draws (a player's history and events, an event's)
-              "list": _("List"), "rating": _("Rating"), "change": _("Change"), "games": _("Games"),
+              "list": _("List"), "rating": _(rating_word), "change": _("Change"), "games": _("Games"),
               "rank_active": _("Rank (active)"), "event": _("Event"), "dates": _("Dates"), "score": _("Score"),
               "player": _("Player"), "date": _("Date"), "round": _("Round"), "white": _("White"),
               "black": _("Black"), "result": _("Result")}

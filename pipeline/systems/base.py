@@ -105,6 +105,7 @@ class RuleSet(ABC):
 
     name: ClassVar[str]
     title: ClassVar[str]  # how cards and reports name it
+    rating_word: ClassVar[str] = "Rating"  # what the site's pages call a rating ("Elo" for the Elo rule sets)
     game: ClassVar[str]  # "chess" (the games table) or "go" (go_games): a warehouse's rule sets share it
     Parameters: ClassVar[type]
     periods_are: ClassVar[str] = "windows"  # "windows" of a calendar, or "events"

@@ -20,6 +20,7 @@ from pipeline.systems.fide.rules import FideRules, PeriodResult, event_sides, is
 class Fide(RuleSet):
     name = "fide"
     title = "FIDE rules"
+    rating_word = "Elo"
     game = "chess"
     Parameters = FideRules
     tables = ("pooled_games",)

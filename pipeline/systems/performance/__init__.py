@@ -35,6 +35,7 @@ class PerformanceState:
 class Performance(RuleSet):
     name = "performance"
     title = "the performance Elo"
+    rating_word = "Elo"
     game = "chess"
     Parameters = PerformanceRules
     tables = ("estimation_rounds", "unanchored_groups")
