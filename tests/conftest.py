@@ -59,6 +59,24 @@ def small_federation(tmp_path: Path) -> dict[str, Path]:
     return write_small_federation(tmp_path)
 
 
+def write_small_go_club(folder: Path) -> dict[str, Path]:
+    """A small Go club's files (players, events, games): two 20 kyu members and an NC
+    player, two club nights and a two-day open (tests/test_go_pipeline.py works its
+    ratings out by hand)."""
+    players = write_rows(folder / "players.csv", ["player_id", "name", "grade"], [
+        [1, "Anna", "20k"], [2, "Bram", "20k"], [3, "Cleo", "NC"]])
+    events = write_rows(folder / "events.csv", ["event_id", "name", "start_date", "end_date", "class", "board_size"], [
+        ["club-1", "Club night 1", "2026-01-10", "2026-01-10", "C", 19],
+        ["club-2", "Club night 2", "2026-01-11", "2026-01-11", "C", 19],
+        ["open-1", "Spring open", "2026-03-01", "2026-03-02", "B", 19]])
+    games = write_rows(folder / "games.csv", ["event_id", "date", "black_id", "white_id", "winner", "handicap"], [
+        ["club-1", "2026-01-10", 1, 2, "B", 0],
+        ["club-2", "2026-01-11", 2, 1, "W", 1],
+        ["open-1", "2026-03-01", 3, 2, "B", 0],
+        ["open-1", "2026-03-02", 1, 3, "B", 0]])
+    return {"players": players, "events": events, "games": games}
+
+
 def write_small_federation(tmp_path: Path) -> dict[str, Path]:
     """The `small_federation` fixture's files, written in a folder (for module-scoped fixtures too)."""
     players = write_rows(tmp_path / "players.csv", ["player_id", "name", "birth_year", "club", "email"], [

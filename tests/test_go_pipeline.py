@@ -8,23 +8,12 @@ import duckdb
 import pandas as pd
 import pytest
 
-from tests.conftest import write_rows
+from tests.conftest import write_rows, write_small_go_club
 
 
 @pytest.fixture
 def go_files(tmp_path):
-    players = write_rows(tmp_path / "players.csv", ["player_id", "name", "grade"], [
-        [1, "Anna", "20k"], [2, "Bram", "20k"], [3, "Cleo", "NC"]])
-    events = write_rows(tmp_path / "events.csv", ["event_id", "name", "start_date", "end_date", "class", "board_size"], [
-        ["club-1", "Club night 1", "2026-01-10", "2026-01-10", "C", 19],
-        ["club-2", "Club night 2", "2026-01-11", "2026-01-11", "C", 19],
-        ["open-1", "Spring open", "2026-03-01", "2026-03-02", "B", 19]])
-    games = write_rows(tmp_path / "games.csv", ["event_id", "date", "black_id", "white_id", "winner", "handicap"], [
-        ["club-1", "2026-01-10", 1, 2, "B", 0],
-        ["club-2", "2026-01-11", 2, 1, "W", 1],
-        ["open-1", "2026-03-01", 3, 2, "B", 0],
-        ["open-1", "2026-03-02", 1, 3, "B", 0]])
-    return {"players": players, "events": events, "games": games}
+    return write_small_go_club(tmp_path)
 
 
 def _state(out, event_id):

@@ -18,7 +18,7 @@ from pipeline.systems.fide.card import fide_card_text
 from pipeline.systems.glicko2.card import glicko2_card_text
 from pipeline.systems.go.card import go_card_text
 from pipeline.systems.performance.card import card_text
-from tests.conftest import cli_runner, write_rows
+from tests.conftest import cli_runner, write_rows, write_small_go_club
 
 TEXT = {"performance": card_text, "fide": fide_card_text, "glicko2": glicko2_card_text,
         "go-belgium": go_card_text, "go-ffg1984": go_card_text}  # each rule set's layout of the CLI's card
@@ -64,17 +64,9 @@ def warehouses(tmp_path_factory) -> dict[str, object]:
 
     go = tmp / "go"
     go.mkdir()
-    players = write_rows(go / "players.csv", ["player_id", "name", "grade"], [
-        [1, "Anna", "20k"], [2, "Bram", "20k"], [3, "Cleo", "NC"]])
-    events = write_rows(go / "events.csv", ["event_id", "name", "start_date", "end_date", "class", "board_size"], [
-        ["club-1", "Club night 1", "2026-01-10", "2026-01-10", "C", 19],
-        ["club-2", "Club night 2", "2026-01-11", "2026-01-11", "C", 19],
-        ["open-1", "Spring open", "2026-03-01", "2026-03-02", "B", 19]])
-    games = write_rows(go / "games.csv", ["event_id", "date", "black_id", "white_id", "winner", "handicap"], [
-        ["club-1", "2026-01-10", 1, 2, "B", 0], ["club-2", "2026-01-11", 2, 1, "W", 1],
-        ["open-1", "2026-03-01", 3, 2, "B", 0], ["open-1", "2026-03-02", 1, 3, "B", 0]])
-    cli("run", "--system", "go-belgium", "--players", players, "--events", events, "--games", games,
-        "--warehouse", go / "w.duckdb", "--out", go / "out", "--no-reports")
+    files = write_small_go_club(go)
+    cli("run", "--system", "go-belgium", "--players", files["players"], "--events", files["events"],
+        "--games", files["games"], "--warehouse", go / "w.duckdb", "--out", go / "out", "--no-reports")
     cli("correct", 2, "--list", "club-2", "--rating", -1800, "--reason", "plays far stronger",
         "--warehouse", go / "w.duckdb")
     cli("run", "--warehouse", go / "w.duckdb", "--out", go / "out", "--no-reports")

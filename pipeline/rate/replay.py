@@ -40,12 +40,12 @@ def list_to_replay(con: duckdb.DuckDBPyConnection, series: Series, list_id: str)
         return before, lists.iloc[[where]].reset_index(drop=True)
     following = next_list(con, series) if not lists.empty and series.rule_set.periods_are == "windows" else None
     if list_id == following:
-        return lists["list_id"].iloc[-1], _next_window(con, series)
+        return lists["list_id"].iloc[-1], next_window(con, series)
     raise NotFound(f"no list {list_id!r} in {series.name}: its lists are {span(lists['list_id'].tolist())}"
                    + (f" (and the next one, {following}, from the games so far)" if following else ""))
 
 
-def _next_window(con: duckdb.DuckDBPyConnection, series: Series) -> pd.DataFrame:
+def next_window(con: duckdb.DuckDBPyConnection, series: Series) -> pd.DataFrame:
     """The window after the latest list computed, in the rule set's calendar."""
     lists = _lists(con, series.name)
     if lists.empty:
@@ -56,7 +56,7 @@ def _next_window(con: duckdb.DuckDBPyConnection, series: Series) -> pd.DataFrame
 
 def next_list(con: duckdb.DuckDBPyConnection, series: Series) -> str:
     """The list after the latest one computed (its window may already hold games)."""
-    return _next_window(con, series)["list_id"].iloc[0]
+    return next_window(con, series)["list_id"].iloc[0]
 
 
 def replayed(con: duckdb.DuckDBPyConnection, series: Series, player_id: int | None, list_id: str,

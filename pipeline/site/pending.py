@@ -32,18 +32,18 @@ class Pending:
     games: pa.Table  # sql/site/pending.sql: a row a player and game, by player, date, file and row
 
 
-def next_window(con: duckdb.DuckDBPyConnection, series) -> tuple[str, dt.date, dt.date] | None:
+def next_list_window(con: duckdb.DuckDBPyConnection, series) -> tuple[str, dt.date, dt.date] | None:
     """The list after the series' latest one and its window (None: no list computed yet,
     or periods that are events, which no calendar foretells)."""
     # The next list as `ratings whatif` and `explain` name it (the rule set's calendar
     # from the day after the latest list's window): the same list the officer computes.
-    from pipeline.rate.replay import _next_window  # pandas, which the site loads anyway
+    from pipeline.rate.replay import next_window  # pandas, which the site loads anyway
 
     if series.rule_set.periods_are != "windows":
         return None
     if not con.execute("select 1 from lists where series = ? limit 1", [series.name]).fetchall():
         return None
-    window = _next_window(con, series).iloc[0]
+    window = next_window(con, series).iloc[0]
     return window["list_id"], _day(window["window_start"]), _day(window["window_end"])
 
 
@@ -58,7 +58,7 @@ def pending_games(con: duckdb.DuckDBPyConnection, series) -> Pending:
     games = con.sql(stage_sql("site/pending")).to_arrow_table()
     after = con.execute("select arg_max(window_end, position) from lists where series = ?",
                         [series.name]).fetchone()[0]
-    following = next_window(con, series)
+    following = next_list_window(con, series)
     if following is None:
         return Pending(series.name, None, None, None, None, after, games)
     list_id, start, end = following

@@ -24,6 +24,8 @@ named as (
     from clubs group by list_id
 )
 select l.list_id,
+       -- the summary as DuckDB writes it, its closing brace taken off (its last value is an
+       -- array, so the brace is the text's only trailing one) to put the big parts after
        rtrim(json_object('version', 1, 'list_id', l.list_id, 'revision', l.revision,
                          'window_start', l.window_start, 'window_end', l.window_end,
                          'players', l.players_rated, 'active', l.active_players, 'played', l.players_played,

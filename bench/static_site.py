@@ -4,10 +4,10 @@ result (what it rewrites and how long it takes), and what a visitor's browser lo
 for a ranking's first page and for a player page (raw and gzip, as a web host sends
 them).
 
-    python bench/site.py                                   # the Belgian history, rated into a temp folder
-    python bench/site.py --warehouse W.duckdb --system performance
-    python bench/site.py --warehouse W.duckdb --lang en --repeat 3
-    python bench/site.py --warehouse W.duckdb --memory      # the site written to /dev/shm (no disk)
+    python bench/static_site.py                                   # the Belgian history, rated into a temp folder
+    python bench/static_site.py --warehouse W.duckdb --system performance
+    python bench/static_site.py --warehouse W.duckdb --lang en --repeat 3
+    python bench/static_site.py --warehouse W.duckdb --memory      # the site written to /dev/shm (no disk)
 
 Prints one table. The targets (issue 40) are beside the figures; they are measured,
 never asserted.
@@ -30,6 +30,7 @@ import duckdb
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from belgium_inputs import write_belgium_inputs  # noqa: E402
+from late_result import late_game  # noqa: E402  (the history's last game again)
 
 RATINGS = str(Path(sys.executable).parent / "ratings")
 
@@ -50,14 +51,6 @@ def weight(site: Path, files: list[Path]) -> tuple[int, int]:
     """Bytes a browser loads for a page and what it asks for: raw and gzip (level 6)."""
     raw = [(site / f).read_bytes() for f in files]
     return sum(map(len, raw)), sum(len(gzip.compress(b, 6)) for b in raw)
-
-
-def late_game(warehouse: Path, path: Path) -> Path:
-    with duckdb.connect(str(warehouse), read_only=True) as con:
-        date, white, black = con.execute(
-            "select date, white_id, black_id from games order by date desc, game_key desc limit 1").fetchall()[0]
-    path.write_text(f"date,white_id,black_id,result,event\n{date},{white},{black},1-0,Late club game\n")
-    return path
 
 
 def main() -> None:
