@@ -11,7 +11,7 @@ import sys
 import click
 
 from pipeline import config, systems
-from pipeline.commands import analysis, intake, lists, players, record, rejects, tools
+from pipeline.commands import analysis, intake, lists, players, record, rejects, tools, tune
 
 
 def failure_message(err: BaseException) -> str:
@@ -46,11 +46,13 @@ def _user_errors() -> tuple[type[Exception], ...]:
     from pipeline.rate.series import SeriesError
     from pipeline.site.data import UnknownSince
     from pipeline.systems.base import NotFound
+    from pipeline.tune.space import SpaceError
+    from pipeline.tune.study import StudyError
     from pipeline.warehouse import WarehouseError
 
     return (InputFileError, SubmissionError, CorrectionRefused, PublishedFileConflict, SeriesError, NotFound,
             UnknownList, WarehouseError, systems.UnknownRuleSet, systems.ParameterError, NoCommonGames, UnknownSince,
-            LayoutError, OutputRefused, config.SettingsError)
+            LayoutError, OutputRefused, config.SettingsError, SpaceError, StudyError)
 
 
 class RuleSetsHelp:
@@ -96,8 +98,8 @@ def main(debug: bool) -> None:
 
 
 # Every command of pipeline/commands/, by task: taking files in, the rejects, the lists'
-# record, the lists, scenarios and analysis, what players see, the tools.
-for _module in (intake, rejects, record, lists, analysis, players, tools):
+# record, the lists, scenarios and analysis, parameter studies, what players see, the tools.
+for _module in (intake, rejects, record, lists, analysis, tune, players, tools):
     for _command in _module.COMMANDS:
         main.add_command(_command)
 

@@ -33,12 +33,13 @@ class WarehouseMissing(WarehouseError):
     """A command that reads the warehouse was given a path where there is none."""
 
 
-WAREHOUSE_VERSION = 9  # the layout of sql/schema.sql and sql/migrations/; 2: lists have revisions; 3: the FIDE
+WAREHOUSE_VERSION = 10  # the layout of sql/schema.sql and sql/migrations/; 2: lists have revisions; 3: the FIDE
 # rule set; 4: submissions, withdrawn rows, registry versions, corrections with a trail; 5: series (several rule
 # sets); 6: events for chess too (rated_in, games_scheduled), lists in their rating order (position);
 # 7: published_files (what each list's publication wrote); 8: reject_closures and duplicate_decisions (the
 # officer's decisions on rejects no fix can take in and on possible duplicate games); 9: each rule set's
-# own columns in tables of its own (RuleSet.extensions), none added to the shared tables
+# own columns in tables of its own (RuleSet.extensions), none added to the shared tables; 10: parameter
+# studies (`ratings tune`: studies, study_trials, study_calibration)
 # sql/schema.sql is layout 6; sql/migrations/<n>.sql brings layout n - 1 to n. A warehouse of layout 6 or later
 # is brought up to date at its first writable connection; an older one is refused (rebuild it).
 MIGRATED_FROM = 6
@@ -297,6 +298,22 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
         raise
     _IN_TRANSACTION.discard(id(con))
     con.execute("commit")
+
+
+@contextlib.contextmanager
+def scratch(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """A transaction always rolled back: what is written inside is read, then gone
+    (a study's trial rated as a scenario, never kept); the statements inside that
+    would open a transaction of their own (`transaction`) are part of it."""
+    if id(con) in _IN_TRANSACTION:
+        raise RuntimeError("a scratch transaction cannot be part of another")
+    con.execute("begin transaction")
+    _IN_TRANSACTION.add(id(con))
+    try:
+        yield
+    finally:
+        _IN_TRANSACTION.discard(id(con))
+        con.execute("rollback")
 
 
 def scalar(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None):

@@ -1,0 +1,319 @@
+"""A study (`ratings tune NAME`): its settings and trials kept in the warehouse
+(studies, study_trials, study_calibration: sql/migrations/10.sql), the next trial's
+parameters asked of Optuna's TPE sampler (or a grid), trials rated one by one
+(pipeline/tune/trial.py), each recorded as soon as it is scored.
+
+The search is a function of the seed and the trials already rated: each trial's
+parameters come from a sampler seeded by the study's seed and the trial's number,
+told every trial before it. A study stopped (Ctrl-C) and run again goes on where it
+stopped and makes the very trials an uninterrupted run makes.
+"""
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import json
+import re
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import duckdb
+import pyarrow as pa
+
+from pipeline.rate.series import SeriesError, chosen, known_list
+from pipeline.tune.space import Space, read_space
+from pipeline.tune.trial import Outcome, Setting, rated_trial
+from pipeline.warehouse import row, scalar, transaction
+
+OBJECTIVES = ("log-loss", "brier")  # the first: the default
+DEFAULT_TRIALS = 50
+DEFAULT_SEED = 0
+STUDY_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
+
+
+class StudyError(ValueError):
+    """A study that cannot be made, resumed or read; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class Study:
+    name: str
+    system: str
+    space: Space
+    objective: str
+    max_drift: float | None
+    train_until: str | None
+    split_day: dt.date | None
+    seed: int
+    sampler: str  # tpe or grid
+    trials_asked: int
+    inputs: int
+
+
+def _inputs(con: duckdb.DuckDBPyConnection, official: str) -> int:
+    """What the official lists rest on, as one number (their stored input signatures)."""
+    return int(scalar(con, "select coalesce(bit_xor(hash(list_id, input_signature)), 0) from lists where series = ?",
+                      [official]))
+
+
+def _official(con: duckdb.DuckDBPyConnection, system: str) -> None:
+    """The rule set's official lists, current: trials are scored on the games they rate
+    and their drift read against them."""
+    from pipeline.rate import stale_lists
+
+    try:
+        series = chosen(con, system)
+    except SeriesError as err:
+        raise StudyError(f"{err}: a study compares its trials with the official lists of its rule set") from None
+    if series.scenario:
+        raise StudyError(f"{system!r} is a scenario: a study searches a rule set (its official lists: --system "
+                         f"{series.rule_set.name})")
+    if series.rule_set.game != "chess":
+        raise StudyError(f"{system!r}: studies score chess lists (the games table); the Go rule sets' are not "
+                         "supported yet")
+    stale = stale_lists(con, series)
+    if stale:
+        raise StudyError(f"the {system} lists {stale[0]}{' …' if len(stale) > 1 else ''} are not current (games or "
+                         f"corrections came in since they were computed): rate them first (ratings rate --system {system})")
+
+
+def study_of(con: duckdb.DuckDBPyConnection, name: str) -> Study | None:
+    found = row(con, """select system, space, objective, max_drift, train_until, split_day, seed, sampler,
+                               trials_asked, inputs from studies where study = ?""", [name])
+    if found is None:
+        return None
+    system, space, objective, max_drift, train_until, split_day, seed, sampler, asked, inputs = found
+    return Study(name, system, _stored_space(system, json.loads(space)), objective, max_drift, train_until,
+                 split_day, seed, sampler, asked, int(inputs))
+
+
+def _stored_space(system: str, stored: list[dict]) -> Space:
+    from pipeline.tune.space import Dimension
+
+    return Space(system, tuple(Dimension(d["name"], d["kind"], d.get("low"), d.get("high"), d.get("step"),
+                                         d.get("log", False), tuple(d.get("choices", ())))
+                               for d in stored))
+
+
+def prepared(con: duckdb.DuckDBPyConnection, name: str, given: dict, run_id: int) -> Study:
+    """The study NAME: made when new from the options `given` (system, space, objective,
+    max_drift, train_until, trials, seed; None: not given, the default); when it
+    exists, an option given must be what it was (a resumed study searches what it
+    searched), and the official lists must rest on what they rested on when it began."""
+    if not STUDY_NAME.fullmatch(name):
+        raise StudyError(f"study name {name!r}: lower-case letters, digits, _ and -, at most 40 (it names its folder)")
+    held = study_of(con, name)
+    if held is not None:
+        return _resumed(con, held, given)
+    if given["system"] is None:
+        raise StudyError("give the rule set to search: --system NAME")
+    if given["space"] is None:
+        raise StudyError("give the space to search: --space FILE.toml")
+    system = given["system"]
+    _official(con, system)
+    space = read_space(given["space"], system)
+    train_until, split_day = given["train_until"], None
+    if train_until is not None:
+        known_list(con, chosen(con, system), train_until)
+        split_day = scalar(con, "select window_end from lists where series = ? and list_id = ?", [system, train_until])
+        if not scalar(con, "select count(*) from games where white_score is not null and date > ?", [split_day]):
+            raise StudyError(f"no game was played after the {train_until} list's window (it ends {split_day}): "
+                             "nothing to test on; train until an earlier list")
+    trials = given["trials"] or DEFAULT_TRIALS
+    study = Study(name, system, space, given["objective"] or OBJECTIVES[0], given["max_drift"], train_until,
+                  split_day, DEFAULT_SEED if given["seed"] is None else given["seed"],
+                  "grid" if space.grid(trials) is not None else "tpe", trials, _inputs(con, system))
+    con.execute("insert into studies values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [name, system, space.text(), study.objective, study.max_drift, train_until, split_day, study.seed,
+                 study.sampler, trials, study.inputs, run_id, dt.datetime.now()])
+    return study
+
+
+def _resumed(con: duckdb.DuckDBPyConnection, held: Study, given: dict) -> Study:
+    stored = {"system": held.system, "space": held.space.text(), "objective": held.objective,
+              "max_drift": held.max_drift, "train_until": held.train_until, "seed": held.seed}
+    asked = {**given, "space": None if given["space"] is None else read_space(given["space"], held.system).text()}
+    differ = [f"--{k.replace('_', '-')}" for k, v in stored.items() if asked[k] is not None and asked[k] != v]
+    if differ:
+        raise StudyError(f"study {held.name!r} exists with other settings ({', '.join(differ)} differ): give its own, "
+                         f"or none, to go on; or drop it (ratings tunes --drop {held.name}); or choose another name")
+    _official(con, held.system)
+    if _inputs(con, held.system) != held.inputs:
+        raise StudyError(f"the {held.system} lists changed since study {held.name!r} began (games, corrections or "
+                         f"parameters): its trials were scored on other games; drop it (ratings tunes --drop "
+                         f"{held.name}) and start again")
+    if given["trials"] is None:
+        return held
+    con.execute("update studies set trials_asked = ? where study = ?", [given["trials"], held.name])
+    return dataclasses.replace(held, trials_asked=given["trials"])
+
+
+def trials_of(con: duckdb.DuckDBPyConnection, name: str) -> list[dict]:
+    """The study's trials in order, as stored (parameters read back)."""
+    rel = con.sql(f"select * exclude (study) from study_trials where study = {_literal(name)} order by trial")
+    return [{**r, "parameters": json.loads(r["parameters"]),
+             "drift_by_decade": json.loads(r["drift_by_decade"]) if r["drift_by_decade"] else {}}
+            for r in rel.to_arrow_table().to_pylist()]
+
+
+def _literal(text: str) -> str:
+    from pipeline.warehouse import sql_text
+    return sql_text(text)
+
+
+def objective_value(study: Study, trial: dict) -> float | None:
+    """What the search minimises: the training games' log-loss or Brier score."""
+    return trial["train_log_loss" if study.objective == "log-loss" else "train_brier"]
+
+
+def next_parameters(study: Study, done: list[dict]) -> dict | None:
+    """The parameters of trial len(done); None when a grid has none left."""
+    if study.sampler == "grid":
+        grid = study.space.points()
+        return grid[len(done)] if len(done) < len(grid) else None
+    import optuna
+    from optuna.trial import TrialState, create_trial
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    distributions = {d.name: d.distribution() for d in study.space.dimensions}
+    history = []
+    for trial in done:
+        if trial["refused"] is not None:
+            history.append(create_trial(state=TrialState.FAIL, params=trial["parameters"],
+                                        distributions=distributions))
+            continue
+        constraints = None if study.max_drift is None else {"drift": abs(trial["drift"] or 0.0) - study.max_drift}
+        history.append(create_trial(value=objective_value(study, trial), params=trial["parameters"],
+                                    distributions=distributions, constraints=constraints))
+    # A sampler of its own for each trial, seeded by the study's seed and the trial's
+    # number: the next parameters depend on the seed and the trials before only.
+    sampler = optuna.samplers.TPESampler(seed=(study.seed * 1_000_003 + len(done)) % 2**32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        searched = optuna.create_study(direction="minimize", sampler=sampler)
+        searched.add_trials(history)
+        return searched.ask(distributions).params
+
+
+def planned(study: Study) -> int:
+    """How many trials the study makes in all: --trials, or the grid's points if fewer."""
+    if study.sampler == "grid":
+        return min(study.trials_asked, len(study.space.points()))
+    return study.trials_asked
+
+
+def record(con: duckdb.DuckDBPyConnection, study: Study, number: int, outcome: Outcome, run_id: int) -> dict:
+    """The trial stored (one transaction); returns it as trials_of reads it."""
+    feasible = None if outcome.refused else (
+        True if study.max_drift is None else abs(outcome.drift or 0.0) <= study.max_drift)
+    part = {k: getattr(outcome, k) for k in ("train", "test", "official_train", "official_test")}
+
+    def value(name, figure):
+        p = part[name]
+        return None if p is None else getattr(p, figure)
+
+    values = [study.name, number, json.dumps(outcome.parameters, sort_keys=True), outcome.refused,
+              value("train", "games"), value("train", "log_loss"), value("train", "brier"),
+              value("test", "games"), value("test", "log_loss"), value("test", "brier"),
+              value("official_train", "log_loss"), value("official_train", "brier"),
+              value("official_test", "log_loss"), value("official_test", "brier"),
+              outcome.drift, json.dumps({str(k): v for k, v in sorted(outcome.drift_by_decade.items())}) if not outcome.refused else None,
+              outcome.idle_drift, feasible, outcome.seconds, run_id]
+    with transaction(con):
+        con.execute(f"insert into study_trials values ({', '.join('?' * len(values))})", values)
+        if outcome.calibration is not None:
+            con.register("trial_calibration", outcome.calibration)
+            con.execute("""insert into study_calibration
+                           select ?, ?, case when source = ? then 'trial' else 'official' end,
+                                  bin, bin_end, games, expected, actual from trial_calibration""",
+                        [study.name, number, "tune-trial"])
+            con.unregister("trial_calibration")
+    return trials_of(con, study.name)[number - 1]
+
+
+def official_parameters(con: duckdb.DuckDBPyConnection, system: str) -> dict:
+    """The parameters the official lists use that differ from the rule set's defaults:
+    a trial keeps them and changes only those it searches."""
+    from pipeline import systems
+
+    stored = chosen(con, system).rule_set.parameter_values()
+    defaults = systems.rule_set(system, {}).parameter_values()
+    return {k: v for k, v in sorted(stored.items()) if defaults.get(k) != v}
+
+
+def run_study(con: duckdb.DuckDBPyConnection, study: Study, run_id: int,
+              on_trial: Callable[[dict, int], None]) -> list[dict]:
+    """Rate the trials the study still lacks, one by one, each recorded when scored; a
+    KeyboardInterrupt (Ctrl-C) stops it between two statements, the trial under way
+    rolled back, those recorded kept. Parameters already rated are not rated again:
+    the trial takes the earlier one's figures (a sampler may propose a point twice in a
+    small space). Returns every trial."""
+    setting = Setting(study.system, study.system, study.split_day, run_id, official_parameters(con, study.system))
+    done = trials_of(con, study.name)
+    while len(done) < planned(study):
+        parameters = next_parameters(study, done)
+        if parameters is None:
+            break
+        earlier = next((t for t in done if t["parameters"] == parameters), None)
+        if earlier is not None:
+            done.append(repeated(con, study, len(done) + 1, earlier, run_id))
+        else:
+            done.append(record(con, study, len(done) + 1, rated_trial(con, setting, parameters), run_id))
+        on_trial(done[-1], planned(study))
+    return done
+
+
+def repeated(con: duckdb.DuckDBPyConnection, study: Study, number: int, earlier: dict, run_id: int) -> dict:
+    """Trial `number`, of the parameters of trial `earlier`: its figures, no time taken."""
+    with transaction(con):
+        con.execute("""insert into study_trials select * replace (? as trial, 0.0 as seconds, ? as run_id)
+                       from study_trials where study = ? and trial = ?""", [number, run_id, study.name, earlier["trial"]])
+        con.execute("""insert into study_calibration select * replace (? as trial)
+                       from study_calibration where study = ? and trial = ?""", [number, study.name, earlier["trial"]])
+    return trials_of(con, study.name)[number - 1]
+
+
+def best(study: Study, trials: list[dict]) -> dict | None:
+    """The feasible trial with the lowest training objective (the earliest of equals)."""
+    chosen_ = [t for t in trials if t["feasible"] and objective_value(study, t) is not None]
+    return min(chosen_, key=lambda t: (objective_value(study, t), t["trial"])) if chosen_ else None
+
+
+STUDY_COLUMNS = ("study", "rule_set", "parameters", "objective", "max_drift", "train_until", "sampler",
+                 "trials", "best_trial", "best_train", "best_test")
+
+
+def study_listing(con: duckdb.DuckDBPyConnection) -> list[dict]:
+    found = []
+    for (name,) in con.execute("select study from studies order by created_at, study").fetchall():
+        study = study_of(con, name)
+        trials = trials_of(con, name)
+        top = best(study, trials)
+        metric = "log_loss" if study.objective == "log-loss" else "brier"
+        found.append({"study": name, "rule_set": study.system, "parameters": ", ".join(study.space.names),
+                      "objective": study.objective, "max_drift": study.max_drift, "train_until": study.train_until,
+                      "sampler": study.sampler, "trials": f"{len(trials)} of {planned(study)}",
+                      "best_trial": None if top is None else top["trial"],
+                      "best_train": None if top is None else round(top[f"train_{metric}"], 4),
+                      "best_test": None if top is None or top[f"test_{metric}"] is None else round(top[f"test_{metric}"], 4)})
+    return found
+
+
+def drop_study(con: duckdb.DuckDBPyConnection, name: str) -> int:
+    """Remove the study and its trials; returns how many trials it had."""
+    if study_of(con, name) is None:
+        raise StudyError(f"no study {name!r} (`ratings tunes` lists them)")
+    trials = scalar(con, "select count(*) from study_trials where study = ?", [name])
+    with transaction(con):
+        for table in ("study_calibration", "study_trials", "studies"):
+            con.execute(f"delete from {table} where study = ?", [name])
+    return trials
+
+
+def calibration_of(con: duckdb.DuckDBPyConnection, name: str, trial: int | None) -> pa.Table:
+    """The test games' calibration bins of a trial and of the official lists on the same
+    games: source (trial, official), bin, bin_end, games, expected, actual."""
+    return con.sql("""select source, bin, bin_end, games, expected, actual from study_calibration
+                      where study = ? and trial = ? order by source desc, bin""",
+                   params=[name, -1 if trial is None else trial]).to_arrow_table()

@@ -1,0 +1,299 @@
+"""`ratings tune`: a search over a rule set's parameters (pipeline/tune/).
+
+The federation here is made so that the best parameter is known: its players' true
+ratings move by the FIDE update with K = 20 (every player established, below 2400,
+adult: FIDE's k_standard applies), and each result is drawn from the logistic
+expected score of the true ratings of the month. The FIDE rules with the logistic
+expectation and K = 20 then compute the very ratings the results were drawn from, so
+no other K predicts the games better (the test asserts the search finds it)."""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+from pipeline.tune.space import SpaceError, read_space
+from tests.conftest import cli_runner
+
+TRUE_K = 20
+
+
+def write_elo_federation(folder: Path, k: int = TRUE_K, players: int = 40, months: int = 30, seed: int = 1) -> dict:
+    """Players, their initial FIDE ratings and games: four rounds a month of random
+    pairings, results drawn from the true ratings, which then move by k (S - E)."""
+    rng = np.random.default_rng(seed)
+    truth = np.round(rng.uniform(1700, 2100, players))
+    ids = np.arange(1, players + 1)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "players.csv").write_text("player_id,name,birth_year\n" +
+                                        "".join(f"{i},Player {i},1970\n" for i in ids))
+    (folder / "ratings.csv").write_text("player_id,rating,games_total,peak_rating\n" +
+                                        "".join(f"{i},{r:.0f},100,{r:.0f}\n" for i, r in zip(ids, truth)))
+    lines = []
+    for m in range(months):  # games on the 5th to the 17th: inside FIDE's window of the next month's list
+        year, month = 2010 + (m + 1) // 12, (m + 1) % 12 + 1
+        change = np.zeros(players)
+        for r in range(4):
+            order = rng.permutation(players)
+            white, black = order[::2], order[1::2]
+            expected = 1 / (1 + 10 ** ((truth[black] - truth[white]) / 400))
+            won = rng.random(len(white)) < expected
+            np.add.at(change, white, won - expected)
+            np.add.at(change, black, expected - won)
+            day = dt.date(year, month, 5 + 4 * r).isoformat()
+            lines += [f"{day},{ids[w]},{ids[b]},{'1-0' if x else '0-1'}\n" for w, b, x in zip(white, black, won)]
+        truth = truth + k * change
+    (folder / "games.csv").write_text("date,white_id,black_id,result\n" + "".join(lines))
+    (folder / "logistic.toml").write_text("logistic = true\n")
+    return {name: folder / f"{name}.csv" for name in ("players", "ratings", "games")}
+
+
+@pytest.fixture(scope="module")
+def elo_warehouse(tmp_path_factory) -> Path:
+    """The federation rated under the FIDE rules with the logistic expectation (K = 20)."""
+    folder = tmp_path_factory.mktemp("elo")
+    files = write_elo_federation(folder)
+    cli_runner()("run", "--system", "fide", "--rules", str(folder / "logistic.toml"), "--players", str(files["players"]),
+                 "--ratings", str(files["ratings"]), "--games", str(files["games"]), "--warehouse",
+                 str(folder / "w.duckdb"), "--out", str(folder / "out"), "--no-reports")
+    return folder / "w.duckdb"
+
+
+def fresh(elo_warehouse: Path, tmp_path: Path, name: str = "w.duckdb") -> Path:
+    copy = tmp_path / name
+    copy.write_bytes(elo_warehouse.read_bytes())
+    return copy
+
+
+def space(tmp_path: Path, text: str, name: str = "space.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def stored_trials(warehouse: Path, study: str) -> list[tuple]:
+    with duckdb.connect(str(warehouse), read_only=True) as con:
+        return con.execute("""select trial, parameters, refused, train_log_loss, test_log_loss, drift, feasible
+                              from study_trials where study = ? order by trial""", [study]).fetchall()
+
+
+def test_the_true_k_is_found(cli, elo_warehouse, tmp_path):
+    w = fresh(elo_warehouse, tmp_path)
+    k = space(tmp_path, "[k_standard]\nchoices = [10, 20, 40]\n")
+    result = cli("tune", "kfind", "--system", "fide", "--space", str(k), "--warehouse", str(w),
+                 "--out", str(tmp_path / "study"))
+    trials = stored_trials(w, "kfind")
+    # Three choices and 50 trials asked: a grid, each choice once, in the order given.
+    assert [json.loads(t[1]) for t in trials] == [{"k_standard": 10}, {"k_standard": 20}, {"k_standard": 40}]
+    by_k = {json.loads(t[1])["k_standard"]: t[3] for t in trials}
+    assert by_k[20] < by_k[10] and by_k[20] < by_k[40]
+    assert "best feasible: trial 2, k_standard = 20" in result.output
+    best = (tmp_path / "study" / "best.toml").read_text()
+    # The official lists' logistic = true is kept with the K found: the file rates what the trial rated.
+    assert "logistic = true" in best and "k_standard = 20" in best
+    table = pq.read_table(tmp_path / "study" / "trials.parquet")
+    assert table.column_names[:3] == ["trial", "k_standard", "state"]
+    assert table.column("k_standard").to_pylist() == [10, 20, 40]
+
+
+def test_the_trial_of_the_official_parameters_scores_as_the_official_lists(cli, elo_warehouse, tmp_path):
+    """K = 20 is the official lists' own: its trial's ratings are theirs, and so is every figure."""
+    w = fresh(elo_warehouse, tmp_path)
+    cli("tune", "same", "--system", "fide", "--space", str(space(tmp_path, "[k_standard]\nchoices = [20]\n")),
+        "--warehouse", str(w), "--out", str(tmp_path / "o"))
+    with duckdb.connect(str(w), read_only=True) as con:
+        train, test, official_train, official_test, drift = con.execute(
+            """select train_log_loss, test_log_loss, official_train_log_loss, official_test_log_loss, drift
+               from study_trials where study = 'same'""").fetchall()[0]
+    assert train == official_train and test == official_test
+    assert train == test  # no --train-until: every game both trains and tests
+
+
+def test_the_same_seed_makes_the_same_trials(cli, elo_warehouse, tmp_path):
+    """Twelve trials: the first ten are TPE's random start, the last two its model's
+    proposals; two warehouses, the same seed, the same trials to the last digit."""
+    k = space(tmp_path, "[k_standard]\nlow = 5\nhigh = 60\n[k_new]\nlow = 10\nhigh = 60\n")
+    runs = []
+    for name, seed in (("a", "7"), ("b", "7"), ("c", "8")):
+        w = fresh(elo_warehouse, tmp_path, f"{name}.duckdb")
+        cli("tune", "s", "--system", "fide", "--space", str(k), "--trials", "12", "--seed", seed,
+            "--train-until", "2011-12", "--warehouse", str(w), "--out", str(tmp_path / name))
+        runs.append(stored_trials(w, "s"))
+    assert len(runs[0]) == 12 and runs[0] == runs[1]
+    assert [t[1] for t in runs[0]] != [t[1] for t in runs[2]]  # another seed searches elsewhere
+    assert (tmp_path / "a" / "best.toml").read_bytes() == (tmp_path / "b" / "best.toml").read_bytes()
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("[k_bogus]\nlow = 1\nhigh = 2\n", "k_bogus: not a parameter of the fide rules"),
+    ("[k_standard]\nlow = 10.0\nhigh = 30.5\n", "k_standard: low = 10.0, a range of the wrong type: the parameter "
+                                                "takes whole numbers"),
+    ("[k_standard]\nchoices = [10, 20.5]\n", "k_standard: choice 20.5 is of the wrong type"),
+    ("[logistic]\nlow = 0\nhigh = 1\n", "logistic: a range of the wrong type"),
+    ("[k_standard]\nlow = 30\nhigh = 10\n", "k_standard: low (30) must be below high (10)"),
+    ("[floor]\nlow = 0\nhigh = 5000\n", "floor:"),
+    ("[k_standard]\nhigh = 10\n", "k_standard: give low and high"),
+    ("k_standard = 20\n", "k_standard: give a table"),
+])
+def test_a_space_the_rules_cannot_search_is_refused_naming_the_parameter(tmp_path, text, message):
+    with pytest.raises(SpaceError, match=None) as refused:
+        read_space(space(tmp_path, text), "fide")
+    assert str(refused.value).startswith(f"{tmp_path / 'space.toml'}: ")
+    assert message in str(refused.value)
+
+
+def test_a_refused_space_is_one_message_and_nothing_is_made(cli, elo_warehouse, tmp_path):
+    w = fresh(elo_warehouse, tmp_path)
+    result = cli("tune", "bad", "--system", "fide", "--space", str(space(tmp_path, "[quota]\nlow = 1\nhigh = 2\n")),
+                 "--warehouse", str(w), ok=False)
+    assert result.exit_code == 1 and "quota: not a parameter of the fide rules" in result.output
+    assert "Traceback" not in result.output
+    assert cli("tunes", "--warehouse", str(w)).output.startswith("no study")
+
+
+def test_trials_the_rules_refuse_together_are_kept_with_the_reason(cli, tmp_path, small_federation):
+    """The performance rules take a senior quota of at most the brake's weight: a brake
+    of 8 with a quota of 12 is refused by the rules, recorded, and rates nothing."""
+    f = small_federation
+    w = tmp_path / "w.duckdb"
+    cli("run", "--players", str(f["players"]), "--ratings", str(f["ratings"]), "--games", str(f["games"]),
+        "--warehouse", str(w), "--out", str(tmp_path / "out"), "--no-reports")
+    s = space(tmp_path, "[brake_weight]\nchoices = [8, 16]\n[senior_quota]\nchoices = [8, 12]\n")
+    result = cli("tune", "q", "--system", "performance", "--space", str(s), "--warehouse", str(w),
+                 "--out", str(tmp_path / "o"))
+    trials = stored_trials(w, "q")
+    refused = [t for t in trials if t[2]]
+    assert [json.loads(t[1]) for t in refused] == [{"brake_weight": 8, "senior_quota": 12}]
+    assert "senior_quota = 12 refused: the performance rules take a number from 1 to 8" in refused[0][2]
+    assert refused[0][3] is None and refused[0][6] is None
+    assert "refused by the rules" in result.output
+
+
+def test_max_drift_marks_trials_infeasible_and_keeps_them(cli, elo_warehouse, tmp_path):
+    """A closed federation: every game moves points from one player to another, so
+    the cohort's mean keeps within a point under any K, and never exactly at 0 after
+    rounding; a limit of 0 points makes every trial infeasible, kept all the same."""
+    w = fresh(elo_warehouse, tmp_path)
+    k = space(tmp_path, "[k_standard]\nchoices = [10, 40]\n")
+    result = cli("tune", "d", "--system", "fide", "--space", str(k), "--max-drift", "0", "--warehouse", str(w),
+                 "--out", str(tmp_path / "o"))
+    trials = stored_trials(w, "d")
+    assert len(trials) == 2
+    for t in trials:
+        assert abs(t[5]) < 1.5
+        assert t[6] is (abs(t[5]) <= 0)
+    assert "none feasible" in result.output or "best feasible" in result.output
+    if not any(t[6] for t in trials):
+        assert not (tmp_path / "o" / "best.toml").exists()
+    states = pq.read_table(tmp_path / "o" / "trials.parquet").column("state").to_pylist()
+    assert states == ["feasible" if t[6] else "infeasible" for t in trials]
+
+
+def test_trials_are_never_kept_nor_published(cli, elo_warehouse, tmp_path):
+    w = fresh(elo_warehouse, tmp_path)
+
+    def held():
+        with duckdb.connect(str(w), read_only=True) as con:
+            return {t: con.execute(f"select count(*), sum(hash(x)) from {t} x").fetchall()[0]
+                    for t in ("series", "lists", "player_state", "calculations", "list_revisions")}
+
+    before = held()
+    cli("publish", "--warehouse", str(w), "--out", str(tmp_path / "before"))
+    cli("tune", "p", "--system", "fide", "--space", str(space(tmp_path, "[k_standard]\nchoices = [10, 40]\n")),
+        "--warehouse", str(w), "--out", str(tmp_path / "o"))
+    assert held() == before
+    assert cli("scenarios", "--warehouse", str(w)).output.startswith("no scenario")
+    cli("publish", "--warehouse", str(w), "--out", str(tmp_path / "after"))
+    files = sorted(p.relative_to(tmp_path / "before") for p in (tmp_path / "before").rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(tmp_path / "after") for p in (tmp_path / "after").rglob("*") if p.is_file())
+    assert all((tmp_path / "before" / f).read_bytes() == (tmp_path / "after" / f).read_bytes() for f in files)
+
+
+def test_keep_stores_the_best_trial_as_a_scenario_that_scores_as_the_trial(cli, elo_warehouse, tmp_path):
+    w = fresh(elo_warehouse, tmp_path)
+    cli("tune", "keepme", "--system", "fide", "--space", str(space(tmp_path, "[k_standard]\nchoices = [10, 40]\n")),
+        "--warehouse", str(w), "--out", str(tmp_path / "o"))
+    kept = cli("tune", "keepme", "--keep", "best", "--warehouse", str(w))
+    assert "kept as the scenario keepme" in kept.output
+    listed = cli("scenarios", "--warehouse", str(w), "--format", "csv").output
+    best_k = 10 if "k_standard = 10" in kept.output else 40
+    assert f"k_standard = {best_k}" in listed and "logistic = True" in listed
+    # No --train-until: the trial was scored on every game both rate, as evaluate scores the scenario.
+    scores = cli("evaluate", "--scenario", "keepme", "--system", "fide", "--format", "csv",
+                 "--warehouse", str(w)).stdout
+    with duckdb.connect(str(w), read_only=True) as con:
+        trial_loss = con.execute("select test_log_loss from study_trials where study = 'keepme' and parameters = ?",
+                                 [json.dumps({"k_standard": best_k})]).fetchall()[0][0]
+    rows = list(csv.DictReader(io.StringIO(scores)))
+    assert {r["source"]: round(float(r["log_loss"]), 10) for r in rows if r["list_id"] == ""}["keepme"] == \
+        round(trial_loss, 10)
+    refused = cli("tune", "keepme", "--keep", "9", "--warehouse", str(w), ok=False)
+    assert "--keep 9: give `best` or a trial's number, 1 to 2" in refused.output
+
+
+def test_a_study_goes_on_with_its_own_settings_and_refuses_others(cli, elo_warehouse, tmp_path):
+    w = fresh(elo_warehouse, tmp_path)
+    k = space(tmp_path, "[k_standard]\nlow = 5\nhigh = 60\n")
+    cli("tune", "r", "--system", "fide", "--space", str(k), "--trials", "2", "--warehouse", str(w),
+        "--out", str(tmp_path / "o"))
+    more = cli("tune", "r", "--trials", "3", "--warehouse", str(w), "--out", str(tmp_path / "o"))
+    assert "trial 3/3" in more.output and "trial 1/" not in more.output
+    assert len(stored_trials(w, "r")) == 3
+    other = cli("tune", "r", "--seed", "5", "--warehouse", str(w), ok=False)
+    assert "study 'r' exists with other settings (--seed differ)" in other.output
+    listed = cli("tunes", "--warehouse", str(w), "--format", "csv").output
+    assert listed.splitlines()[1].startswith("r,fide,k_standard,log-loss,,,tpe,3 of 3,")
+    assert cli("tunes", "--drop", "r", "--warehouse", str(w)).output.strip() == "Study r dropped (3 trials)."
+    assert stored_trials(w, "r") == []
+
+
+def test_a_study_refuses_to_go_on_once_the_games_changed(cli, elo_warehouse, tmp_path):
+    w = fresh(elo_warehouse, tmp_path)
+    k = space(tmp_path, "[k_standard]\nlow = 5\nhigh = 60\n")
+    cli("tune", "g", "--system", "fide", "--space", str(k), "--trials", "1", "--warehouse", str(w),
+        "--out", str(tmp_path / "o"))
+    late = tmp_path / "late.csv"
+    late.write_text("date,white_id,black_id,result\n2012-06-07,1,2,1-0\n")
+    cli("run", "--system", "fide", "--games", str(late), "--warehouse", str(w), "--out", str(tmp_path / "out"),
+        "--no-reports")
+    refused = cli("tune", "g", "--trials", "2", "--warehouse", str(w), ok=False)
+    assert "the fide lists changed since study 'g' began" in refused.output
+
+
+def test_ctrl_c_leaves_a_resumable_study_that_makes_the_uninterrupted_trials(cli, elo_warehouse, tmp_path):
+    k = space(tmp_path, "[k_standard]\nlow = 5\nhigh = 60\n[k_new]\nlow = 10\nhigh = 60\n")
+    whole = fresh(elo_warehouse, tmp_path, "whole.duckdb")
+    cli("tune", "c", "--system", "fide", "--space", str(k), "--trials", "6", "--warehouse", str(whole),
+        "--out", str(tmp_path / "whole"))
+    w = fresh(elo_warehouse, tmp_path)
+    command = [str(Path(sys.executable).parent / "ratings"), "tune", "c", "--system", "fide", "--space", str(k),
+               "--trials", "6", "--warehouse", str(w), "--out", str(tmp_path / "o")]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "RATINGS_TODAY": "2030-06-30"}
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) as run:
+        for line in run.stdout:
+            if "trial 2/6" in line:  # stopped while trial 3 is being rated
+                run.send_signal(signal.SIGINT)
+                break
+        out, err = run.communicate(timeout=120)
+    assert run.returncode == 130, err
+    assert "Stopped after" in err and "run the same command again to go on" in err and "Traceback" not in err
+    done = stored_trials(w, "c")
+    assert 2 <= len(done) < 6
+    with duckdb.connect(str(w), read_only=True) as con:  # the trial under way left nothing
+        assert con.execute("select series from series").fetchall() == [("fide",)]
+        assert con.execute("select count(*) from lists where series <> 'fide'").fetchall()[0][0] == 0
+        assert con.execute("select status from runs where command = 'tune'").fetchall() == [("failed",)]
+    assert (tmp_path / "o" / "trials.csv").read_text().count("\n") == len(done) + 1  # what it had, written
+    cli("tune", "c", "--warehouse", str(w), "--out", str(tmp_path / "o"))
+    assert stored_trials(w, "c") == stored_trials(whole, "c")
