@@ -228,7 +228,7 @@ def test_a_warehouse_of_layout_7_is_migrated_before_it_is_read(cli, published):
     assert query(w, "select max(version) from warehouse_version") == [(7,)]
     # Its first writable command brings it to layout 9; the listings then read it.
     cli("validate", "--warehouse", w)
-    assert query(w, "select max(version) from warehouse_version") == [(9,)]
+    assert query(w, "select max(version) from warehouse_version") == [(10,)]
     assert "games.csv" in cli("submissions", "--warehouse", w).output
     assert "no reject closed" in cli("rejects", "--closed", "--warehouse", w).output
     assert "no possible duplicate game" in cli("rejects", "--warnings", "--warehouse", w).output

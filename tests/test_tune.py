@@ -108,16 +108,28 @@ def test_the_true_k_is_found(cli, elo_warehouse, tmp_path):
 
 
 def test_the_trial_of_the_official_parameters_scores_as_the_official_lists(cli, elo_warehouse, tmp_path):
-    """K = 20 is the official lists' own: its trial's ratings are theirs, and so is every figure."""
+    """K = 20 is the official lists' own: its trial's ratings are theirs, and so is every
+    figure; its test games are those `evaluate --since` scores from the day after the
+    --train-until list's window."""
     w = fresh(elo_warehouse, tmp_path)
-    cli("tune", "same", "--system", "fide", "--space", str(space(tmp_path, "[k_standard]\nchoices = [20]\n")),
-        "--warehouse", str(w), "--out", str(tmp_path / "o"))
+    for name, split in (("same", ()), ("split", ("--train-until", "2011-12"))):
+        cli("tune", name, "--system", "fide", "--space", str(space(tmp_path, "[k_standard]\nchoices = [20]\n")),
+            *split, "--warehouse", str(w), "--out", str(tmp_path / name))
     with duckdb.connect(str(w), read_only=True) as con:
-        train, test, official_train, official_test, drift = con.execute(
-            """select train_log_loss, test_log_loss, official_train_log_loss, official_test_log_loss, drift
-               from study_trials where study = 'same'""").fetchall()[0]
+        figures = {study: row for study, *row in con.execute(
+            """select study, train_games, test_games, train_log_loss, test_log_loss, official_train_log_loss,
+                      official_test_log_loss from study_trials order by study""").fetchall()}
+        split_day = con.execute("select split_day from studies where study = 'split'").fetchall()[0][0]
+    games, test_games, train, test, official_train, official_test = figures["same"]
     assert train == official_train and test == official_test
-    assert train == test  # no --train-until: every game both trains and tests
+    assert (games, train) == (test_games, test)  # no --train-until: every game both trains and tests
+    games_before, games_after, train, test, official_train, official_test = figures["split"]
+    assert games_before + games_after == games and train == official_train and test == official_test
+    assert split_day == dt.date(2011, 11, 28)  # the FIDE 2011-12 list window closes before the month ends
+    scored = cli("evaluate", "--system", "fide", "--since", "2011-11-29", "--format", "csv",
+                 "--warehouse", str(w)).stdout
+    whole = [r for r in csv.DictReader(io.StringIO(scored)) if r["list_id"] == ""]
+    assert int(whole[0]["games"]) == games_after and round(float(whole[0]["log_loss"]), 10) == round(test, 10)
 
 
 def test_the_same_seed_makes_the_same_trials(cli, elo_warehouse, tmp_path):

@@ -135,12 +135,15 @@ def _accuracy_text(accuracy) -> str:
 @click.option("--scenario", "scenarios", multiple=True, metavar="NAME", help="A scenario to score; repeatable.")
 @click.option("--ratings", "files", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="A file of published ratings (player_id, list_id, rating) to score; repeatable.")
+@click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="YYYY-MM-DD",
+              help="Score only the games played on or after this day (a study's test games: the day after its "
+                   "--train-until list's window).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Also write accuracy and calibration (CSV, Parquet) to this folder.")
 @columns_option
 @analysis_format_options(("accuracy", "calibration"))
 @warehouse_option
-def evaluate(series: tuple[str, ...], scenarios: tuple[str, ...], files: tuple[Path, ...], out: Path | None,
+def evaluate(series: tuple[str, ...], scenarios: tuple[str, ...], files: tuple[Path, ...], since, out: Path | None,
              columns: tuple, fmt: str | None, table: str | None, warehouse: Path, wait: float) -> None:
     """Score ratings on the games they were in force for: each game by the list in
     force on its day, with the logistic expected score (scale 400); the mean
@@ -164,7 +167,8 @@ def evaluate(series: tuple[str, ...], scenarios: tuple[str, ...], files: tuple[P
         names = [chosen(con, s).name for s in (*series, *scenarios)] + [str(f) for f in files]
         if not names:
             names = [s.name for s in series_in(con) if s.rule_set.game == "chess"]
-        accuracy = scores(con, analysis_sources(con, list(dict.fromkeys(names)), columns))
+        accuracy = scores(con, analysis_sources(con, list(dict.fromkeys(names)), columns),
+                          since.date() if since else None)
         if out is not None:
             from pipeline.analysis.files import write_tables
             from pipeline.outputs import claim_folder

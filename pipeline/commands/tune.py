@@ -110,6 +110,8 @@ def _trial_line(study, t: dict, planned: int) -> str:
     if t["refused"]:
         return f"{head}: refused by the rules ({t['refused']})"
     metric = "log_loss" if study.objective == "log-loss" else "brier"
+    if t[f"train_{metric}"] is None:
+        return f"{head}: no game of the training scored (the trial rates none of the players the official lists rate)"
     test = f", test {t[f'test_{metric}']:.4f}" if study.split_day and t[f"test_{metric}"] is not None else ""
     flag = "" if t["feasible"] else " (infeasible)"
     return (f"{head}: train {t[f'train_{metric}']:.4f}{test}, drift {round(t['drift'] or 0):+d}{flag}  "
@@ -121,7 +123,8 @@ def _summary(study, trials: list[dict], top: dict | None) -> str:
     if top is None:
         return f"  {len(trials)} trials, none feasible" + (" (none rated)" if not trials else "")
     test = (f"; on the test games {top[f'test_{metric}']:.4f} against the official lists' "
-            f"{top[f'official_test_{metric}']:.4f} ({top['test_games']:,} games)") if study.split_day else ""
+            f"{top[f'official_test_{metric}']:.4f} ({top['test_games']:,} games)"
+            if study.split_day and top[f"test_{metric}"] is not None else "")
     return (f"  best feasible: trial {top['trial']}, {_shown(top['parameters'])}: training "
             f"{study.objective} {top[f'train_{metric}']:.4f}{test}, drift {round(top['drift'] or 0):+d}")
 

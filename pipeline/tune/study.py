@@ -173,19 +173,22 @@ def next_parameters(study: Study, done: list[dict]) -> dict | None:
         grid = study.space.points()
         return grid[len(done)] if len(done) < len(grid) else None
     import optuna
-    from optuna.trial import TrialState, create_trial
+    from optuna.trial import create_trial
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     distributions = {d.name: d.distribution() for d in study.space.dimensions}
+    rated = [objective_value(study, t) for t in done if objective_value(study, t) is not None]
+    worst = max(rated, default=1.0)
     history = []
     for trial in done:
-        if trial["refused"] is not None:
-            history.append(create_trial(state=TrialState.FAIL, params=trial["parameters"],
-                                        distributions=distributions))
-            continue
-        constraints = None if study.max_drift is None else {"drift": abs(trial["drift"] or 0.0) - study.max_drift}
-        history.append(create_trial(value=objective_value(study, trial), params=trial["parameters"],
-                                    distributions=distributions, constraints=constraints))
+        # A trial the rules refused is told as an infeasible one (scored as the worst so
+        # far): the sampler then learns to avoid such combinations, as it would not from
+        # a failed trial, which it ignores.
+        refused = trial["refused"] is not None or objective_value(study, trial) is None
+        drift = 0.0 if refused or study.max_drift is None else abs(trial["drift"] or 0.0) - study.max_drift
+        history.append(create_trial(value=worst if refused else objective_value(study, trial),
+                                    params=trial["parameters"], distributions=distributions,
+                                    constraints={"rules": 1.0 if refused else 0.0, "drift": drift}))
     # A sampler of its own for each trial, seeded by the study's seed and the trial's
     # number: the next parameters depend on the seed and the trials before only.
     sampler = optuna.samplers.TPESampler(seed=(study.seed * 1_000_003 + len(done)) % 2**32)
@@ -213,7 +216,7 @@ def record(con: duckdb.DuckDBPyConnection, study: Study, number: int, outcome: O
         p = part[name]
         return None if p is None else getattr(p, figure)
 
-    values = [study.name, number, json.dumps(outcome.parameters, sort_keys=True), outcome.refused,
+    values = [study.name, number, json.dumps({k: outcome.parameters[k] for k in study.space.names}), outcome.refused,
               value("train", "games"), value("train", "log_loss"), value("train", "brier"),
               value("test", "games"), value("test", "log_loss"), value("test", "brier"),
               value("official_train", "log_loss"), value("official_train", "brier"),

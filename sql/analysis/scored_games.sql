@@ -6,14 +6,16 @@
 -- the first source in force (the list whose ratings the games test), `source_list`
 -- the source's own.
 -- inputs: games, source_lists, source_ratings, getvariable('first_source'),
---         getvariable('sources') (how many source_lists holds)
+--         getvariable('sources') (how many source_lists holds), getvariable('scored_from')
+--         (the first day of the games scored: `evaluate --since`)
 -- grain: game_key, source
 -- Each list's days in force as rows (from its date to the next list's, the last one's
 -- to the last game; a few thousand rows), so that games find their list by an equality
 -- join on the date: 2-4x faster than an asof join of every game with every source.
 -- The ratings are looked up by the list's number (list_no) and the player: a join on
 -- two integers, a quarter faster than on the source and list names.
-with played as (select game_key, date, white_id, black_id, white_score from games where white_score is not null),
+with played as (select game_key, date, white_id, black_id, white_score from games
+                where white_score is not null and date >= getvariable('scored_from')),
 bounded as (
     select source, list_id, list_date, row_number() over (order by source, list_id) as list_no,
            coalesce(lead(list_date) over (partition by source order by list_date),
