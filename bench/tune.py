@@ -3,10 +3,11 @@
 the command itself), then `ratings tune` on the same warehouse, each trial's seconds
 as the study records them (rated, scored, drift read, rolled back).
 
-    python bench/tune.py ../shared/data/belgium [--system performance] [--trials 50] [--work DIR]
+    python bench/tune.py ../shared/data/belgium [--system performance] [--trials 50] [--repeat 3] [--work DIR]
 
-Prints one row per rule set: the rate stage, the trials' median and slowest, their
-ratio to the rate stage, the whole study's wall time and peak memory. The space is
+Prints one row per rule set: the rate stage (the median of --repeat runs), the
+trials' median and slowest, their ratio to the rate stage, the whole study's wall
+time and peak memory. The space is
 the README's worked study (quota, brake, range, start) for the national Elo, K for FIDE.
 """
 from __future__ import annotations
@@ -62,6 +63,7 @@ def main() -> None:
     parser.add_argument("belgium", type=Path)
     parser.add_argument("--system", action="append", choices=sorted(SPACES))
     parser.add_argument("--trials", type=int, default=50)
+    parser.add_argument("--repeat", type=int, default=3, help="runs of the rate stage (their median is shown)")
     parser.add_argument("--work", type=Path, default=None)
     args = parser.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="tune-bench-"))
@@ -70,7 +72,7 @@ def main() -> None:
           f"{'median/rate':>11} {'study wall':>10} {'peak MiB':>9}")
     for system in args.system or ["performance"]:
         warehouse = work / f"{system}.duckdb"
-        rate = rate_stage(files, system, warehouse, work)
+        rate = statistics.median(rate_stage(files, system, warehouse, work) for _ in range(args.repeat))
         found = study(system, args.trials, warehouse, work)
         median = statistics.median(found["seconds"])
         print(f"{system:<12} {rate:>9.2f}s {found['trials']:>7} {len(found['seconds']):>6} {median:>6.2f}s "

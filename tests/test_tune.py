@@ -226,6 +226,7 @@ def test_trials_are_never_kept_nor_published(cli, elo_warehouse, tmp_path):
         "--warehouse", str(w), "--out", str(tmp_path / "o"))
     assert held() == before
     assert cli("scenarios", "--warehouse", str(w)).output.startswith("no scenario")
+    cli("audit", "--warehouse", str(w))  # the record holds: every check passes with the study in the warehouse
     cli("publish", "--warehouse", str(w), "--out", str(tmp_path / "after"))
     files = sorted(p.relative_to(tmp_path / "before") for p in (tmp_path / "before").rglob("*") if p.is_file())
     assert files == sorted(p.relative_to(tmp_path / "after") for p in (tmp_path / "after").rglob("*") if p.is_file())

@@ -31,6 +31,7 @@ class Source:
     series: str | None = None
     path: Path | None = None
     columns: tuple[tuple[str, str], ...] = ()
+    state: str | None = None  # where the series' ratings are when not stored: a relation (list_id, player_id, rating)
 
 
 def column_map(text: str | None) -> tuple[tuple[str, str], ...]:
@@ -86,11 +87,13 @@ def load_sources(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> None:
         name = sql_text(source.name)
         if source.series is not None:
             series = sql_text(source.series)
+            state = "player_state" if source.state is None else \
+                f"(select {series} as series, list_id, player_id, rating from {source.state})"
             # Each list dated before the join: once a list, not once a rating.
             parts.append(f"""select {name}, s.list_id, s.list_date, p.player_id, p.rating
                 from (select series, list_id, {_list_date('list_id', 'window_end + 1')} as list_date
                       from lists where series = {series}) s
-                join player_state p using (series, list_id)
+                join {state} p using (series, list_id)
                 where p.rating is not null""")
             parts.append(f"""select {name}, {sql_text(INITIAL)}, (select min(window_start) from lists where series = {series}),
                        player_id, rating

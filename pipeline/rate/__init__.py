@@ -89,22 +89,18 @@ def first_to_compute(list_ids: list[str], signatures: dict[str, int], stored: di
     return first
 
 
-def rate_series(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, from_list: str | None = None,
-                show_progress: bool | None = None) -> list[RatedList]:
-    """Compute the series' lists, in order, from the first one whose inputs changed
-    (or `from_list`) to the last; each starts from the stored state of the one before.
-
-    A recomputed list whose results differ gets a new revision (the old one is
-    kept, with who changed and why); one whose results are the same is left as it
-    is. A progress bar (per list) shows on a terminal; `show_progress=None` decides
-    from the terminal, False hides it.
-    """
+def computed_lists(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, from_list: str | None = None,
+                   show_progress: bool | None = None) -> tuple[dict[str, list], list[RatedList]] | None:
+    """The series' lists computed, in order, from the first one whose inputs changed (or
+    `from_list`) to the last, each from the stored state of the one before, not stored:
+    table → the rows of each list (pipeline.rate.store), and each list's summary; None
+    when every list is current."""
     import pandas as pd
 
     from pipeline.progress import progress
     from pipeline.rate.corrections import fixes_in_force
     from pipeline.rate.periods import list_row
-    from pipeline.rate.store import COMMON_TABLES, store
+    from pipeline.rate.store import COMMON_TABLES
     from pipeline.systems.base import Period
 
     rs = series.rule_set
@@ -119,7 +115,7 @@ def rate_series(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, fro
                                                  [series.name]).fetchall()}
     first = first_to_compute(list(periods["list_id"]), signatures, stored, from_list)
     if first is None:
-        return []
+        return None
     if rs.recomputes_from_the_first:
         first = 0
     before = None if first == 0 else periods["list_id"].iloc[first - 1]
@@ -145,8 +141,27 @@ def rate_series(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, fro
             summary.append(dataclasses.replace(outcome.summary, figures=tuple(
                 (heading, int(outcome.figures[key])) for heading, key in rs.figures.items())))
             bar.update()
-    revised = store(con, series.name, frames, run_id, rs.extensions)
+    return frames, summary
+
+
+def rate_series(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, from_list: str | None = None,
+                show_progress: bool | None = None) -> list[RatedList]:
+    """Compute the series' lists, in order, from the first one whose inputs changed
+    (or `from_list`) to the last; each starts from the stored state of the one before.
+
+    A recomputed list whose results differ gets a new revision (the old one is
+    kept, with who changed and why); one whose results are the same is left as it
+    is. A progress bar (per list) shows on a terminal; `show_progress=None` decides
+    from the terminal, False hides it.
+    """
+    from pipeline.rate.store import store
+
+    computed = computed_lists(con, run_id, series, from_list, show_progress)
+    if computed is None:
+        return []
+    frames, summary = computed
+    revised = store(con, series.name, frames, run_id, series.rule_set.extensions)
     return [dataclasses.replace(r, revision=revised.get(r.list_id)) for r in summary]
 
 
-__all__ = ["Series", "UnknownList", "first_to_compute", "from_list_of_each", "rate_series"]
+__all__ = ["Series", "UnknownList", "computed_lists", "first_to_compute", "from_list_of_each", "rate_series"]

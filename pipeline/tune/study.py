@@ -23,7 +23,7 @@ import pyarrow as pa
 
 from pipeline.rate.series import SeriesError, chosen, known_list
 from pipeline.tune.space import Space, read_space
-from pipeline.tune.trial import Outcome, Setting, rated_trial
+from pipeline.tune.trial import Outcome, Setting, official_scored, rated_trial
 from pipeline.warehouse import row, scalar, transaction
 
 OBJECTIVES = ("log-loss", "brier")  # the first: the default
@@ -151,15 +151,10 @@ def _resumed(con: duckdb.DuckDBPyConnection, held: Study, given: dict) -> Study:
 
 def trials_of(con: duckdb.DuckDBPyConnection, name: str) -> list[dict]:
     """The study's trials in order, as stored (parameters read back)."""
-    rel = con.sql(f"select * exclude (study) from study_trials where study = {_literal(name)} order by trial")
+    rows = con.sql("select * exclude (study) from study_trials where study = ? order by trial",
+                   params=[name]).to_arrow_table().to_pylist()
     return [{**r, "parameters": json.loads(r["parameters"]),
-             "drift_by_decade": json.loads(r["drift_by_decade"]) if r["drift_by_decade"] else {}}
-            for r in rel.to_arrow_table().to_pylist()]
-
-
-def _literal(text: str) -> str:
-    from pipeline.warehouse import sql_text
-    return sql_text(text)
+             "drift_by_decade": json.loads(r["drift_by_decade"]) if r["drift_by_decade"] else {}} for r in rows]
 
 
 def objective_value(study: Study, trial: dict) -> float | None:
@@ -253,6 +248,7 @@ def run_study(con: duckdb.DuckDBPyConnection, study: Study, run_id: int,
     the trial takes the earlier one's figures (a sampler may propose a point twice in a
     small space). Returns every trial."""
     setting = Setting(study.system, study.system, study.split_day, run_id, official_parameters(con, study.system))
+    official_scored(con, setting)
     done = trials_of(con, study.name)
     while len(done) < planned(study):
         parameters = next_parameters(study, done)

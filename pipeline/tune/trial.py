@@ -12,8 +12,8 @@ import duckdb
 import pyarrow as pa
 
 from pipeline.analysis.evaluate import scored_games
-from pipeline.analysis.sources import Source
-from pipeline.warehouse import scratch, stage_sql
+from pipeline.analysis.sources import Source, load_sources
+from pipeline.warehouse import scratch, sql_text, stage_sql
 
 TRIAL = "tune-trial"  # the scenario a trial is rated as, gone when the trial is scored
 
@@ -65,7 +65,7 @@ class Setting:
 def rated_trial(con: duckdb.DuckDBPyConnection, setting: Setting, parameters: dict) -> Outcome:
     """The trial of `parameters` (the others as the official lists have them): rated,
     scored and forgotten (the warehouse is as before)."""
-    from pipeline.rate import rate_series
+    from pipeline.rate import computed_lists
     from pipeline.rate.series import scenario
     from pipeline.systems import ParameterError
 
@@ -75,35 +75,80 @@ def rated_trial(con: duckdb.DuckDBPyConnection, setting: Setting, parameters: di
             series = scenario(con, TRIAL, setting.system, {**setting.base, **parameters}, setting.run_id)
         except ParameterError as err:
             return Outcome(parameters, time.perf_counter() - started, refused=str(err).removesuffix("; nothing was rated"))
-        rate_series(con, setting.run_id, series, show_progress=False)
+        frames, _ = computed_lists(con, setting.run_id, series, show_progress=False)
+        _rows_scored(con, series, frames)
         found = _scores(con, setting)
     return Outcome(parameters, time.perf_counter() - started, **found)
 
 
+def _rows_scored(con: duckdb.DuckDBPyConnection, series, frames: dict[str, list]) -> None:
+    """Of what the trial computed, what its scores read: its lists (in the shared table),
+    its ratings (the registered relation trial_state: list_id, player_id, rating) and who
+    played in each window (trial_played). Storing the whole of it, with revisions, would
+    cost a third of the trial."""
+    from pipeline.rate.periods import to_arrow
+    from pipeline.rate.store import computed_rows, split_extensions
+
+    lists = split_extensions(con, {"lists": frames["lists"]}, series.rule_set.extensions)["lists"]
+    new = computed_rows(con, series.name, "lists", lists)
+    con.execute(f"insert into lists by name select 1 as revision, * from {new}")
+    con.execute(f"drop view {new}")
+    con.unregister("computed_lists")
+    con.register("trial_state", to_arrow([{k: p[k] for k in ("list_id", "player_id", "rating")}
+                                          for p in frames["player_state"]]))
+    played = [{"list_id": p["list_id"], "player_id": p["player_id"][p["games_played"] > 0]}
+              for p in frames["calculations"]]
+    con.register("trial_played", to_arrow(played))
+
+
+def official_scored(con: duckdb.DuckDBPyConnection, setting: Setting) -> None:
+    """The temp table tune_official: the games the official lists rate, as they score
+    them (sql/analysis/scored_games.sql), once for every trial of a study (outside the
+    trials' transactions, which would drop it)."""
+    scored_games(con, [Source(setting.official, series=setting.official)])
+    con.execute("drop table if exists tune_official")
+    con.execute("alter table scored rename to tune_official")
+
+
 def _scores(con: duckdb.DuckDBPyConnection, setting: Setting) -> dict:
-    trial, official = Source(TRIAL, series=TRIAL), Source(setting.official, series=setting.official)
-    scored_games(con, [trial, official])
-    con.execute("drop table if exists tune_scored")
-    con.execute("alter table scored rename to tune_scored")
+    """The trial and the official lists on the games both rate (as scored_games.sql
+    scores two sources: each game by each one's list in force on its day), split at the
+    study's day; the cohorts' drift. The official lists' rows were scored once."""
+    trial = Source(TRIAL, series=TRIAL, state="trial_state")
+    scored_games(con, [trial])
+    # Each game both rate once, with both expected scores and its part; read by the
+    # accuracy and calibration of analysis/ as `scored`, the part standing for the list.
     con.execute("set variable split_day = ?", [setting.split_day])
+    con.execute("""create or replace temp table tune_pairs as
+                   select t.game_key, t.date, t.white_score, t.expected as trial, o.expected as official,
+                          case when getvariable('split_day') is null then 'all'
+                               when t.date <= getvariable('split_day') then 'train' else 'test' end as part
+                   from scored t join tune_official o using (game_key)""")
+    con.execute("drop table scored")
+    sides = " union all ".join(f"select game_key, {sql_text(name)} as source, part as list_id, date, white_score, "
+                               f"{column} as expected from tune_pairs"
+                               for name, column in ((TRIAL, "trial"), (setting.official, "official")))
+    con.execute(f"create or replace temp view scored as {sides}")
     parts = {}
-    for part, games in (("train", "date <= getvariable('split_day')"), ("test", "date > getvariable('split_day')")):
-        where = "true" if setting.split_day is None else games
-        con.execute(f"create or replace temp view scored as select * from tune_scored where {where}")
-        for source, n, log_loss, brier in con.execute(
-                f"select source, games, log_loss, brier from ({stage_sql('analysis/accuracy')}) "
-                "where list_id is null").fetchall():
-            parts[(source, part)] = Part(n, float(log_loss), float(brier))
+    for source, part, n, log_loss, brier in con.execute(
+            f"select source, list_id, games, log_loss, brier from ({stage_sql('analysis/accuracy')}) "
+            "where list_id is not null").fetchall():
+        for named in (("train", "test") if part == "all" else (part,)):
+            parts[(source, named)] = Part(n, float(log_loss), float(brier))
+    con.execute(f"create or replace temp view scored as select * from ({sides}) where list_id in ('test', 'all')")
     calibration = con.sql(stage_sql("analysis/calibration")).to_arrow_table()  # the test games'
     con.execute("drop view scored")
-    con.execute("drop table tune_scored")
+    con.execute("drop table tune_pairs")
     con.execute("set variable a = ?", [TRIAL])
     con.execute("set variable b = ?", [setting.official])
     con.execute("set variable trial = ?", [TRIAL])
+    load_sources(con, [trial, Source(setting.official, series=setting.official)])
     con.execute(f"create or replace temp table compared_pairs as {stage_sql('analysis/compared_pairs')}")
     drift = con.execute(stage_sql("tune/cohort_drift").replace("__COHORTS__", stage_sql("analysis/cohorts"))
                         ).fetchall()
     con.execute("drop table compared_pairs")
+    con.unregister("trial_state")
+    con.unregister("trial_played")
     empty = Part(0, None, None)
     return {"train": parts.get((TRIAL, "train"), empty), "test": parts.get((TRIAL, "test"), empty),
             "official_train": parts.get((setting.official, "train"), empty),
