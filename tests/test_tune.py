@@ -102,6 +102,8 @@ def test_the_true_k_is_found(cli, elo_warehouse, tmp_path):
     best = (tmp_path / "study" / "best.toml").read_text()
     # The official lists' logistic = true is kept with the K found: the file rates what the trial rated.
     assert "logistic = true" in best and "k_standard = 20" in best
+    page = (tmp_path / "study" / "index.html").read_text()
+    assert "Trial 2: the lowest training log-loss of the feasible trials." in page
     table = pq.read_table(tmp_path / "study" / "trials.parquet")
     assert table.column_names[:3] == ["trial", "k_standard", "state"]
     assert table.column("k_standard").to_pylist() == [10, 20, 40]
@@ -308,5 +310,6 @@ def test_ctrl_c_leaves_a_resumable_study_that_makes_the_uninterrupted_trials(cli
         assert con.execute("select count(*) from lists where series <> 'fide'").fetchall()[0][0] == 0
         assert con.execute("select status from runs where command = 'tune'").fetchall() == [("failed",)]
     assert (tmp_path / "o" / "trials.csv").read_text().count("\n") == len(done) + 1  # what it had, written
+    cli("audit", "--warehouse", str(w))
     cli("tune", "c", "--warehouse", str(w), "--out", str(tmp_path / "o"))
     assert stored_trials(w, "c") == stored_trials(whole, "c")
