@@ -313,3 +313,26 @@ def test_ctrl_c_leaves_a_resumable_study_that_makes_the_uninterrupted_trials(cli
     cli("audit", "--warehouse", str(w))
     cli("tune", "c", "--warehouse", str(w), "--out", str(tmp_path / "o"))
     assert stored_trials(w, "c") == stored_trials(whole, "c")
+
+
+def test_what_a_study_cannot_search_is_refused_in_one_message(cli, elo_warehouse, tmp_path):
+    k = space(tmp_path, "[k_standard]\nchoices = [10, 20]\n")
+    cases = [
+        (("tune", "x", "--system", "fide", "--space", str(k), "--train-until", "1999-01"),
+         "no list '1999-01' in fide: its lists are 2010-03 … 2012-08"),  # the games' months, each list the next
+        (("tune", "x", "--system", "performance", "--space", str(space(tmp_path, "[senior_quota]\nchoices = [8]\n",
+                                                                          "q.toml"))),
+         "this warehouse has no performance lists (it holds fide)"),
+        (("tune", "x", "--keep", "best"), "no study 'x' (`ratings tunes` lists them)"),
+        (("tune", "x", "--system", "fide"), "give the space to search: --space FILE.toml"),
+        (("tune", "Bad Name", "--system", "fide", "--space", str(k)), "study name 'Bad Name': lower-case letters"),
+        (("tunes", "--drop", "x"), "no study 'x'"),
+    ]
+    w = fresh(elo_warehouse, tmp_path)
+    for args, message in cases:
+        refused = cli(*args, "--warehouse", str(w), ok=False)
+        assert refused.exit_code == 1 and message in refused.output and "Traceback" not in refused.output, args
+    with duckdb.connect(str(w), read_only=True) as con:
+        assert con.execute("select count(*) from studies").fetchall() == [(0,)]
+    usage = cli("tune", "x", "--keep", "best", "--seed", "3", "--warehouse", str(w), ok=False)
+    assert usage.exit_code == 2 and "--keep takes no other option" in usage.output
