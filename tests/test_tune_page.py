@@ -12,7 +12,7 @@ import re
 import pyarrow as pa
 
 from pipeline.tune.outputs import pareto_front
-from pipeline.tune.page import study_page
+from pipeline.tune.page import front_chart, study_page
 from pipeline.tune.space import Dimension, Space
 from pipeline.tune.study import Study, best
 
@@ -160,3 +160,19 @@ def test_the_page_is_a_page():
     levels = [int(n) for n in re.findall(r"<h([1-6])", html)]
     assert levels[0] == 1 and all(b - a <= 1 for a, b in zip(levels, levels[1:]))
     assert "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "") and "https://" not in html
+
+
+def test_trials_far_off_are_drawn_at_the_edge_and_counted():
+    """The front drifts 10 and 20 points (the axis reaches twice the larger, 40) and
+    scores 0.60 and 0.59, the official lists 0.63: the scores reach 0.63 + (0.63 - 0.59)
+    = 0.67. A trial of drift 300 and score 0.69 lies beyond both: drawn at the edge, and
+    said once; the front's trials are drawn where they are."""
+    s = study(max_drift=None)
+    near = [trial(1, {"senior_quota": 8, "start_value": 1200.0}, 0.60, 0.60, 10.0),
+            trial(2, {"senior_quota": 9, "start_value": 1300.0}, 0.61, 0.59, 20.0)]
+    far = trial(3, {"senior_quota": 10, "start_value": 1400.0}, 0.70, 0.69, 300.0)
+    assert [t["trial"] for t in pareto_front(s, [*near, far])] == [2, 1]
+    chart = front_chart(s, [*near, far], near)
+    assert 'class="trial other feasible beyond" data-trial="3"' in chart
+    assert "1 trial beyond the range, drawn at its edge" in chart
+    assert 'class="trial front feasible" data-trial="1"' in chart and 'class="trial front feasible" data-trial="2"' in chart

@@ -56,9 +56,8 @@ def front_chart(study: Study, trials: list[dict], front: list[dict]) -> str:
     on_front = {t["trial"] for t in front}
     official = next((t[f"official_{score}"] for t in rated if t[f"official_{score}"] is not None), None)
     sizes = [abs(t["drift"] or 0.0) for t in rated]  # no cohort: no drift, as pareto_front reads it
-    x_ticks = nice_ticks(0, max([*sizes, study.max_drift or 0.0]) or 1)
-    scores = [t[score] for t in rated] + ([] if official is None else [official])
-    low, high = min(scores), max(scores)
+    x_top, (low, high) = _focus(study, rated, sizes, on_front, official)
+    x_ticks = nice_ticks(0, x_top or 1)
     if high == low:  # a narrow band around the one score (nice_ticks would reach a whole point above it)
         low, high = low - 0.01, high + 0.01
     y_ticks = nice_ticks(low, high)
@@ -80,12 +79,34 @@ def front_chart(study: Study, trials: list[dict], front: list[dict]) -> str:
         colour = FRONT if kind == "front" else OTHER
         fill = f'fill="{colour}"' if t["feasible"] else f'fill="#fff" stroke="{colour}" stroke-width="1.5"'
         said = ", ".join(w for w, true in (("on the front", kind == "front"), ("infeasible", not t["feasible"])) if true)
-        parts.append(f'<circle class="trial {kind} {state(t)}" data-trial="{t["trial"]}" cx="{x(size):.1f}" '
-                     f'cy="{y(t[score]):.1f}" r="{4 if kind == "front" else 3}" {fill}><title>trial {t["trial"]}: '
+        beyond = size > x_ticks[-1] or t[score] > y_ticks[-1]  # drawn at the edge, said in its title
+        said += ("; " if said else "") + "beyond the chart's range, drawn at its edge" if beyond else ""
+        parts.append(f'<circle class="trial {kind} {state(t)}{" beyond" if beyond else ""}" data-trial="{t["trial"]}" '
+                     f'cx="{x(min(size, x_ticks[-1])):.1f}" cy="{y(min(t[score], y_ticks[-1])):.1f}" '
+                     f'r="{4 if kind == "front" else 3}" {fill}><title>trial {t["trial"]}: '
                      f'{t[score]:.5f}, drift {t["drift"] or 0.0:+.1f}{f" ({said})" if said else ""}</title></circle>')
     parts.extend(_front_key(right, official is not None, study.max_drift is not None))
+    beyond = sum(1 for t, size in zip(rated, sizes) if size > x_ticks[-1] or t[score] > y_ticks[-1])
+    if beyond:
+        parts.append(f'<text class="beyond-note" x="{right}" y="{HEIGHT - BOTTOM - 6}" text-anchor="end" '
+                     f'fill="#333">{beyond} trial{"s" if beyond > 1 else ""} beyond the range, drawn at its '
+                     'edge</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _focus(study: Study, rated: list[dict], sizes: list[float], on_front: set, official: float | None):
+    """The chart's reach: to twice the front's drift (or --max-drift) and to the front's
+    and the official lists' scores plus as much again above the best, so that trials
+    far off (a drift of 270 points) do not crowd the front into a corner."""
+    score = f"test_{metric(study)}"
+    scores = [t[score] for t in rated]
+    front_sizes = [s for t, s in zip(rated, sizes) if t["trial"] in on_front] or sizes
+    front_scores = [t[score] for t in rated if t["trial"] in on_front] or scores
+    x_top = max(min(max(sizes), 2 * max([*front_sizes, study.max_drift or 0.0])), study.max_drift or 0.0)
+    low = min([*scores, *([] if official is None else [official])])
+    near = max([*front_scores, *([] if official is None else [official])])
+    return x_top, (low, min(max(scores), near + (near - low)))
 
 
 def _front_key(right: float, official: bool, max_drift: bool) -> list[str]:
