@@ -336,3 +336,25 @@ def test_what_a_study_cannot_search_is_refused_in_one_message(cli, elo_warehouse
         assert con.execute("select count(*) from studies").fetchall() == [(0,)]
     usage = cli("tune", "x", "--keep", "best", "--seed", "3", "--warehouse", str(w), ok=False)
     assert usage.exit_code == 2 and "--keep takes no other option" in usage.output
+
+
+def test_a_go_warehouse_and_stale_lists_are_refused(cli, elo_warehouse, tmp_path):
+    """Studies score chess games (the games table): a Go rule set is refused by name; and
+    a study scores trials against the official lists, so they must be current: games
+    taken in but not rated yet (`ratings validate` without `rate`) are refused first."""
+    from tests.conftest import write_small_go_club
+
+    go = write_small_go_club(tmp_path)
+    gw = tmp_path / "go.duckdb"
+    cli("run", "--system", "go-belgium", "--players", str(go["players"]), "--events", str(go["events"]),
+        "--games", str(go["games"]), "--warehouse", str(gw), "--out", str(tmp_path / "go-out"), "--no-reports")
+    s = space(tmp_path, "[k_standard]\nchoices = [10, 20]\n")
+    refused = cli("tune", "g", "--system", "go-belgium", "--space", str(s), "--warehouse", str(gw), ok=False)
+    assert "'go-belgium': studies score chess lists" in refused.output
+    w = fresh(elo_warehouse, tmp_path)
+    late = tmp_path / "late.csv"
+    late.write_text("date,white_id,black_id,result\n2012-06-07,1,2,1-0\n")
+    cli("ingest", str(late), "--warehouse", str(w))
+    cli("validate", "--warehouse", str(w))
+    stale = cli("tune", "k", "--system", "fide", "--space", str(s), "--warehouse", str(w), ok=False)
+    assert "are not current" in stale.output and "rate them first (ratings rate --system fide)" in stale.output
