@@ -101,15 +101,13 @@ def _heading(study) -> str:
             f"{'a grid' if study.sampler == 'grid' else f'TPE (seed {study.seed})'}; {study.objective}{limit}; {split}")
 
 
-def _shown(parameters: dict) -> str:
-    return ", ".join(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}" for k, v in parameters.items())
-
-
 def _trial_line(study, t: dict, planned: int) -> str:
-    head = f"  trial {t['trial']}/{planned}: {_shown(t['parameters'])}"
+    from pipeline.tune.study import parameters_text
+
+    head = f"  trial {t['trial']}/{planned}: {parameters_text(t['parameters'])}"
     if t["refused"]:
         return f"{head}: refused by the rules ({t['refused']})"
-    metric = "log_loss" if study.objective == "log-loss" else "brier"
+    metric = study.metric
     if t[f"train_{metric}"] is None:
         return f"{head}: no game of the training scored (the trial rates none of the players the official lists rate)"
     test = f", test {t[f'test_{metric}']:.4f}" if study.split_day and t[f"test_{metric}"] is not None else ""
@@ -119,42 +117,34 @@ def _trial_line(study, t: dict, planned: int) -> str:
 
 
 def _summary(study, trials: list[dict], top: dict | None) -> str:
-    metric = "log_loss" if study.objective == "log-loss" else "brier"
+    from pipeline.tune.study import parameters_text
+
+    metric = study.metric
     if top is None:
         return f"  {len(trials)} trials, none feasible" + (" (none rated)" if not trials else "")
     test = (f"; on the test games {top[f'test_{metric}']:.4f} against the official lists' "
             f"{top[f'official_test_{metric}']:.4f} ({top['test_games']:,} games)"
             if study.split_day and top[f"test_{metric}"] is not None else "")
-    return (f"  best feasible: trial {top['trial']}, {_shown(top['parameters'])}: training "
+    return (f"  best feasible: trial {top['trial']}, {parameters_text(top['parameters'])}: training "
             f"{study.objective} {top[f'train_{metric}']:.4f}{test}, drift {round(top['drift'] or 0):+d}")
 
 
 def _keep(name: str, keep: str, warehouse: Path, wait: float) -> None:
     from pipeline import flow
     from pipeline.console import ConsoleReporter
-    from pipeline.tune.study import StudyError, best, official_parameters, study_of, trials_of
+    from pipeline.tune.study import StudyError, kept_trial, official_parameters, parameters_text, study_of, trials_of
 
     with opened(warehouse, wait) as con:
         study = study_of(con, name)
         if study is None:
             raise StudyError(f"no study {name!r} (`ratings tunes` lists them)")
-        trials = trials_of(con, name)
-        if keep == "best":
-            chosen = best(study, trials)
-            if chosen is None:
-                raise StudyError(f"study {name!r} has no feasible trial to keep")
-        else:
-            if not keep.isdigit() or not 1 <= int(keep) <= len(trials):
-                raise StudyError(f"--keep {keep}: give `best` or a trial's number, 1 to {len(trials)}")
-            chosen = trials[int(keep) - 1]
-            if chosen["refused"]:
-                raise StudyError(f"trial {keep} was refused by the rules ({chosen['refused']}): nothing to keep")
+        chosen = kept_trial(study, trials_of(con, name), keep)
         with recorded(con, "tune", {"study": name, "keep": keep}) as run_id, \
                 flow.timed(ConsoleReporter(), "Rate"):
             flow.run_scenario(con, run_id, ConsoleReporter(), name, study.system,
                               {**official_parameters(con, study.system), **chosen["parameters"]})
     click.echo(f"Trial {chosen['trial']} of study {name} kept as the scenario {name} "
-               f"({_shown(chosen['parameters'])}): ratings compare {study.system} {name}")
+               f"({parameters_text(chosen['parameters'])}): ratings compare {study.system} {name}")
 
 
 @click.command("tunes")

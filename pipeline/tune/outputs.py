@@ -10,7 +10,7 @@ import pyarrow as pa
 
 from pipeline.analysis.files import write_tables
 from pipeline.publish import write_bytes
-from pipeline.tune.study import Study, best
+from pipeline.tune.study import Study, best, state_of
 
 FIGURES = ("train_games", "train_log_loss", "train_brier", "test_games", "test_log_loss", "test_brier",
            "official_test_log_loss", "official_test_brier", "drift")
@@ -25,7 +25,7 @@ def trials_table(study: Study, trials: list[dict]) -> pa.Table:
     for t in trials:
         r = {"trial": t["trial"]}
         r.update({name: t["parameters"].get(name) for name in study.space.names})
-        r["state"] = "refused" if t["refused"] else "feasible" if t["feasible"] else "infeasible"
+        r["state"] = state_of(t)
         r["refused"] = t["refused"]
         r.update({k: t[k] for k in FIGURES})
         r.update({f"drift_{d}s": t["drift_by_decade"].get(str(d)) for d in decades})
@@ -40,7 +40,7 @@ def trials_table(study: Study, trials: list[dict]) -> pa.Table:
 def pareto_front(study: Study, trials: list[dict]) -> list[dict]:
     """The rated trials no other beats on both the test score and the size of the drift
     (lower both), by test score."""
-    metric = "test_log_loss" if study.objective == "log-loss" else "test_brier"
+    metric = f"test_{study.metric}"
     rated = [t for t in trials if not t["refused"] and t[metric] is not None]
 
     def point(t):
@@ -56,7 +56,7 @@ def rules_toml(study: Study, trial: dict, base: dict) -> str:
     """The trial's parameters as a --rules file, with those of the official lists it kept
     (`base`: where they differ from the rule set's defaults)."""
     lines = [f"# ratings tune {study.name}: trial {trial['trial']} of the {study.system} rules, the best feasible",
-             f"# (training {study.objective} {trial['train_log_loss' if study.objective == 'log-loss' else 'train_brier']:.6f}).",
+             f"# (training {study.objective} {trial[f'train_{study.metric}']:.6f}).",
              f"# Use: ratings scenario NAME --system {study.system} --rules best.toml"]
     kept = {k: v for k, v in base.items() if k not in trial["parameters"]}
     if kept:

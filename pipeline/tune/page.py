@@ -14,22 +14,10 @@ import pyarrow as pa
 from pipeline.publish.pages import TEMPLATES
 from pipeline.publish.svg import BOTTOM, COLOURS, HEIGHT, LEFT, RIGHT, TOP, WIDTH, _frame, line_chart, nice_ticks
 from pipeline.tune.space import Dimension
-from pipeline.tune.study import Study, objective_value, planned
+from pipeline.tune.study import Study, objective_value, planned, shown, state_of
 
 FRONT, OTHER, OFFICIAL = COLOURS[1], COLOURS[0], "#555555"
 LEGEND = 130  # room right of the front chart for its key
-
-
-def metric(study: Study) -> str:
-    """The column suffix of the study's objective: log_loss or brier."""
-    return "log_loss" if study.objective == "log-loss" else "brier"
-
-
-def shown(value) -> str:
-    """A parameter's value as the command line shows it (floats without trailing zeros)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def searched(d: Dimension) -> str:
@@ -41,15 +29,11 @@ def searched(d: Dimension) -> str:
     return f"{kind} {shown(d.low)} to {shown(d.high)}{step}{', log scale' if d.log else ''}"
 
 
-def state(trial: dict) -> str:
-    return "refused" if trial["refused"] else "feasible" if trial["feasible"] else "infeasible"
-
-
 def front_chart(study: Study, trials: list[dict], front: list[dict]) -> str:
     """Each rated trial at (size of its drift, test score): the front's in their own
     colour, an infeasible trial hollow, the official lists' test score a dashed line,
     --max-drift a dotted one."""
-    score = f"test_{metric(study)}"
+    score = f"test_{study.metric}"
     rated = [t for t in trials if not t["refused"] and t[score] is not None]
     if not rated:
         return f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}"></svg>'
@@ -81,7 +65,7 @@ def front_chart(study: Study, trials: list[dict], front: list[dict]) -> str:
         said = ", ".join(w for w, true in (("on the front", kind == "front"), ("infeasible", not t["feasible"])) if true)
         beyond = size > x_ticks[-1] or t[score] > y_ticks[-1]  # drawn at the edge, said in its title
         said += ("; " if said else "") + "beyond the chart's range, drawn at its edge" if beyond else ""
-        parts.append(f'<circle class="trial {kind} {state(t)}{" beyond" if beyond else ""}" data-trial="{t["trial"]}" '
+        parts.append(f'<circle class="trial {kind} {state_of(t)}{" beyond" if beyond else ""}" data-trial="{t["trial"]}" '
                      f'cx="{x(min(size, x_ticks[-1])):.1f}" cy="{y(min(t[score], y_ticks[-1])):.1f}" '
                      f'r="{4 if kind == "front" else 3}" {fill}><title>trial {t["trial"]}: '
                      f'{t[score]:.5f}, drift {t["drift"] or 0.0:+.1f}{f" ({said})" if said else ""}</title></circle>')
@@ -99,7 +83,7 @@ def _focus(study: Study, rated: list[dict], sizes: list[float], on_front: set, o
     """The chart's reach: to twice the front's drift (or --max-drift) and to the front's
     and the official lists' scores plus as much again above the best, so that trials
     far off (a drift of 270 points) do not crowd the front into a corner."""
-    score = f"test_{metric(study)}"
+    score = f"test_{study.metric}"
     scores = [t[score] for t in rated]
     front_sizes = [s for t, s in zip(rated, sizes) if t["trial"] in on_front] or sizes
     front_scores = [t[score] for t in rated if t["trial"] in on_front] or scores
@@ -146,7 +130,7 @@ def importances(study: Study, trials: list[dict]) -> tuple[list[tuple[str, float
     from optuna.trial import create_trial
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    distributions = {d.name: d.distribution() for d in study.space.dimensions}
+    distributions = study.space.distributions()
     evaluator, method = _evaluator()
     try:
         with warnings.catch_warnings():
@@ -191,8 +175,8 @@ def study_page(study: Study, trials: list[dict], front: list[dict], top: dict | 
                         for r in calibration.to_pylist()]
     return TEMPLATES.get_template("tune.html.j2").render(
         study=study, names=study.space.names, searched=[(d.name, searched(d)) for d in study.space.dimensions],
-        done=len(trials), planned=planned(study), trials=trials, front=front, top=top, m=metric(study),
-        train_name=_score_name(study), test_name=_score_name(study, test=True), shown=shown, state=state,
+        done=len(trials), planned=planned(study), trials=trials, front=front, top=top, m=study.metric,
+        train_name=_score_name(study), test_name=_score_name(study, test=True), shown=shown, state=state_of,
         decades=sorted((top or {}).get("drift_by_decade", {}).items(), key=lambda d: int(d[0])),
         front_chart=front_chart(study, trials, front), importances=found, importance_note=why,
         calibration=calibration_rows, trial_label=trial_label,

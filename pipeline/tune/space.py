@@ -85,6 +85,10 @@ class Space:
     def names(self) -> list[str]:
         return [d.name for d in self.dimensions]
 
+    def distributions(self) -> dict:
+        """Each parameter's Optuna distribution, in the space's order (the sampler draws in it)."""
+        return {d.name: d.distribution() for d in self.dimensions}
+
     def text(self) -> str:
         """Its stored form (a study resumed must search the same space, in the same order:
         the sampler draws the parameters in it)."""

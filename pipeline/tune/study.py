@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import json
+import math
 import re
 import warnings
 from collections.abc import Callable
@@ -49,6 +50,15 @@ class Study:
     sampler: str  # tpe or grid
     trials_asked: int
     inputs: int
+
+    @property
+    def metric(self) -> str:
+        """The figures' column suffix of the objective: log_loss or brier."""
+        return "log_loss" if self.objective == "log-loss" else "brier"
+
+    def drift_excess(self, drift: float | None) -> float:
+        """How far a trial's drift goes past --max-drift (at most 0: within; no cohort: no drift)."""
+        return abs(drift or 0.0) - (math.inf if self.max_drift is None else self.max_drift)
 
 
 def _inputs(con: duckdb.DuckDBPyConnection, official: str) -> int:
@@ -159,7 +169,24 @@ def trials_of(con: duckdb.DuckDBPyConnection, name: str) -> list[dict]:
 
 def objective_value(study: Study, trial: dict) -> float | None:
     """What the search minimises: the training games' log-loss or Brier score."""
-    return trial["train_log_loss" if study.objective == "log-loss" else "train_brier"]
+    return trial[f"train_{study.metric}"]
+
+
+def state_of(trial: dict) -> str:
+    """refused (by the rules), feasible or infeasible (past --max-drift)."""
+    return "refused" if trial["refused"] else "feasible" if trial["feasible"] else "infeasible"
+
+
+def shown(value) -> str:
+    """A parameter's value as a --rules file writes it (floats without trailing zeros)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def parameters_text(parameters: dict) -> str:
+    """`name = value, ...`, in the space's order."""
+    return ", ".join(f"{k} = {shown(v)}" for k, v in parameters.items())
 
 
 def next_parameters(study: Study, done: list[dict]) -> dict | None:
@@ -171,7 +198,7 @@ def next_parameters(study: Study, done: list[dict]) -> dict | None:
     from optuna.trial import create_trial
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    distributions = {d.name: d.distribution() for d in study.space.dimensions}
+    distributions = study.space.distributions()
     rated = [objective_value(study, t) for t in done if objective_value(study, t) is not None]
     worst = max(rated, default=1.0)
     history = []
@@ -180,7 +207,7 @@ def next_parameters(study: Study, done: list[dict]) -> dict | None:
         # far): the sampler then learns to avoid such combinations, as it would not from
         # a failed trial, which it ignores.
         refused = trial["refused"] is not None or objective_value(study, trial) is None
-        drift = 0.0 if refused or study.max_drift is None else abs(trial["drift"] or 0.0) - study.max_drift
+        drift = 0.0 if refused or study.max_drift is None else study.drift_excess(trial["drift"])
         history.append(create_trial(value=worst if refused else objective_value(study, trial),
                                     params=trial["parameters"], distributions=distributions,
                                     constraints={"rules": 1.0 if refused else 0.0, "drift": drift}))
@@ -203,8 +230,7 @@ def planned(study: Study) -> int:
 
 def record(con: duckdb.DuckDBPyConnection, study: Study, number: int, outcome: Outcome, run_id: int) -> dict:
     """The trial stored (one transaction); returns it as trials_of reads it."""
-    feasible = None if outcome.refused else (
-        True if study.max_drift is None else abs(outcome.drift or 0.0) <= study.max_drift)
+    feasible = None if outcome.refused else study.drift_excess(outcome.drift) <= 0
     part = {k: getattr(outcome, k) for k in ("train", "test", "official_train", "official_test")}
 
     def value(name, figure):
@@ -247,7 +273,7 @@ def run_study(con: duckdb.DuckDBPyConnection, study: Study, run_id: int,
     rolled back, those recorded kept. Parameters already rated are not rated again:
     the trial takes the earlier one's figures (a sampler may propose a point twice in a
     small space). Returns every trial."""
-    setting = Setting(study.system, study.system, study.split_day, run_id, official_parameters(con, study.system))
+    setting = Setting(study.system, study.split_day, run_id, official_parameters(con, study.system))
     official_scored(con, setting)
     done = trials_of(con, study.name)
     while len(done) < planned(study):
@@ -289,7 +315,7 @@ def study_listing(con: duckdb.DuckDBPyConnection) -> list[dict]:
         study = study_of(con, name)
         trials = trials_of(con, name)
         top = best(study, trials)
-        metric = "log_loss" if study.objective == "log-loss" else "brier"
+        metric = study.metric
         found.append({"study": name, "rule_set": study.system, "parameters": ", ".join(study.space.names),
                       "objective": study.objective, "max_drift": study.max_drift, "train_until": study.train_until,
                       "sampler": study.sampler, "trials": f"{len(trials)} of {planned(study)}",
@@ -312,7 +338,24 @@ def drop_study(con: duckdb.DuckDBPyConnection, name: str) -> int:
 
 def calibration_of(con: duckdb.DuckDBPyConnection, name: str, trial: int | None) -> pa.Table:
     """The test games' calibration bins of a trial and of the official lists on the same
-    games: source (trial, official), bin, bin_end, games, expected, actual."""
+    games: source (trial, official), bin, bin_end, games, expected, actual; no row
+    without a trial."""
     return con.sql("""select source, bin, bin_end, games, expected, actual from study_calibration
-                      where study = ? and trial = ? order by source desc, bin""",
-                   params=[name, -1 if trial is None else trial]).to_arrow_table()
+                      where study = ? and trial is not distinct from ? order by source desc, bin""",
+                   params=[name, trial]).to_arrow_table()
+
+
+def kept_trial(study: Study, trials: list[dict], keep: str) -> dict:
+    """The trial `--keep` names: `best` (the best feasible) or its number; StudyError
+    when there is none to keep."""
+    if keep == "best":
+        chosen_ = best(study, trials)
+        if chosen_ is None:
+            raise StudyError(f"study {study.name!r} has no feasible trial to keep")
+        return chosen_
+    if not keep.isdigit() or not 1 <= int(keep) <= len(trials):
+        raise StudyError(f"--keep {keep}: give `best` or a trial's number, 1 to {len(trials)}")
+    chosen_ = trials[int(keep) - 1]
+    if chosen_["refused"]:
+        raise StudyError(f"trial {keep} was refused by the rules ({chosen_['refused']}): nothing to keep")
+    return chosen_

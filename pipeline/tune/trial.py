@@ -55,8 +55,7 @@ class Outcome:
 class Setting:
     """What every trial of a study shares."""
 
-    system: str
-    official: str  # the series of the rule set's official lists
+    system: str  # the rule set, whose official lists are the series of its name
     split_day: dt.date | None  # the last day of training; None: every game is in both parts
     run_id: int
     base: dict = field(default_factory=dict)  # the official lists' own parameters, which a trial keeps
@@ -105,7 +104,7 @@ def official_scored(con: duckdb.DuckDBPyConnection, setting: Setting) -> None:
     """The temp table tune_official: the games the official lists rate, as they score
     them (sql/analysis/scored_games.sql), once for every trial of a study (outside the
     trials' transactions, which would drop it)."""
-    scored_games(con, [Source(setting.official, series=setting.official)])
+    scored_games(con, [Source(setting.system, series=setting.system)])
     con.execute("drop table if exists tune_official")
     con.execute("alter table scored rename to tune_official")
 
@@ -127,7 +126,7 @@ def _scores(con: duckdb.DuckDBPyConnection, setting: Setting) -> dict:
     con.execute("drop table scored")
     sides = " union all ".join(f"select game_key, {sql_text(name)} as source, part as list_id, date, white_score, "
                                f"{column} as expected from tune_pairs"
-                               for name, column in ((TRIAL, "trial"), (setting.official, "official")))
+                               for name, column in ((TRIAL, "trial"), (setting.system, "official")))
     con.execute(f"create or replace temp view scored as {sides}")
     parts = {}
     for source, part, n, log_loss, brier in con.execute(
@@ -140,9 +139,8 @@ def _scores(con: duckdb.DuckDBPyConnection, setting: Setting) -> dict:
     con.execute("drop view scored")
     con.execute("drop table tune_pairs")
     con.execute("set variable a = ?", [TRIAL])
-    con.execute("set variable b = ?", [setting.official])
-    con.execute("set variable trial = ?", [TRIAL])
-    load_sources(con, [trial, Source(setting.official, series=setting.official)])
+    con.execute("set variable b = ?", [setting.system])
+    load_sources(con, [trial, Source(setting.system, series=setting.system)])
     con.execute(f"create or replace temp table compared_pairs as {stage_sql('analysis/compared_pairs')}")
     drift = con.execute(stage_sql("tune/cohort_drift").replace("__COHORTS__", stage_sql("analysis/cohorts"))
                         ).fetchall()
@@ -151,7 +149,7 @@ def _scores(con: duckdb.DuckDBPyConnection, setting: Setting) -> dict:
     con.unregister("trial_played")
     empty = Part(0, None, None)
     return {"train": parts.get((TRIAL, "train"), empty), "test": parts.get((TRIAL, "test"), empty),
-            "official_train": parts.get((setting.official, "train"), empty),
-            "official_test": parts.get((setting.official, "test"), empty),
+            "official_train": parts.get((setting.system, "train"), empty),
+            "official_test": parts.get((setting.system, "test"), empty),
             "drift_by_decade": {int(d): float(c) for d, c in drift if d is not None},
             "idle_drift": next(float(c) for d, c in drift if d is None), "calibration": calibration}

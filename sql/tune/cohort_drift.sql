@@ -7,7 +7,7 @@
 -- how far the rules alone move those who do not play.
 -- inputs: compared_pairs (a: the trial, b: the official series), lists, trial_state
 --         (list_id, player_id, rating: the trial's ratings), initial_ratings, trial_played
---         (list_id, player_id: who played in each window), getvariable('trial')
+--         (list_id, player_id: who played in each window), getvariable('a') (the trial)
 -- grain: decade (null: the players who did not play)
 with cohorts as (__COHORTS__),
 by_decade as (
@@ -16,7 +16,7 @@ by_decade as (
 ),
 list_order as (
     select list_id, lag(list_id) over (order by position) as previous_list_id
-    from lists where series = getvariable('trial')
+    from lists where series = getvariable('a')
 ),
 rated as (select list_id, player_id, rating from trial_state where rating is not null),
 previous as (
