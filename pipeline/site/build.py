@@ -16,7 +16,7 @@ import multiprocessing
 import os
 import shutil
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
@@ -25,9 +25,9 @@ from pipeline.outputs import claim_folder
 from pipeline.progress import progress
 from pipeline.publish import write_bytes
 from pipeline.publish.record import code_digest
-from pipeline.site.data import PAGE_ROWS, UNDER, SiteData, events_json, lists_json, site_data
+from pipeline.site.data import PAGE_ROWS, UNDER, SiteData, events_json, json_text, lists_json, site_data
 from pipeline.site.downloads import PUBLIC, checksums_text, list_downloads
-from pipeline.site.i18n import LANGUAGES, environment, translations
+from pipeline.site.i18n import LANGUAGES, catalogue_files, environment, translations
 
 STATIC = Path(__file__).parent / "static"
 SCHEMA = Path(__file__).parent / "api"
@@ -57,6 +57,8 @@ class _Job:
     pending: dict[int, dict]
     rated: frozenset[int]  # players with a page: a card's other opponents are named, not linked
     events: dict[str, str]  # event name -> its page's file name (a card links its events by them)
+    plans: dict[str, list] = field(default_factory=dict)  # the pages to write, by language
+    files: list[tuple[str, bytes]] = field(default_factory=list)  # the data files to write
 
 
 _JOB: _Job | None = None  # set before the worker processes fork: they inherit it, nothing is pickled
@@ -159,22 +161,25 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
     _data_files(manifest, data, downloads, pending_players, languages)
     bar.update()
     bar.set_postfix_str("pages")
-    _JOB = _Job(out, languages, data, downloads, pending_players,
-                frozenset(p["player_id"] for p in data.players), {e["event"]: e["slug"] for e in data.events})
+    job = _JOB = _Job(out, languages, data, downloads, pending_players,
+                      frozenset(p["player_id"] for p in data.players), {e["event"]: e["slug"] for e in data.events})
     try:
-        pages = _pages()
-        plans = {lang: [page for page, key in pages if manifest.wanted(f"{lang}/{page[1]}", f"{lang}:{key}")]
-                 for lang in languages}
-        _write(manifest.files, plans, languages)
+        pages = _pages(job)
+        for lang in languages:
+            # A page's words are in its language's catalogues, which the code's digest leaves out.
+            words = _digest(b"".join(f.read_bytes() for f in catalogue_files(lang)))
+            job.plans[lang] = [page for page, key in pages if manifest.wanted(f"{lang}/{page[1]}", _key(words, key))]
+        job.files = manifest.files
+        _write(job)
     finally:
         _JOB = None
     bar.update()
     removed = manifest.close()
     bar.update()
     bar.close()
-    pages = sum(1 for p in manifest.now if p.endswith(".html") and p.split("/")[0] in languages)
     size = sum(_files(out).values())
-    return Built(len(data.players), len(data.lists), pages, size, manifest.changed, manifest.unchanged, removed)
+    return Built(len(data.players), len(data.lists), len(pages) * len(languages), size, manifest.changed,
+                 manifest.unchanged, removed)
 
 
 def _remove_old_layout(out: Path) -> None:
@@ -190,7 +195,7 @@ def _downloads(con: duckdb.DuckDBPyConnection, series, lists: list[dict], downlo
     """The files to download of the latest `download_lists` lists (None: all), and of
     every revised list its changes (the player pages link them)."""
     ids = [l["list_id"] for l in lists]
-    chosen = ids if download_lists is None else ids[len(ids) - download_lists:] if download_lists > 0 else []
+    chosen = ids if download_lists is None else ids[max(len(ids) - download_lists, 0):]
     revised = [l["list_id"] for l in lists if l["revision"] > 1 and l["list_id"] not in chosen]
     downloads = list_downloads(con, series, chosen, formats=PUBLIC) if chosen else {}
     if revised:
@@ -216,8 +221,7 @@ def _data_files(manifest: _Manifest, data: SiteData, downloads: dict[str, list],
             manifest.write(f"downloads/{list_id}/{d.name}", d.data)
         manifest.write(f"downloads/{list_id}/SHA256SUMS", checksums_text(files))
     for player_id, p in sorted(pending.items()):
-        manifest.write(f"api/v1/pending/{player_id}.json",
-                       json.dumps(p, ensure_ascii=False, separators=(",", ":"), default=str).encode("utf-8"))
+        manifest.write(f"api/v1/pending/{player_id}.json", json_text(p).encode("utf-8"))
     first = languages[0]
     manifest.write("index.html", (f'<!doctype html><html lang="{first}"><meta charset="utf-8"><title>{first}</title>'
                                   f'<meta http-equiv="refresh" content="0; url={first}/index.html">'
@@ -226,50 +230,40 @@ def _data_files(manifest: _Manifest, data: SiteData, downloads: dict[str, list],
         manifest.write(f"{lang}/labels.js", _labels(lang, data.series.rule_set.rating_word))
 
 
-def _write(files: list[tuple[str, bytes]], plans: dict[str, list], languages: list[str]) -> None:
-    """Write the data files and the pages planned: a worker process a core, each writing a
+def _write(job: _Job) -> None:
+    """Write the job's data files and pages planned: a worker process a core, each writing a
     share of them (the data files, then every language's pages, dealt in turn): the same
     files whatever the number of cores."""
-    global _PLANS, _FILES
-    todo = [("", k) for k in range(len(files))] + [(lang, i) for lang in languages for i in range(len(plans[lang]))]
+    todo = [("", k) for k in range(len(job.files))] + [(lang, i) for lang in job.languages
+                                                        for i in range(len(job.plans[lang]))]
     cores = os.cpu_count() or 1
     shares = [s for s in ([todo[k::cores] for k in range(cores)] if len(todo) >= POOL_FROM else [todo]) if s]
-    _PLANS, _FILES = plans, files
-    try:
-        if len(shares) > 1:
-            # A forked worker must not run the destructors of what it inherited: DuckDB's
-            # objects, collected in a child that has none of DuckDB's threads, crash it
-            # (a segmentation fault, seen when other work left a connection in a reference
-            # cycle: the tests, pytest-xdist workers). So the garbage goes now, in this
-            # process, and what is left is frozen out of the children's collections.
-            gc.collect()
-            gc.freeze()
-            try:
-                with ProcessPoolExecutor(len(shares), mp_context=multiprocessing.get_context("fork")) as pool:
-                    list(pool.map(_render, shares))
-            finally:
-                gc.unfreeze()
-        else:
-            for share in shares:
-                _render(share)
-    finally:
-        _PLANS = _FILES = None
+    if len(shares) > 1:
+        # A forked worker must not run the destructors of what it inherited: DuckDB's
+        # objects, collected in a child that has none of DuckDB's threads, crash it
+        # (a segmentation fault, seen when other work left a connection in a reference
+        # cycle: the tests, pytest-xdist workers). So the garbage goes now, in this
+        # process, and what is left is frozen out of the children's collections.
+        gc.collect()
+        gc.freeze()
+        try:
+            with ProcessPoolExecutor(len(shares), mp_context=multiprocessing.get_context("fork")) as pool:
+                list(pool.map(_render, shares))
+        finally:
+            gc.unfreeze()
+    else:
+        for share in shares:
+            _render(share)
 
 
-_PLANS: dict[str, list] | None = None  # the pages to write, by language (set before the workers fork)
-_FILES: list[tuple[str, bytes]] | None = None  # the data files to write
-
-
-def _pages() -> list[tuple[tuple, str]]:
+def _pages(job: _Job) -> list[tuple[tuple, str]]:
     """Every page of a language, (template, path, depth, values[, cards]), with the hash
     of what makes it (its values, the languages, the code's digest): the same in every
-    language, checked against the manifest for each."""
-    job = _JOB
+    language, checked against the manifest for each with that language's words."""
     d = job.data
     code = code_digest()
     latest = d.lists[-1]["list_id"] if d.lists else None
-    pages = [("index", "index.html", 1, {"lists": d.lists, "latest": latest, "events": len(d.events),
-                                          "pending": len(job.pending)})]
+    pages = [("index", "index.html", 1, {"lists": d.lists, "latest": latest, "pending": len(job.pending)})]
     for l in d.lists:
         regions, clubs = d.choices.get(l["list_id"], ([], []))
         files = [{"name": f.name, "label": f.label, "sha256": f.sha256, "size": f.size}
@@ -326,7 +320,7 @@ class _Language:
 
     def page(self, template: str, path: str, depth: int, values: dict) -> str:
         """The page: its title and main blocks rendered, put in the frame. The frame (head,
-        header, footer: half the rendering of a small page) is rendered once a depth."""
+        header, footer: the same on every page of a depth) is rendered once a depth."""
         if template not in self.templates:
             self.templates[template] = self.env.get_template(f"{template}.html.j2")
         t = self.templates[template]
@@ -350,13 +344,13 @@ def _render(share: list[tuple[str, int]]) -> None:
     folders: set[Path] = set()
     for lang, i in share:
         if not lang:  # a data file (the JSON, the downloads): written as it is
-            path, content = _FILES[i]
+            path, content = job.files[i]
             target = job.out / path
         else:
             if lang not in languages:
                 languages[lang] = _Language(lang, job.languages, job.data.series.rule_set.rating_word)
-            target = job.out / lang / _PLANS[lang][i][1]
-            content = _page(languages[lang], *_PLANS[lang][i]).encode("utf-8")
+            target = job.out / lang / job.plans[lang][i][1]
+            content = _page(languages[lang], *job.plans[lang][i]).encode("utf-8")
         if target.parent not in folders:
             target.parent.mkdir(parents=True, exist_ok=True)
             folders.add(target.parent)

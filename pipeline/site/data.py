@@ -12,7 +12,7 @@ import duckdb
 import pyarrow as pa
 
 from pipeline.rate.series import own_views
-from pipeline.site.slugs import event_slug, slug
+from pipeline.site.slugs import club_slug, event_slug, unique_slugs
 from pipeline.warehouse import sql_name, stage_sql
 
 UNDER = (8, 10, 12, 14, 16, 18, 20)
@@ -29,13 +29,8 @@ class SiteData:
     choices: dict[str, tuple[list, list]]  # list_id -> (regions, clubs) its filters offer
     clubs: dict[str, list[dict]]  # club slug -> its players on the latest list
     events: list[dict]  # an event each: slug, name, days, games, players
-    api: dict[str, str] = field(default_factory=dict)  # path under api/v1/ -> JSON text
+    api: dict[str, str]  # path under api/v1/ -> JSON text
     cards: dict[int, list] = field(default_factory=dict)  # player_id -> [(list_id, Card)], newest first
-
-
-def club_slug(name: str) -> str:
-    """A file name for a club: ASCII letters, digits and '-' (accents dropped)."""
-    return slug(name, "club")
 
 
 class UnknownSince(ValueError):
@@ -48,46 +43,32 @@ def _records(con, sql: str, params=None) -> list[dict]:
     return [dict(zip(names, row)) for row in cur.fetchall()]
 
 
-def _slugs(names: list[str], make) -> dict[str, str]:
-    """name -> file name, two names that give one file name told apart by -2, -3 ..."""
-    slugs: dict[str, str] = {}
-    taken: set[str] = set()
-    for name in sorted(names):
-        base = s = make(name)
-        n = 1
-        while s in taken:
-            n += 1
-            s = f"{base}-{n}"
-        slugs[name] = s
-        taken.add(s)
-    return slugs
+def json_text(value) -> str:
+    """JSON as the site writes it: compact, UTF-8 text, dates as ISO text."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def _slug_table(con: duckdb.DuckDBPyConnection, sql: str, make, column: str, slug_column: str) -> pa.Table:
+    """The names `sql` gives (one column) and their file names, as a table to join."""
+    slugs = unique_slugs([name for (name,) in con.execute(sql).fetchall()], make)
+    return pa.table({column: list(slugs), slug_column: list(slugs.values())})
 
 
 def site_data(con: duckdb.DuckDBPyConnection, series, card_lists: int, since: str | None = None) -> SiteData:
     """The site's tables for a series (its lists from `since` on, if given); the cards
     of its latest `card_lists` lists."""
     con.execute("set variable series = ?", [series.name])
-    lists = _records(con, """select l.list_id, l.position, l.window_start, l.window_end, l.revision, s.players_rated,
-                                    s.players_active as players_played, s.new_players, s.mean_rating,
-                                    s.median_rating, s.games_rated
-                             from lists l join list_summary s using (series, list_id)
-                             where l.series = ? order by l.position""", [series.name])
-    first = 0
-    if since is not None:
-        known = {l["list_id"]: l["position"] for l in lists}
-        if since not in known:
-            raise UnknownSince(f"--since {since}: no list {since!r} in the {series.name} lists")
-        first = known[since]
-        lists = [l for l in lists if l["position"] >= first]
+    first = _first_position(con, series, since)
     _site_rows(con, series, first)
-    lists = _site_lists(con, lists)
+    lists = _site_lists(con, first)
     _site_games(con, series)
+    # The rank on the player's latest list, null there when inactive (arg_max would skip
+    # the null and give the rank of an earlier list).
     players = _records(con, """
         select player_id, arg_max(name, position) as name, arg_max(club, position) as club,
                arg_max(club_slug, position) as club_slug, arg_max(rating, position) as rating,
-               arg_max(list_id, position) as list_id, arg_max(rank_active, position) as rank_active,
-               arg_max(active, position) as active, max(rating) as peak,
-               first(list_id order by rating desc, position) as peak_list, count(*) as lists
+               arg_max(list_id, position) as list_id, last(rank_active order by position) as rank_active,
+               max(rating) as peak, first(list_id order by rating desc, position) as peak_list
         from site_rows group by player_id order by player_id""")
     notes = _notes(con)
     first_rows = {}
@@ -103,9 +84,13 @@ def site_data(con: duckdb.DuckDBPyConnection, series, card_lists: int, since: st
     for row in _records(con, """select * from site_rows where list_id = ? and club_slug is not null
                                 order by club_slug, rating desc, player_id""", [latest]):
         by_club.setdefault(row["club_slug"], []).append(row)
-    data = SiteData(series, lists, players, notes, first_rows, choices, by_club, [])
-    data.api = _api(con, data)
-    for table in ("site_rows", "site_lists", "site_games"):  # before the cards' replay, which needs the memory
+    events = _records(con, stage_sql("site/event_api"))
+    api = {f"events/{e['slug']}.json": e.pop("api") for e in events}
+    events.sort(key=lambda e: e["slug"])
+    api |= _api(con, players)
+    data = SiteData(series, lists, players, notes, first_rows, choices, by_club, events, api)
+    # Dropped before the cards' replay, which needs the memory.
+    for table in ("site_rows", "site_lists", "site_games", "site_event_players"):
         con.execute(f"drop table {table}")
     if series.rule_set.bulk_cards and card_lists > 0:
         for list_id in reversed([l["list_id"] for l in lists[-card_lists:]]):
@@ -114,13 +99,24 @@ def site_data(con: duckdb.DuckDBPyConnection, series, card_lists: int, since: st
     return data
 
 
+def _first_position(con: duckdb.DuckDBPyConnection, series, since: str | None) -> int:
+    """The position of the list `since` names (0: from the first list)."""
+    if since is None:
+        return 0
+    found = con.execute("select position from lists where series = ? and list_id = ?", [series.name, since]).fetchone()
+    if found is None:
+        raise UnknownSince(f"--since {since}: no list {since!r} in the {series.name} lists")
+    return found[0]
+
+
 def _site_rows(con: duckdb.DuckDBPyConnection, series, first: int) -> None:
     """The temp table site_rows: every player of every list from position `first` on,
     as sql/site/ranked.sql gives them, with the rule set's own activity flag, the
     club's page and the rank among the list's active players."""
-    clubs = _slugs([c for (c,) in con.execute("select distinct club from rating_history where series = ? and "
-                                              "club is not null", [series.name]).fetchall()], club_slug)
-    con.register("site_club_slugs", pa.table({"club": list(clubs), "club_slug": list(clubs.values())}))
+    # Every club of the series, not only of the lists shown: a club keeps its file whatever --since.
+    con.register("site_club_slugs", _slug_table(con, """select distinct club from rating_history
+                                                        where series = getvariable('series') and club is not null""",
+                                                club_slug, "club", "club_slug"))
     # A rating a whole number is written as one (1830, not 1830.0) in the pages and the JSON.
     rating = "r.rating::bigint" if series.rule_set.rating_step() == 1 else "r.rating"
     active, own = "r.active", ""
@@ -141,34 +137,34 @@ def _site_rows(con: duckdb.DuckDBPyConnection, series, first: int) -> None:
     con.unregister("site_club_slugs")
 
 
-def _site_lists(con: duckdb.DuckDBPyConnection, lists: list[dict]) -> list[dict]:
-    """The temp table site_lists: the lists shown, each with its count of active players."""
-    con.register("site_lists_in", pa.Table.from_pylist(lists) if lists else
-                 pa.table({"list_id": pa.array([], pa.string()), "position": pa.array([], pa.int64()),
-                           "window_start": pa.array([], pa.date32()), "window_end": pa.array([], pa.date32()),
-                           "revision": pa.array([], pa.int32()), "players_rated": pa.array([], pa.int64()),
-                           "players_played": pa.array([], pa.int64())}))
+def _site_lists(con: duckdb.DuckDBPyConnection, first: int) -> list[dict]:
+    """The temp table site_lists, and its rows: the lists from position `first` on, each
+    with its summary and its count of active players."""
     # "Active" means one thing on every page: a game in the 12 months up to the list's
     # window end (or the rule set's own flag). Who played in the window is "played".
-    con.execute("""create or replace temp table site_lists as
-                   select l.*, coalesce(a.active_players, 0) as active_players
-                   from site_lists_in l
-                   left join (select list_id, count(*) filter (where active) as active_players
-                              from site_rows group by list_id) a using (list_id)""")
-    con.unregister("site_lists_in")
+    con.execute(f"""create or replace temp table site_lists as
+                    select l.list_id, l.position, l.window_start, l.window_end, l.revision, s.players_rated,
+                           s.players_active as players_played, s.new_players, s.mean_rating, s.median_rating,
+                           s.games_rated, coalesce(a.active_players, 0) as active_players
+                    from lists l join list_summary s using (series, list_id)
+                    left join (select list_id, count(*) filter (where active) as active_players
+                               from site_rows group by list_id) a using (list_id)
+                    where l.series = getvariable('series') and l.position >= {int(first)}""")
     return _records(con, "select * from site_lists order by position")
 
 
 def _site_games(con: duckdb.DuckDBPyConnection, series) -> None:
-    """The temp table site_games: the games of events on the lists shown, each with its
-    list (as the rule set placed it) and its event's file name."""
+    """The temp tables site_games: the games of events on the lists shown, each with its
+    list (as the rule set placed it) and its event's file name; and site_event_players
+    (sql/site/event_players.sql), which the player and event files both read."""
     series.rule_set.place_games(con)  # each game on the list its rule set rates it on
     con.execute(f"create or replace temp table site_games as {stage_sql('site/games')}")
-    slugs = _slugs([e for (e,) in con.execute("select distinct event from site_games").fetchall()], event_slug)
-    con.register("site_event_slugs", pa.table({"event": list(slugs), "slug": list(slugs.values())}))
+    con.register("site_event_slugs", _slug_table(con, "select distinct event from site_games", event_slug,
+                                                 "event", "slug"))
     con.execute("""create or replace temp table site_games as
                    select g.*, s.slug from site_games g join site_event_slugs s using (event)""")
     con.unregister("site_event_slugs")
+    con.execute(f"create or replace temp table site_event_players as {stage_sql('site/event_players')}")
 
 
 def _notes(con: duckdb.DuckDBPyConnection) -> dict[int, dict]:
@@ -189,17 +185,13 @@ def _notes(con: duckdb.DuckDBPyConnection) -> dict[int, dict]:
     return notes
 
 
-def _api(con: duckdb.DuckDBPyConnection, data: SiteData) -> dict[str, str]:
-    """The JSON API's files (path under api/v1/ -> text): made by DuckDB, one text a file."""
+def _api(con: duckdb.DuckDBPyConnection, players: list[dict]) -> dict[str, str]:
+    """The JSON API's files of the players and the lists (path under api/v1/ -> text):
+    made by DuckDB, one text a file, and the index of the players the search reads."""
     api = {f"players/{p}.json": text for p, text in con.execute(stage_sql("site/player_api")).fetchall()}
     api |= {f"lists/{l}.json": text for l, text in con.execute(stage_sql("site/list_api")).fetchall()}
-    events = _records(con, stage_sql("site/event_api"))
-    api |= {f"events/{e['slug']}.json": e.pop("api") for e in events}
-    data.events = sorted(events, key=lambda e: e["slug"])
-    compact = {"ensure_ascii": False, "separators": (",", ":"), "default": str}
-    api["players.json"] = json.dumps({"version": 1, "columns": ["player_id", "name", "club"],
-                                      "rows": [[p["player_id"], p["name"], p["club"]] for p in data.players]},
-                                     **compact)
+    api["players.json"] = json_text({"version": 1, "columns": ["player_id", "name", "club"],
+                                     "rows": [[p["player_id"], p["name"], p["club"]] for p in players]})
     return api
 
 
@@ -210,12 +202,11 @@ def lists_json(data: SiteData, downloads: dict[str, list]) -> str:
     rows = [{**{k: l[k] for k in keys},
              "files": [{"name": d.name, "format": d.label, "sha256": d.sha256, "size": d.size}
                        for d in downloads.get(l["list_id"], [])]} for l in data.lists]
-    return json.dumps({"version": 1, "series": data.series.name, "lists": rows}, ensure_ascii=False,
-                      separators=(",", ":"), default=str)
+    return json_text({"version": 1, "series": data.series.name, "lists": rows})
 
 
 def events_json(data: SiteData) -> str:
     """api/v1/events.json: every event, its days and counts."""
-    return json.dumps({"version": 1, "columns": ["event_id", "name", "first_day", "last_day", "games", "players"],
-                       "rows": [[e["slug"], e["event"], e["first_day"], e["last_day"], e["games"], e["players"]]
-                                for e in data.events]}, ensure_ascii=False, separators=(",", ":"), default=str)
+    return json_text({"version": 1, "columns": ["event_id", "name", "first_day", "last_day", "games", "players"],
+                      "rows": [[e["slug"], e["event"], e["first_day"], e["last_day"], e["games"], e["players"]]
+                               for e in data.events]})

@@ -4,7 +4,6 @@ with its SHA-256, and the SHA256SUMS file that checks a folder of them
 (`sha256sum -c SHA256SUMS`)."""
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -15,6 +14,7 @@ import pyarrow.compute as pc
 from pipeline.config import PairingSettings, pairing_settings
 from pipeline.formats.cells import LayoutError
 from pipeline.publish import FILE_NAME, REPORT, _list_files, by_key, csv_bytes, list_rows, only_lists, pairing_lists
+from pipeline.publish.record import file_digest
 from pipeline.rate.series import SeriesError, own_views, span
 from pipeline.warehouse import stage
 
@@ -42,7 +42,7 @@ class Download:
 
 
 def download(name: str, label: str, data: bytes) -> Download:
-    return Download(name, label, data, hashlib.sha256(data).hexdigest(), len(data))
+    return Download(name, label, data, *file_digest(data))
 
 
 class Downloads(dict):

@@ -23,14 +23,19 @@ HERE = Path(__file__).parent
 LOCALE = HERE / "locale"
 
 
+def catalogue_files(lang: str) -> list[Path]:
+    """The .po files of `lang`: the pages' (site.po) and each part's own file beside it
+    (cards.po: the calculation cards; pending.po: the pre-publication check)."""
+    return sorted((LOCALE / lang / "LC_MESSAGES").glob("*.po"))
+
+
 def catalogue(lang: str):
-    """The catalogue of `lang` as Babel reads it (messages and their translations): the
-    pages' (site.po) and, merged into it, each part's own file beside it (cards.po:
-    the calculation cards; pending.po: the pre-publication check)."""
+    """The catalogue of `lang` as Babel reads it (messages and their translations): its
+    catalogue_files, each part's merged into site.po's."""
     folder = LOCALE / lang / "LC_MESSAGES"
     with open(folder / "site.po", "rb") as fh:
         merged = read_po(fh, locale=lang)
-    for part in sorted(folder.glob("*.po")):
+    for part in catalogue_files(lang):
         if part.name != "site.po":
             with open(part, "rb") as fh:
                 for message in read_po(fh, locale=lang):
@@ -49,7 +54,7 @@ def translations(lang: str) -> Translations:
 @functools.cache
 def locale(lang: str) -> Locale:
     """Babel's data of a language, parsed once (Babel parses a locale's name on every
-    call given a string: a third of the site's time went there)."""
+    call given a string, and the site formats a number or a date in every table cell)."""
     return Locale.parse(lang)
 
 

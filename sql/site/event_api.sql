@@ -3,22 +3,13 @@
 -- the event's last game and that list's change, which counts every game of the
 -- window; names are in api/v1/players.json), its games. The rows are joined as text
 -- (see sql/site/player_api.sql).
--- inputs: site_games (sql/site/games.sql), site_rows
+-- inputs: site_games (sql/site/games.sql), site_event_players (sql/site/event_players.sql), site_rows
 -- grain: slug
-with sides as (
-    select slug, date, list_id, white_id as player_id, white_score as score from site_games
-    union all
-    select slug, date, list_id, black_id, 1 - white_score from site_games
-),
-event_players as (
-    select s.slug, s.player_id, count(*) as games, sum(s.score) as score, arg_max(s.list_id, s.date) as list_id
-    from sides s group by s.slug, s.player_id
-),
-shown as (
+with shown as (
     select p.slug, count(*) as players,
            string_agg(json_array(p.player_id, p.games, p.score, p.list_id, r.rating, r.change)::varchar, ','
                       order by p.score desc, p.player_id) as rows
-    from event_players p left join site_rows r on r.list_id = p.list_id and r.player_id = p.player_id
+    from site_event_players p left join site_rows r on r.list_id = p.list_id and r.player_id = p.player_id
     group by p.slug
 ),
 played as (

@@ -5,7 +5,7 @@
 -- Each part is aggregated as text and the parts joined as text: a million JSON
 -- values held as JSON until the end needed more memory than the warehouse may use.
 -- inputs: site_rows (sql/site/ranked.sql with ranks and club slugs), site_lists,
---         site_games (sql/site/games.sql), corrections, rating_changes, getvariable('series')
+--         site_event_players (sql/site/event_players.sql), corrections, rating_changes, getvariable('series')
 -- grain: player_id
 with history as (
     select player_id, arg_max(name, position) as name, arg_max(club, position) as club,
@@ -30,18 +30,10 @@ revised as (
     where series = getvariable('series') and revision > 1 and list_id in (select list_id from site_lists)
     group by player_id
 ),
-sides as (
-    select slug, event, date, white_id as player_id, white_score as score from site_games
-    union all
-    select slug, event, date, black_id, 1 - white_score from site_games
-),
 played as (
     select player_id, string_agg(json_array(slug, event, first_day, last_day, games, score)::varchar, ','
                                  order by last_day desc, slug) as events
-    from (select player_id, slug, any_value(event) as event, min(date) as first_day, max(date) as last_day,
-                 count(*) as games, sum(score) as score
-          from sides group by player_id, slug)
-    group by player_id
+    from site_event_players group by player_id
 )
 select h.player_id,
        '{"version":1,"player_id":' || h.player_id || ',"name":' || coalesce(to_json(h.name)::varchar, 'null') || ',"club":' || coalesce(to_json(h.club)::varchar, 'null')

@@ -3,9 +3,9 @@
 -- of the season's end year, R2's season of 1 September - 31 August: U8 ... U20
 -- cumulative, 50+, 65+); sex, region and club; whether the player is active (a
 -- rated game in the 12 months up to the list's window end, or the rule set's own
--- flag, RuleSet.inactive_column, read by the caller for the rule set that declares it), and
--- the rank among the active players and among all. Birth years are read here and
--- never leave this stage: the site gets the categories, not the dates.
+-- flag, RuleSet.inactive_column, read by the caller for the rule set that declares it;
+-- the caller ranks the active players once that flag is known). Birth years are read
+-- here and never leave this stage: the site gets the categories, not the dates.
 -- inputs: rating_history, lists, players, calculations, getvariable('series')
 -- grain: list_id, player_id
 with series_lists as (
