@@ -391,3 +391,24 @@ def test_a_rating_is_called_what_its_rule_set_calls_it(cli, federation, tmp_path
     page = (glicko / "fr" / "lists" / sorted(p.name for p in (glicko / "fr" / "lists").iterdir())[-1]).read_text()
     assert "<th>Classement</th><th>Écart</th>" in page and ">Elo<" not in page
     assert '"rating": "Classement"' in (glicko / "fr" / "labels.js").read_text()
+
+
+def test_a_player_idle_on_the_latest_list_is_not_ranked_there(cli, tmp_path):
+    """Gus plays in September 2026 only; Anna and Cara also in January 2028. On the
+    latest list, 2028-05 (window January-April 2028), Gus's last game is more than twelve
+    months before the window's end: inactive, so his page ranks him nowhere, not at the
+    rank an earlier list gave him (2 of 3 on 2027-01, behind Anna's win over him)."""
+    players = write_rows(tmp_path / "players.csv", ["player_id", "name", "birth_year"],
+                         [[1, "Anna", 1980], [3, "Cara", 1990], [7, "Gus", 1970]])
+    ratings = write_rows(tmp_path / "ratings.csv", ["player_id", "rating"], [[1, 1800], [3, 1500], [7, 1700]])
+    games = write_rows(tmp_path / "games.csv", ["date", "white_id", "black_id", "result"], [
+        ["2026-09-05", 1, 7, "1-0"], ["2026-09-12", 7, 3, "1-0"], ["2028-01-08", 1, 3, "1/2-1/2"]])
+    w, site = tmp_path / "w.duckdb", tmp_path / "site"
+    cli("run", "--players", players, "--ratings", ratings, "--games", games, "--warehouse", w,
+        "--out", tmp_path / "out", "--no-reports")
+    cli("site", "--out", site, "--lang", "en", "--warehouse", w)
+    history = json.loads((site / "api" / "v1" / "players" / "7.json").read_text(encoding="utf-8"))["history"]
+    ranks = {row[0]: row[-1] for row in history["rows"]}
+    assert ranks["2027-01"] == 2 and ranks["2028-05"] is None
+    page = (site / "en" / "players" / "7.html").read_text(encoding="utf-8")
+    assert "not ranked: no rated game in the last 12 months" in page
