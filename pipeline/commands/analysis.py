@@ -167,6 +167,9 @@ def evaluate(series: tuple[str, ...], scenarios: tuple[str, ...], files: tuple[P
         names = [chosen(con, s).name for s in (*series, *scenarios)] + [str(f) for f in files]
         if not names:
             names = [s.name for s in series_in(con) if s.rule_set.game == "chess"]
+            if not names:
+                raise click.ClickException("this warehouse holds no chess lists to score: evaluations read "
+                                           "the games table; the Go rule sets' are not supported yet")
         accuracy = scores(con, analysis_sources(con, list(dict.fromkeys(names)), columns),
                           since.date() if since else None)
         if out is not None:

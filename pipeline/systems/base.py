@@ -250,11 +250,11 @@ class RuleSet(ABC):
     def cards(self, con: duckdb.DuckDBPyConnection, series, list_id: str, player_ids=None) -> dict[int, str]:
         """The cards of a list (of `player_ids`, or of every player with a calculation on
         it): by default one `card` each; a rule set may give them from one replay."""
-        if player_ids is None:
-            player_ids = [p for (p,) in con.execute("select player_id from calculations where series = ? and "
-                                                     "list_id = ? order by player_id", [series.name, list_id]).fetchall()]
         from pipeline.progress import progress
+        from pipeline.systems.card import carded_players
 
+        if player_ids is None:
+            player_ids = carded_players(con, series, list_id)
         return {int(p): self.card(con, series, int(p), list_id)
                 for p in progress(player_ids, f"cards of {list_id}", unit="card")}
 

@@ -243,7 +243,35 @@ def _plain(value):
     return value
 
 
+# Two columns of every rule set's games table (one msgid each in the catalogues), and
+# a chess game's words for its result, from the player's side.
+RATING_USED, RESULT = Column("Rating used", wide=True), Column("Result")
+CHESS_COLUMNS = (RATING_USED, RESULT)
+RESULTS = {1.0: "win", 0.5: "draw", 0.0: "loss"}
+
+
+def chess_cells(rating: float, score: float, places: int = 0) -> tuple[Num | None, Line]:
+    """A chess game's cells under CHESS_COLUMNS (no rating: None, the table's blank)."""
+    return None if math.isnan(rating) else Num(rating, places), Line(RESULTS[float(score)])
+
+
+def corrections(con, series, list_id: str) -> dict[int, Correction]:
+    """The commission's correction in force (the latest) of each player corrected on the
+    list: the replayed card is the computation without it, the correction is data beside it."""
+    return {int(p): Correction(Num(rating), reason) for p, rating, reason in con.execute(
+        """select player_id, arg_max(rating, correction_id), arg_max(reason, correction_id) from corrections
+           where series = ? and list_id = ? and withdrawn_at is null group by player_id""",
+        [series.name, list_id]).fetchall()}
+
+
 def carded_players(con, series, list_id: str) -> list[int]:
     """The players with a calculation on the list (who have a card), ids ascending."""
     return [int(p) for (p,) in con.execute("select player_id from calculations where series = ? and list_id = ? "
                                            "order by player_id", [series.name, list_id]).fetchall()]
+
+
+def cards_one_by_one(card_data, con, series, rule_set, list_id: str, player_ids=None) -> dict[int, Card]:
+    """RuleSet.card_data of a rule set whose cards are made a player at a time by
+    `card_data(con, series, rule_set, player_id, list_id)`."""
+    return {int(p): card_data(con, series, rule_set, int(p), list_id)
+            for p in (carded_players(con, series, list_id) if player_ids is None else player_ids)}

@@ -141,10 +141,9 @@ class Fide(RuleSet):
         return fide_card(con, series, self, player_id, list_id)
 
     def card_data(self, con, series, list_id, player_ids=None):
-        from pipeline.systems.card import carded_players
+        from pipeline.systems.card import cards_one_by_one
         from pipeline.systems.fide.card import fide_card_data
-        return {int(p): fide_card_data(con, series, self, int(p), list_id)
-                for p in (carded_players(con, series, list_id) if player_ids is None else player_ids)}
+        return cards_one_by_one(fide_card_data, con, series, self, list_id, player_ids)
 
     def whatif(self, con, series, player_id, opponent, list_id):
         from pipeline.systems.fide.card import fide_whatif

@@ -15,7 +15,8 @@ import numpy as np
 import pandas as pd
 
 from pipeline.rate.replay import replayed
-from pipeline.systems.card import Card, Column, Correction, Game, Games, Line, Num, day, said, text
+from pipeline.systems.card import (CHESS_COLUMNS, RESULTS, Card, Game, Games, Line, Num, chess_cells, corrections,
+                                   day, said, text)
 from pipeline.systems.fide.pool import EPOCH, pool_cutoff
 from pipeline.systems.fide.rules import (FideRules, PeriodResult, Rule, SideUse, expected_score, is_junior,
                                         k_factor, rating_difference)
@@ -86,7 +87,6 @@ def fide_replay(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int
                       sides, s.ids[local][result.sides.opponent], events)
 
 
-RESULTS = {1.0: "win", 0.5: "draw", 0.0: "loss"}
 RULES_SAID = frozenset(str(rule) for rule in Rule)
 USES_SAID = frozenset(str(use) for use in SideUse)
 K_SAID = frozenset(str(rule).partition(": ")[2] for rule in (Rule.K_NEW, Rule.K_JUNIOR, Rule.K_MASTER, Rule.K_STANDARD))
@@ -192,9 +192,9 @@ def _event_games(r: FideReplay, rules: FideRules, key: int, sides: np.ndarray, n
                                       "expected": Num(e, 2), "surplus": Num(score - e, 2, True)})
         else:  # a pooled game counts for a first rating, not for this list's
             counts, why = (None if use == SideUse.POOLED else False), said(str(use), USES_SAID)
-        rows.append(Game(opp, names.get(opp, ""), (None if np.isnan(rating) else Num(rating), Line(RESULTS[score])),
-                         counts, why, (EPOCH + pd.Timedelta(days=int(sd.day[i]))).date(), name))
-    games = Games((Column("Rating used", wide=True), Column("Result")), tuple(rows), tuple(before))
+        rows.append(Game(opp, names.get(opp, ""), chess_cells(rating, score), counts, why,
+                         (EPOCH + pd.Timedelta(days=int(sd.day[i]))).date(), name))
+    games = Games(CHESS_COLUMNS, tuple(rows), tuple(before))
     if not len(counted):
         return games, 0.0
     k = int(res.side_k[counted[0]])
@@ -257,12 +257,8 @@ def fide_card_data(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: 
     else:
         after = _initial_lines(r, rules)
     after += _performance_lines(r)
-    fix = con.execute("""select arg_max(rating, correction_id), arg_max(reason, correction_id) from corrections
-                         where series = ? and list_id = ? and player_id = ? and withdrawn_at is null""",
-                      [series.name, list_id, player_id]).fetchall()
-    # The card is the computation, replayed without the commission's rating: it is data beside it.
-    correction = Correction(Num(fix[0][0]), fix[0][1]) if fix and fix[0][0] is not None else None
-    return Card(player_id, name, list_id, r.window, title, (before,), tuple(tables), tuple(after), correction)
+    return Card(player_id, name, list_id, r.window, title, (before,), tuple(tables), tuple(after),
+                corrections(con, series, list_id).get(player_id))
 
 
 def fide_card_text(card: Card) -> str:
@@ -325,7 +321,7 @@ def fide_whatif(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int
     player's games of the list's window so far."""
     rules = rule_set.parameters
     lines = []
-    for score, word in ((1.0, "win"), (0.5, "draw"), (0.0, "loss")):
+    for score, word in RESULTS.items():
         r = fide_replay(con, series, rule_set, player_id, list_id, extra_game=(opponent, score))
         res, me = r.result, r.me
         after = res.rating[me]

@@ -144,10 +144,9 @@ class Glicko2(RuleSet):
         return glicko2_card(con, series, self, player_id, list_id)
 
     def card_data(self, con, series, list_id, player_ids=None):
-        from pipeline.systems.card import carded_players
+        from pipeline.systems.card import cards_one_by_one
         from pipeline.systems.glicko2.card import glicko2_card_data
-        return {int(p): glicko2_card_data(con, series, self, int(p), list_id)
-                for p in (carded_players(con, series, list_id) if player_ids is None else player_ids)}
+        return cards_one_by_one(glicko2_card_data, con, series, self, list_id, player_ids)
 
 
 RULE_SET = Glicko2

@@ -197,10 +197,9 @@ class GoRuleSet(RuleSet):
         return go_card(con, series, self, player_id, list_id)
 
     def card_data(self, con, series, list_id, player_ids=None):
-        from pipeline.systems.card import carded_players
+        from pipeline.systems.card import cards_one_by_one
         from pipeline.systems.go.card import go_card_data
-        return {int(p): go_card_data(con, series, self, int(p), list_id)
-                for p in (carded_players(con, series, list_id) if player_ids is None else player_ids)}
+        return cards_one_by_one(go_card_data, con, series, self, list_id, player_ids)
 
 
 def side_rows(event_id: str, ids: np.ndarray, sides: dict) -> dict:

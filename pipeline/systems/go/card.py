@@ -6,7 +6,8 @@ import duckdb
 import numpy as np
 
 from pipeline.systems.base import NotFound
-from pipeline.systems.card import Card, Column, Correction, Game, Games, Line, Num, said
+from pipeline.systems.card import RATING_USED, RESULT, Card, Column, Correction, Game, Games, Line, Num, said
+from pipeline.systems.go_ffg1984.rules import COUNTED_CASES
 
 OUTCOMES = {1.0: "win", 0.0: "loss", 0.5: "jigo"}
 COLOURS = {"B": "black", "W": "white"}  # the card's one-letter colours, said in full on the site
@@ -29,25 +30,24 @@ def _rule(rule: str) -> Line:
 
 def _game(side: tuple, events_at_once: bool, event: str) -> Game:
     """One game side as a row: the terms of its change, or why it did not count."""
-    opp, opp_name, date, colour, h, res, _own, opp_rating, diff, con_, a, exp, weight, factor, ch, why = side
+    opp, opp_name, date, colour, h, res, opp_rating, diff, con_, a, exp, weight, factor, ch, why = side
     cells = (_points(opp_rating), Line(COLOURS[colour]),
              Line("even") if h == 0 else Line("handicap %(stones)s", {"stones": h}), Line(OUTCOMES[res]))
-    if events_at_once:
-        if why != "counted":
-            return Game(opp, opp_name or "", cells, False, said(why, SIDES_SAID), date, event)
-        return Game(opp, opp_name or "", cells, True, Line(
+    if events_at_once and why == "counted":
+        counts, reason = True, Line(
             "difference %(difference)s, A %(a)s, Con %(con)s, expected %(expected)s; "
             "change = %(con)s × %(weight)s × %(factor)s × (%(result)s − %(expected)s) = %(change)s",
             {"difference": Num(diff, 1, True), "a": Num(a, 2), "con": Num(con_, 3), "expected": Num(exp, 4),
              "weight": Num(weight, None), "factor": Num(factor, 4), "result": Num(res, None),
-             "change": Num(ch, 3, True)}), date, event)
-    if diff is None:  # a game the 1984 rules ignore without a gap (a player without points)
-        return Game(opp, opp_name or "", cells, False, said(why, SIDES_SAID), date, event)
-    counted = why in ("1.1", "1.2", "2.2")  # the cases that change the points (COUNTED_CASES)
-    case = said(why, SIDES_SAID) if why in SIDES_SAID else why
-    return Game(opp, opp_name or "", cells, counted,
-                Line("case %(case)s, fictitious gap %(gap)s, change %(change)s",
-                     {"case": case, "gap": Num(diff, 1, True), "change": Num(ch, 3, True)}), date, event)
+             "change": Num(ch, 3, True)})
+    elif events_at_once or diff is None:  # the 1984 rules ignore a player without points without a gap
+        counts, reason = False, said(why, SIDES_SAID)
+    else:
+        case = said(why, SIDES_SAID) if why in SIDES_SAID else why
+        counts, reason = why in COUNTED_CASES, Line("case %(case)s, fictitious gap %(gap)s, change %(change)s",
+                                                    {"case": case, "gap": Num(diff, 1, True),
+                                                     "change": Num(ch, 3, True)})
+    return Game(opp, opp_name or "", cells, counts, reason, date, event)
 
 
 def go_card_data(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int, event_id: str) -> Card:
@@ -57,14 +57,14 @@ def go_card_data(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: in
     if not event:
         raise NotFound(f"no event {event_id!r}")
     result = con.execute("""select p.name, r.rule, r.previous_rating, x.start, r.rating, x.grade_before,
-                                   x.grade_after, r.games, r.rating - x.start
+                                   x.grade_after, r.games
                             from calculations r join players p using (player_id)
                             left join go_calculations x using (series, list_id, player_id)
                             where r.series = ? and r.list_id = ? and r.player_id = ?""",
                          [series.name, event_id, player_id]).fetchall()
     if not result:
         raise NotFound(f"player {player_id} has no game and no correction in event {event_id!r}")
-    name, rule, before, start, after, grade_before, grade_after, games, _ = result[0]
+    name, rule, before, start, after, grade_before, grade_after, games = result[0]
     title, first, last, klass, board = event[0]
     heading = Line("%(name)s (%(player)s), event %(event)s: %(title)s, %(first)s … %(last)s, class %(class)s, "
                    "%(board)s×%(board)s; %(rules)s",
@@ -86,13 +86,13 @@ def go_card_data(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: in
              "stone": Num(stone, None), "floor": Num(floor, None)}))
     sides = con.execute("""select s.opponent_id, p.name,
                                   (select any_value(g.date) from go_games g where g.game_key = s.game_key),
-                                  s.colour, s.handicap, s.result, s.own, s.opponent_rating, s.difference, s.con, s.a,
+                                  s.colour, s.handicap, s.result, s.opponent_rating, s.difference, s.con, s.a,
                                   s.expected, s.weight, s.factor, s.change, s.rule
                            from go_game_sides s left join players p on p.player_id = s.opponent_id
                            where s.series = ? and s.list_id = ? and s.player_id = ? order by s.game_key""",
                         [series.name, event_id, player_id]).fetchall()
     rows = tuple(_game(side, rule_set.events_at_once, title) for side in sides)
-    played = sum(side[14] for side in sides if side[14] is not None)
+    played = sum(side[13] for side in sides if side[13] is not None)
     total = {"games": games, "change": Num(played, 3, True)}
     closing = [Line("Games counted: %(games)s; change over the event: %(change)s (summed and applied at the end "
                     "of the event, ruling G1)", total) if rule_set.events_at_once else
@@ -108,8 +108,7 @@ def go_card_data(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: in
                      "After: %(points)s (%(grade)s)", {"points": _points(after), "grade": grade_after})
                 if grade_after else Line("After: %(points)s", {"points": _points(after)}),
                 Line("Rule: %(rule)s", {"rule": _rule(rule)})]
-    games_table = Games((Column("Rating used", wide=True), Column("Colour"), Column("Handicap"), Column("Result")),
-                        rows)
+    games_table = Games((RATING_USED, Column("Colour"), Column("Handicap"), RESULT), rows)
     return Card(player_id, name, event_id, (first, last), heading, tuple(lines), (games_table,), tuple(closing),
                 correction)
 

@@ -16,7 +16,8 @@ import pyarrow as pa
 from pipeline.progress import progress
 from pipeline.rate.replay import replayed
 from pipeline.systems.base import NotFound
-from pipeline.systems.card import Card, Column, Correction, Game, Games, Line, Num, day, said, text
+from pipeline.systems.card import (CHESS_COLUMNS, RESULTS, Card, Correction, Game, Games, Line, Num, chess_cells,
+                                   corrections, day, said, text)
 from pipeline.systems.performance.rules import ListResult, PerformanceRules, Rule, bonus, compatible
 
 
@@ -70,7 +71,6 @@ def replay(con: duckdb.DuckDBPyConnection, series, rule_set, list_id: str, playe
                   np.concatenate([keys, keys])[order], np.searchsorted(player[order], np.arange(len(local) + 1)))
 
 
-RESULTS = {1.0: "win", 0.5: "draw", 0.0: "loss"}
 RULES_SAID = frozenset(str(rule) for rule in Rule)  # the rules' own words, translated on the site
 
 
@@ -134,16 +134,13 @@ def cards_data(con: duckdb.DuckDBPyConnection, series, rule_set, list_id: str, p
     details = {k: (d, e) for k, d, e in con.execute(
         "select game_key, date, event from games join card_games using (game_key)").fetchall()}
     con.unregister("card_games")
-    fixes = {p: (v, why) for p, v, why in con.execute(
-        """select player_id, arg_max(rating, correction_id), arg_max(reason, correction_id) from corrections
-           where series = ? and list_id = ? and withdrawn_at is null group by player_id""",
-        [series.name, list_id]).fetchall()}
+    fixes = corrections(con, series, list_id)
     at = np.searchsorted(r.ids, wanted)
     # A list's cards (`explain --all`, the site's) a bar; one player's card (`explain ID`) none.
     each = progress(zip(wanted, at), f"cards of {list_id}", total=len(wanted), unit="card",
                     show=None if len(wanted) > 1 else False)
     return {int(pid): _card(r, int(k), names, details, fixes.get(int(pid)), rule_set.parameters)
-            for pid, k in each}  # one card a player
+            for pid, k in each}
 
 
 def cards(con: duckdb.DuckDBPyConnection, series, rule_set, list_id: str, player_ids=None) -> dict[int, str]:
@@ -172,7 +169,8 @@ def _reason(score: float, ok: bool, own: float, rating_used: float, gap: float) 
                                     "gap": Num(gap)})
 
 
-def _card(r: Replay, me: int, names: dict, details: dict, correction, rules: PerformanceRules) -> Card:
+def _card(r: Replay, me: int, names: dict, details: dict, correction: Correction | None,
+          rules: PerformanceRules) -> Card:
     res = r.result
     player_id, previous = int(r.ids[me]), float(r.previous[me])
     archives = (float(r.archives[0][me]), int(r.archives[1][me]))
@@ -204,45 +202,40 @@ def _card(r: Replay, me: int, names: dict, details: dict, correction, rules: Per
         played, why = _reason(float(score), ok, own, rating_used, rules.compatibility_gap)
         date, event = details.get(key, (None, None))
         who = names.get(int(opp), "") if key != -1 else "(what-if)"
-        rows.append(Game(opp, who, (None if np.isnan(rating_used) else Num(rating_used, 1),
-                                    Line(RESULTS[float(score)])), played, why, date, event or None))
-    games = Games((Column("Rating used", wide=True), Column("Result")), tuple(rows))
+        rows.append(Game(opp, who, chess_cells(rating_used, score, 1), played, why, date, event or None))
+    games = Games(CHESS_COLUMNS, tuple(rows))
     t = res.totals
     nj = int(t.games[me])
+    pj = float(res.performance[me]) if nj else float("nan")
     after = []
     if nj:
         raw = t.mean_opponent[me] + float(bonus(np.array([t.p[me]]), rules)[0])
         floored = raw < rules.performance_floor
-        pj = float(res.performance[me])
         after += [Line("Nj = %(games)s compatible games, Sc = %(score)s, Ea = %(mean)s, P = Sc / Nj = %(p)s",
                        {"games": nj, "score": Num(t.score[me], None), "mean": Num(t.mean_opponent[me], 3),
                         "p": Num(t.p[me], 4)}),
                   _bonus_line(float(t.p[me]), rules)]
-        values = {"raw": Num(raw, 3), "floor": Num(rules.performance_floor)}
+        values = {"raw": Num(raw, 3)} | ({"floor": Num(rules.performance_floor)} if floored else {})
         # An unrated player's Pj is the final estimate (R10): the last round's performance,
         # printed as "Pj =", was read as the value the rule used.
         if rated:
             after.append(Line("Pj = Ea + D(P) = %(raw)s, raised to %(floor)s" if floored else
-                              "Pj = Ea + D(P) = %(raw)s", values if floored else {"raw": values["raw"]}))
+                              "Pj = Ea + D(P) = %(raw)s", values))
         else:
             after += [Line("Last round's performance Ea + D(P) = %(raw)s, raised to %(floor)s (not Pj: R10)"
-                           if floored else "Last round's performance Ea + D(P) = %(raw)s (not Pj: R10)",
-                           values if floored else {"raw": values["raw"]}),
+                           if floored else "Last round's performance Ea + D(P) = %(raw)s (not Pj: R10)", values),
                       Line("Pj = the final estimate (R10) = %(pj)s", {"pj": Num(pj, 3)})]
     rule = str(res.rule[me])
-    pj = float(res.performance[me]) if nj else float("nan")
     after.append(Line("Rule: %(rule)s", {"rule": said(rule, RULES_SAID)}))
     after.append(_formula(rule, previous, nj, pj, archives[0], archives[1], float(res.unrounded[me]), rules))
     if not np.isnan(res.rating[me]):
         after.append(Line("Published (R3: nearest ten, 5 up): %(unrounded)s → %(rating)s",
                           {"unrounded": Num(res.unrounded[me], 3), "rating": Num(res.rating[me])}))
-    fix = None
     if correction is not None:
-        fix = Correction(Num(correction[0]), correction[1])
         after.append(Line("Correction by the rating commission: %(rating)s (%(reason)s) replaces it",
-                          {"rating": fix.rating, "reason": fix.reason}))
+                          {"rating": correction.rating, "reason": correction.reason}))
     return Card(player_id, names.get(player_id, ""), r.list_id, r.window, title, tuple(before), (games,),
-                tuple(after), fix)
+                tuple(after), correction)
 
 
 def card_text(card: Card) -> str:
@@ -266,7 +259,7 @@ def whatif(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int, opp
     """The published rating after a win, a draw or a loss against `opponent`, with
     the player's games of the list's window so far."""
     lines = []
-    for score, word in ((1.0, "win"), (0.5, "draw"), (0.0, "loss")):
+    for score, word in RESULTS.items():
         r = replay(con, series, rule_set, list_id, [player_id], extra_game=(opponent, score))
         res = r.result
         me = int(np.flatnonzero(r.ids == player_id)[0])  # the what-if opponent (id -1) is last
