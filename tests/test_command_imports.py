@@ -1,6 +1,6 @@
 """Each command loads what it uses: the commands that only read the warehouse, record
 a correction, or publish what it holds never load pandas (0.3-0.45 s of a 0.4 s command) nor
-Pandera; rating loads them. Each command runs as the `ratings` script runs it, in
+Pandera; validating a games file loads neither (the models run compiled); rating loads pandas. Each command runs as the `ratings` script runs it, in
 a process of its own, which says at its exit what it loaded."""
 from __future__ import annotations
 
@@ -58,8 +58,20 @@ def test_taking_in_a_table_loads_neither_but_a_tournament_report_loads_pandas(bu
     trf = Path(__file__).parent / "fixtures" / "trf" / "lichess_swiss_2020_06.trf"
     assert "pandas" in loaded(tmp_path, "ingest", "--games", trf, "--register-new", "--warehouse", w)
 
-def test_rating_loads_them_so_the_probe_can_tell(tmp_path):
-    # The control: a run validates (Pandera's pandas models) and rates, and the probe sees it.
+def test_validating_a_games_file_loads_neither(built, tmp_path):
+    # The models' checks run compiled (pipeline/validate/model_checks.py): SQL, no frame.
+    w, _ = built
+    late = write_rows(tmp_path / "late.csv", ["date", "white_id", "black_id", "result"],
+                      [["2027-02-15", 4, 3, "1-0"], ["2027-02-16", 4, 4, "1-0"], ["2027-02-30", 3, 4, "x"]])
+    assert loaded(tmp_path, "ingest", "--games", late, "--warehouse", w) == set()
+    done = subprocess.run([sys.executable, "-c", PROBE, "validate", "--warehouse", str(w)], capture_output=True,
+                          text=True, cwd=tmp_path, check=False)
+    assert done.returncode == 3, done.stderr  # two rows rejected: the probe saw the checks run
+    assert "loaded:" in done.stderr.splitlines()[-1] and done.stderr.splitlines()[-1].split()[1:] == []
+
+
+def test_rating_loads_pandas_so_the_probe_can_tell(tmp_path):
+    # The control: a run validates (the models compiled, no Pandera) and rates (pandas), and the probe sees it.
     files = write_small_federation(tmp_path)
     assert loaded(tmp_path, "run", "--players", files["players"], "--ratings", files["ratings"], "--games", files["games"],
-                  "--warehouse", tmp_path / "w.duckdb", "--out", tmp_path / "out") == {"pandas", "pandera"}
+                  "--warehouse", tmp_path / "w.duckdb", "--out", tmp_path / "out") == {"pandas"}

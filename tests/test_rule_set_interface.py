@@ -194,15 +194,21 @@ def test_commands_start_without_pandas(args, published):
 
 def test_the_console_script_hides_hypothesis_from_pandera(published, tmp_path):
     """`ratings` validates without Pandera loading hypothesis (0.4 s a command); the
-    run is a real one: Pandera is loaded and checks the rows."""
+    run is a real one: a rule set's own initial column (Glicko-2's deviation) is checked
+    by its Pandera model, so Pandera is loaded and checks the rows (the input models run
+    compiled, without it)."""
     w, _ = published
     players = write_rows(tmp_path / "late_players.csv", ["player_id", "name"], [[990001, "Late, Player"]])
+    ratings = write_rows(tmp_path / "late_ratings.csv", ["player_id", "rating", "deviation"],
+                         [[990001, 1500, -5]])
     code = ("import atexit, sys\n"
             "atexit.register(lambda: print('LOADED', [m for m in ('pandera', 'hypothesis') if sys.modules.get(m)]))\n"
             "from pipeline.cli import entry\n"
-            f"sys.argv = ['ratings', 'run', '--players', {str(players)!r}, '--warehouse', {str(w)!r}, "
-            f"'--out', {str(tmp_path / 'out')!r}, '--no-reports']\n"
+            f"sys.argv = ['ratings', 'run', '--players', {str(players)!r}, '--ratings', {str(ratings)!r}, "
+            f"'--warehouse', {str(w)!r}, '--out', {str(tmp_path / 'out')!r}, '--no-reports']\n"
             "entry()")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.returncode == 3, result.stdout + result.stderr  # the deviation of -5 is rejected
+    said = result.stdout + result.stderr
+    assert "deviation" in said and "glicko2" in said, said
     assert "LOADED ['pandera']" in result.stdout, result.stdout + result.stderr

@@ -7,8 +7,9 @@ import duckdb
 import pytest
 
 from pipeline.input_layout import columns
-from pipeline.validate.schemas import FREE_TEXT, SCHEMAS, GoEventsInput, GoRatingsInput
-from pipeline.validate.typed import checked_columns, derived, parses, typed_rows_sql
+from pipeline.validate.model_checks import KIND_MODELS, compiled_models
+from pipeline.validate.schemas import FREE_TEXT
+from pipeline.validate.typed import typed_rows_sql
 from tests.conftest import write_rows
 
 
@@ -90,7 +91,9 @@ def test_the_typed_rows_keep_every_column_and_type_the_parsed_ones():
     # Every kind's typed select reads a staged table of its columns; the parsed columns
     # come out typed, the others as the text they are.
     con = duckdb.connect()
-    for kind, model in [*SCHEMAS.items(), ("ratings", GoRatingsInput), ("events", GoEventsInput)]:
+    models = compiled_models()
+    for kind, name in [*KIND_MODELS.items(), ("ratings", "GoRatingsInput"), ("events", "GoEventsInput")]:
+        model = models[name]
         cols = columns(kind)
         extra = ", extra varchar" if kind in ("players", "ratings") else ""
         con.execute(f"""create or replace table staged (file_id integer, row_number bigint, fixes_file integer,
@@ -100,17 +103,12 @@ def test_the_typed_rows_keep_every_column_and_type_the_parsed_ones():
         assert list(types)[-1] == "unparsed"
         for c in cols:
             # a free text's parse (events, rounds: no control character) keeps it text
-            typed = c in parses(model) and parses(model)[c].sql != FREE_TEXT
+            typed = c in model.parses and model.parses[c].sql != FREE_TEXT
             expected = {"bigint", "double", "date"} if typed else {"varchar"}
             assert types[c].lower() in expected, (kind, c, types[c])
         # the columns read from the row (the registry's federation and title, in `extra`)
-        assert all(types[c].lower() == "varchar" for c in derived(model)), kind
-        assert set(checked_columns(model)) <= set(cols) | set(derived(model))
-
-
-def test_the_games_texts_nothing_checks_are_not_handed_to_pandera():
-    # a million game ids, events and rounds are not copied into pandas for no check
-    assert checked_columns(SCHEMAS["games"]) == ["date", "white_id", "black_id", "result"]
+        assert all(types[c].lower() == "varchar" for c in model.derived), kind
+        assert set(model.columns) <= set(cols) | set(model.derived)
 
 
 def test_a_chess_event_is_rated_by_a_list_after_it_ends(cli, registry, tmp_path):

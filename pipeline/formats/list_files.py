@@ -35,8 +35,10 @@ from __future__ import annotations
 from functools import reduce
 from itertools import pairwise
 
+import sys
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -48,6 +50,9 @@ from pipeline.formats.cells import (
     wider_cells,
 )
 from pipeline.formats.utf8 import lines_text
+
+if TYPE_CHECKING:  # validating a registry reads its widths here without pandas
+    import pandas as pd
 
 __all__ = ["LayoutError", "fide_list_text", "published_rating", "swiss_manager_csv", "wider_than_lists"]
 
@@ -71,6 +76,8 @@ def published_rating(rating: pd.Series, estimated: pd.Series) -> pd.Series:
     """The rating as printed: an estimate, rounded to the ten like every published
     rating (R3), ends in 9 by taking one off (1500 is printed 1499, as in the rules'
     example; 1543 → 1540 → 1539)."""
+    import pandas as pd
+
     rating = pd.to_numeric(rating, errors="coerce")
     marked = estimated.astype("boolean").fillna(False).to_numpy(dtype=bool)
     # ruling R12: in the published text list an estimated rating ends in 9.
@@ -173,6 +180,8 @@ def _title_columns(titles: pa.Array) -> dict[str, pa.Array]:
     held = np.flatnonzero(pc.not_equal(text, "").to_numpy(zero_copy_only=False))
     out = {name: np.full(len(text), "", dtype=object) for name in ("Tit", "WTit", "OTit")}
     if len(held):
+        import pandas as pd
+
         tokens = pd.Series(text.take(held).to_pylist(), index=held, dtype=str)  # as cell_text gave them
         tokens = tokens.str.upper().str.split(r"[\s,;/]+", regex=True).explode()
         tokens = tokens[tokens != ""]
@@ -189,7 +198,8 @@ def _title_columns(titles: pa.Array) -> dict[str, pa.Array]:
 def _table(table: pa.Table | pd.DataFrame) -> dict[str, pa.Array]:
     """The list's columns as Arrow arrays, numbers kept numbers (a DataFrame column of
     mixed objects becomes text, as `text_cells` writes it)."""
-    if isinstance(table, pd.DataFrame):
+    pd = sys.modules.get("pandas")  # a DataFrame exists only once pandas is loaded
+    if pd is not None and isinstance(table, pd.DataFrame):
         table = table.reset_index(drop=True)
         return {name: _arrow(table[name]) for name in table.columns}
     return {name: table.column(name).combine_chunks() for name in table.column_names}
@@ -236,6 +246,8 @@ def _published(t: dict[str, pa.Array]) -> pa.Array:
 
 def _whole(values: pa.Array) -> pa.Array:
     """Whole numbers as text (a missing one: blank)."""
+    import pandas as pd
+
     return text_cells(pd.to_numeric(values.to_pandas(), errors="coerce").round().astype("Int64"))
 
 

@@ -1,8 +1,9 @@
 """Validate: move each staged part's rows into the warehouse or the rejects table.
 
 Each staged row is typed once in DuckDB, as the Pandera models of
-`pipeline.validate.schemas` declare (pipeline/validate/typed.py); the models check the
-typed values, run lazily so every problem of every row is reported at once; checks
+`pipeline.validate.schemas` declare (pipeline/validate/typed.py); the models' checks,
+compiled to SQL and the writers' Arrow checks (pipeline/validate/model_checks.py), judge
+the typed values, every problem of every row reported at once; checks
 against the warehouse are the SQL of sql/validate/. Every row of a part is stored,
 rejected, or later withdrawn (sql/audits/rows_accounted.sql checks each row, not only
 the counts).
@@ -22,10 +23,9 @@ from pipeline.config import KINDS, today
 from pipeline.input_layout import columns
 from pipeline.warehouse import row, scalar, stage_sql, staged, transaction
 
-# Pandera, pandas and the readers of the input files (pipeline.ingest) are loaded when
+# The models' checks and the readers of the input files (pipeline.ingest) are loaded when
 # rows are validated: `ratings rejects`, which imports this package, needs none of them.
-
-CHUNK_ROWS = 1_000_000
+# Validating loads neither pandas nor Pandera (tests/test_command_imports.py).
 
 CLEAN_TABLE = {"players": "players", "ratings": "initial_ratings", "calendar": "calendar", "games": "games",
                "events": "events", "go_games": "go_games"}
@@ -69,7 +69,7 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_i
                   system: str | None = None) -> Validated:
     """Check one staged part; accepted rows go to their table, the others to rejects;
     `system`: the rule set the run adds to the warehouse's (initial_rating_steps)."""
-    from pipeline.validate.schemas import schema_of
+    from pipeline.validate.model_checks import schema_of
     from pipeline.validate.typed import type_and_check
 
     path, rows_read, message, staging, validated_before = row(con,
@@ -83,11 +83,11 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_i
     model = schema_of(kind, game, initial_rating_steps(con, system) if kind == "ratings" and game != "go" else None)
     with transaction(con):
         con.execute("set variable today = ?", [today()])
-        # Each row typed once (pipeline/validate/typed.py): the Pandera checks, the SQL
+        # Each row typed once (pipeline/validate/typed.py): the model's checks, the SQL
         # checks and the insert all read these. Rows with a problem found while reading
         # (a bad TRF line) are rejected with it and take no part in the other checks.
         read_problem = "and problem is null" if kind in WITH_PROBLEMS else ""
-        type_and_check(con, kind, model, table, file_id, missing, CHUNK_ROWS, read_problem)
+        type_and_check(con, kind, model, table, file_id, missing, read_problem)
         if kind == "ratings":  # the initial columns rule sets declare, checked by their own models
             from pipeline.validate.initial import initial_column_reasons
             if found := initial_column_reasons(con):
@@ -96,7 +96,7 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_i
         problems = (f"union all select row_number, problem from {table} "
                     f"where file_id = {file_id} and problem is not null" if kind in WITH_PROBLEMS else "")
         if kind in WITH_PROBLEMS:  # games: plausible dates, against the games already stored
-            con.register("history_bounds", history_bounds(con))
+            create_history_bounds(con)
             con.execute(f"create or replace temp view candidate_dates as {candidate_dates_sql(con, kind, file_id)}")
             con.execute(f"""create or replace temp view stored_dates as
                 select date as d, count(*) as n from {CLEAN_TABLE[kind]} group by date""")
@@ -151,8 +151,7 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_i
                         where file_id = {file_id}""")
         for name in ("accepted", "candidate_dates", "stored_dates", "candidates"):
             con.execute(f"drop view if exists {name}")
-        if kind in WITH_PROBLEMS:
-            con.unregister("history_bounds")
+        con.execute("drop table if exists history_bounds")
         con.execute("drop table file_rejects")
         con.execute("drop table typed_rows")
         con.execute("drop table schema_rejects")
@@ -160,11 +159,10 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_i
                      bool(validated_before))
 
 
-def history_bounds(con: duckdb.DuckDBPyConnection):
-    """Each series with lists, and what its rule set files a late game by (RuleSet.history_bound):
-    the first list's window bounds the games it may still take, each series its own way."""
-    import pandas as pd
-
+def create_history_bounds(con: duckdb.DuckDBPyConnection) -> None:
+    """The temporary table `history_bounds`: each series with lists, and what its rule set
+    files a late game by (RuleSet.history_bound): the first list's window bounds the games
+    it may still take, each series its own way."""
     from pipeline import systems
 
     def bound(system: str) -> str | None:
@@ -174,8 +172,10 @@ def history_bounds(con: duckdb.DuckDBPyConnection):
             return "date"
 
     held = con.execute("select series, system from series order by position").fetchall()
-    return pd.DataFrame({"series": [name for name, _ in held], "bound": [bound(system) for _, system in held]},
-                        columns=["series", "bound"]).astype({"series": "string", "bound": "string"})
+    # as query parameters: a Python list made into Arrow would load pandas (pyarrow's conversions do)
+    con.execute("""create or replace temp table history_bounds as
+                   select unnest(?::varchar[]) as series, unnest(?::varchar[]) as bound""",
+                [[name for name, _ in held], [bound(system) for _, system in held]])
 
 
 def candidate_dates_sql(con: duckdb.DuckDBPyConnection, kind: str, file_id: int) -> str:

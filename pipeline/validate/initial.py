@@ -6,8 +6,6 @@ rejected with the column, the rule set and the file's text."""
 from __future__ import annotations
 
 import duckdb
-import pandas as pd
-import pandera.pandas as pa
 
 from pipeline import systems
 from pipeline.formats.cells import CONTROL_RE2
@@ -40,6 +38,11 @@ def initial_column_reasons(con: duckdb.DuckDBPyConnection) -> list[tuple[int, st
     for name, column, kind, model in declared_initial_columns():
         if column in keys:
             by_rule_set.setdefault(name, []).append((column, kind, model))
+    if not by_rule_set:
+        return []
+    import pandas as pd  # a rule set's own model (Pandera) checks them: loaded only for such columns
+    import pandera.pandas as pa
+
     for name, wanted in by_rule_set.items():
         # The text as the reasons quote it: control characters replaced, as every reason's value is.
         typed = ", ".join(f"try_cast({extra_text(c)} as {k}) as {sql_name(c)}, "

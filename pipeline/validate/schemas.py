@@ -1,19 +1,23 @@
-"""Pandera models of the input rows, on typed values.
+"""Pandera models of the input rows, on typed values: the one declaration of what a
+row of each kind must be.
 
 Validation types each staged row once, in DuckDB (pipeline/validate/typed.py): a
 column declared with a parse (`parsed(...)`, in its Field's metadata) holds its value
 of that type, NULL where the file gives nothing or something that is not of its kind;
 the parse's reason names the second case. The models then check the typed values: each
 check is named for the problem it finds, and that name becomes the reason written in
-the rejects table. Checks that need the warehouse (ids in the registry, duplicates,
-calendar windows) are SQL, in sql/validate/.
+the rejects table. Each check is declared as the SQL it runs in DuckDB, or as the
+writers' own Arrow check; validation runs the models compiled to those forms
+(`python -m pipeline.validate.compile`, pipeline/validate/model_checks.py), without
+loading pandas or Pandera. Checks that need the warehouse (ids in the registry,
+duplicates, calendar windows) are SQL, in sql/validate/.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from typing import Annotated, Optional
 
+import duckdb
 import numpy as np
 import pandas as pd
 import pandera.pandas as pa
@@ -28,9 +32,11 @@ from pipeline.config import (
     MIN_RATING,
     today,
 )
-from pipeline.formats.cells import CONTROL_RE2, control_cells
-from pipeline.formats.list_files import FIDE_WIDEST, TITLE_WIDTHS, wider_than_lists
+from pipeline.formats.cells import CONTROL_RE2
+from pipeline.formats.list_files import FIDE_WIDEST, TITLE_WIDTHS
 from pipeline.input_layout import EVENT_ID
+from pipeline.validate.model_checks import ARROW_CHECKS, Derived, Parse, RowCheck, steps_check
+from pipeline.warehouse import sql_name, sql_text
 
 # Results from White's side; forfeits are kept and never rated (their scores:
 # sql/clean/games.sql).
@@ -39,21 +45,6 @@ RESULT_CODES = ("1-0", "0-1", "1/2-1/2", "½-½", "+/-", "-/+", "-/-")
 NOT_AN_ID = "not a whole-number id of at most 15 digits"
 SELF_GAME = "a player plays against themself"
 UNPARSEABLE_DATE = "unparseable date (expected YYYY-MM-DD)"
-
-
-@dataclass(frozen=True)
-class Parse:
-    """How a column's text becomes its value, in DuckDB: `sql` reads the text `{c}` and
-    gives the value, or NULL for a text that is not one; `reason` says why such a text
-    is rejected."""
-
-    sql: str
-    reason: str
-    # A text of the right layout that is still no value (2016-11-31) is rejected for
-    # `wrong_value` and the text: saying "expected YYYY-MM-DD" of it would send the
-    # officer looking for a typo in the layout.
-    layout: str | None = None
-    wrong_value: str | None = None
 
 
 # The staged texts are trimmed and never empty (pipeline/ingest/tables.py). Regular
@@ -84,14 +75,6 @@ def parsed(sql: str, reason: str, layout: str | None = None, wrong_value: str | 
 CALENDAR_DATE = {"layout": "[0-9]{4}-[0-9]{2}-[0-9]{2}", "wrong_value": "not a calendar date"}
 
 
-@dataclass(frozen=True)
-class Derived:
-    """A column the model checks that is not one of its kind's input columns: `sql`
-    reads it from the staged row (the registry's extra columns, JSON in `extra`)."""
-
-    sql: str
-
-
 def from_extra(sql: str) -> dict[str, Derived]:
     """A Field's metadata: the column is read from the staged row by `sql`."""
     return {"derived": Derived(sql)}
@@ -103,13 +86,11 @@ Number = Series[Annotated[pd.ArrowDtype, pyarrow.float64()]]
 Day = Series[Annotated[pd.ArrowDtype, pyarrow.date32()]]
 Text = Series[Annotated[pd.ArrowDtype, pyarrow.string()]]
 
-# What each row check reads: a row whose value in one of those columns did not parse is
-# rejected for that value, and the row check does not judge it (it would judge a NULL
-# that the file did not leave empty: "neither a rating nor archives" for a rating of "x").
-ROW_CHECK_READS: dict[str, tuple[str, ...]] = {}
-# What a row check's reason adds from the row (SQL over the typed columns, `{column}`):
-# "a player plays against themself (player 7)" says who, without opening the file.
-ROW_CHECK_DETAILS: dict[str, str] = {}
+# Each check's form as validation runs it (pipeline/validate/model_checks.py: SQL over
+# the typed rows, or the writers' own Arrow check), by its name, the reason: the Pandera
+# check below runs the very same form on a frame, so the two cannot say different things.
+CHECK_FORMS: dict[str, tuple[str, str]] = {}
+ROW_CHECKS: dict[str, RowCheck] = {}
 
 
 # pandera (0.35, and its main branch) builds a model's checks from what the decorators
@@ -117,29 +98,59 @@ ROW_CHECK_DETAILS: dict[str, str] = {}
 # model that inherits the same check (RatingsInput and PlayersInput from PlayerRows,
 # GoEventsInput from EventsInput) falls back to the method's __name__: "player_id: _id"
 # instead of the reason. Giving the method the name too keeps the reason for all of them.
-def check(*fields: str, name: str, **kwargs):
-    """A Pandera column check that keeps its name (the reason) in every model that inherits it."""
-    def named(fn):
-        fn.__name__ = name
-        return pa.check(*fields, name=name, **kwargs)(fn)
-    return named
+def check(*fields: str, name: str, sql: str | None = None, arrow: str | None = None):
+    """A Pandera column check named for the problem (the reason), run as `sql` (over the
+    value `{c}`; true when it passes) or as the Arrow check `arrow` (ARROW_CHECKS)."""
+    form = ("sql", sql) if sql is not None else ("arrow", arrow)
+    if form[1] is None or (form[0] == "arrow" and arrow not in ARROW_CHECKS):
+        raise ValueError(f"the check {name!r} needs its SQL or one of the Arrow checks {sorted(ARROW_CHECKS)}")
+    if CHECK_FORMS.setdefault(name, form) != form:
+        raise ValueError(f"two checks named {name!r} run differently")
+
+    def passes(cls, s: pd.Series) -> Series[bool]:
+        if form[0] == "arrow":
+            return pd.Series(ARROW_CHECKS[arrow](s).to_numpy(zero_copy_only=False), index=s.index)
+        return pd.Series(_sql_passes(sql.format(c="c"), s.to_frame("c")), index=s.index)
+    passes.__name__ = name
+    return pa.check(*fields, name=name)(passes)
 
 
-def row_check(*, name: str, reads: tuple[str, ...], detail: str | None = None):
-    """A Pandera check of whole rows, named for the problem, reading the columns `reads`;
-    a row it cannot judge (a value missing: the comparison gives NA) passes. `detail`
-    (see ROW_CHECK_DETAILS) is said in brackets after the name."""
-    if ROW_CHECK_READS.setdefault(name, reads) != reads:
-        raise ValueError(f"two row checks named {name!r} read different columns")
-    if detail is not None and ROW_CHECK_DETAILS.setdefault(name, detail) != detail:
-        raise ValueError(f"two row checks named {name!r} say different details")
+def row_check(*, name: str, reads: tuple[str, ...], sql: str, detail: str | None = None):
+    """A Pandera check of whole rows, named for the problem, run as `sql` over the columns
+    `reads` (`{column}`); a row it cannot judge (a value missing: the SQL gives NULL)
+    passes. `detail` (SQL over the typed columns, `{column}`) is said in brackets after
+    the name: "a player plays against themself (player 7)" says who, without opening the file.
 
-    def named(fn):
-        def judged(cls, df: pd.DataFrame) -> Series[bool]:
-            return fn(cls, df).fillna(True).astype(bool)
-        judged.__name__ = name
-        return pa.dataframe_check(name=name)(judged)
-    return named
+    A row whose value in one of `reads` did not parse is rejected for that value, and
+    the row check does not judge it (it would judge a NULL that the file did not leave
+    empty: "neither a rating nor archives" for a rating of "x")."""
+    declared = RowCheck(name, reads, sql, detail)
+    if ROW_CHECKS.setdefault(name, declared) != declared:
+        raise ValueError(f"two row checks named {name!r} differ")
+
+    def judged(cls, df: pd.DataFrame) -> Series[bool]:
+        if not set(reads) <= set(df.columns):  # an optional column left out: nothing to judge
+            return pd.Series(True, index=df.index)
+        return pd.Series(_sql_passes(sql.format(**{c: sql_name(c) for c in reads}), df[list(reads)]), index=df.index)
+    judged.__name__ = name
+    return pa.dataframe_check(name=name)(judged)
+
+
+def _sql_passes(sql: str, frame: pd.DataFrame) -> np.ndarray:
+    """Whether each row of `frame` passes `sql`, in DuckDB as validation runs it (NULL passes)."""
+    con = duckdb.connect()
+    con.execute("set variable today = ?", [today()])
+    con.register("frame", frame.reset_index(drop=True))
+    return con.sql(f"select coalesce(({sql}), true) as ok from frame").fetchnumpy()["ok"].astype(bool)
+
+
+def full_match(pattern: str) -> str:
+    """The SQL of a column check whose value must match `pattern` whole (RE2, as Arrow's)."""
+    return "regexp_full_match({c}, " + sql_text(pattern).replace("{", "{{").replace("}", "}}") + ")"
+
+
+def between(low: float, high: float | str) -> str:
+    return f"{{c}} between {low} and {high}"
 
 
 # Control characters (newline, tab, escape, line separator...) would break the lines of
@@ -153,18 +164,6 @@ FORGES_A_LINE = ("holds a control character (a line break, tab or escape), which
                  "calculation cards (ratings explain, the site)")
 FREE_TEXT = ("case when not regexp_matches({c}, '" + CONTROL_RE2.replace("{", "{{").replace("}", "}}")
              + "') then {c} end")
-
-
-def _no_control(s: pd.Series) -> pd.Series:
-    return ~_series(control_cells(s), s)
-
-
-def _fits_lists(field: str, s: pd.Series) -> pd.Series:
-    return ~_series(wider_than_lists(field, s), s)
-
-
-def _series(flags: pyarrow.BooleanArray, like: pd.Series) -> pd.Series:
-    return pd.Series(flags.to_numpy(zero_copy_only=False), index=like.index)
 
 
 def too_long(field: str, width: int) -> str:
@@ -208,37 +207,19 @@ class PlayersInput(PlayerRows):
         "coalesce(extra->>'federation', extra->>'fed')"))
     title: Optional[Text] = pa.Field(nullable=True, metadata=from_extra("extra->>'title'"))
 
-    @check("name", "club", "federation", "title", name=CONTROL_CHARACTER)
-    def _printable(cls, s: Series[str]) -> Series[bool]:
-        return _no_control(s)
+    _printable = check("name", "club", "federation", "title", name=CONTROL_CHARACTER, arrow="printable")
+    _name_fits = check("name", name=NAME_TOO_LONG, arrow="fits_lists:name")
+    _federation_fits = check("federation", name=FEDERATION_TOO_LONG, arrow="fits_lists:federation")
+    _titles_fit = check("title", name=TITLES_TOO_LONG, arrow="fits_lists:title")
+    _id_fits = check("player_id", name=ID_TOO_LONG, arrow="fits_lists:player_id")
 
-    @check("name", name=NAME_TOO_LONG)
-    def _name_fits(cls, s: Series[str]) -> Series[bool]:
-        return _fits_lists("name", s)
+    _grade = check("grade", name="not a Go grade (30k … 1k, 1d … 9d, or NC: ruling G6)",
+                   sql=full_match(GO_GRADE))
 
-    @check("federation", name=FEDERATION_TOO_LONG)
-    def _federation_fits(cls, s: Series[str]) -> Series[bool]:
-        return _fits_lists("federation", s)
+    _estimated_rating = check("estimated_rating", name=ESTIMATED_RATING, sql=between(MIN_RATING, MAX_RATING))
 
-    @check("title", name=TITLES_TOO_LONG)
-    def _titles_fit(cls, s: Series[str]) -> Series[bool]:
-        return _fits_lists("title", s)
-
-    @check("player_id", name=ID_TOO_LONG)
-    def _id_fits(cls, s: Series[int]) -> Series[bool]:
-        return _fits_lists("player_id", s)
-
-    @check("grade", name="not a Go grade (30k … 1k, 1d … 9d, or NC: ruling G6)")
-    def _grade(cls, s: Series[str]) -> Series[bool]:
-        return s.str.fullmatch(GO_GRADE)
-
-    @check("estimated_rating", name=ESTIMATED_RATING)
-    def _estimated_rating(cls, s: Series[float]) -> Series[bool]:
-        return s.between(MIN_RATING, MAX_RATING)
-
-    @check("birth_year", name=BIRTH_YEAR)
-    def _birth_year(cls, s: Series[int]) -> Series[bool]:
-        return s.between(MIN_BIRTH_YEAR, today().year)
+    # this year: validation's today (pipeline.config.today), set on its connection
+    _birth_year = check("birth_year", name=BIRTH_YEAR, sql=between(MIN_BIRTH_YEAR, "year(getvariable('today'))"))
 
 
 RATING = f"negative or absurd rating (not a number from {MIN_RATING} to {MAX_RATING})"
@@ -255,54 +236,31 @@ class RatingsInput(PlayerRows):
         whole("[0-9]{1,6}"), "games_total must be a whole number of games (0 or more)"))
     peak_rating: Number = pa.Field(nullable=True, metadata=parsed(NUMBER, PEAK_RATING))
 
-    @check("rating", name=RATING)
-    def _rating(cls, s: Series[float]) -> Series[bool]:
-        return s.between(MIN_RATING, MAX_RATING)
+    _rating = check("rating", name=RATING, sql=between(MIN_RATING, MAX_RATING))
 
-    @check("archive_performance", name=ARCHIVE_PERFORMANCE)
-    def _archive_performance(cls, s: Series[float]) -> Series[bool]:
-        return s.between(MIN_RATING, MAX_RATING)
+    _archive_performance = check("archive_performance", name=ARCHIVE_PERFORMANCE,
+                                 sql=between(MIN_RATING, MAX_RATING))
 
-    @check("peak_rating", name=PEAK_RATING)
-    def _peak_rating(cls, s: Series[float]) -> Series[bool]:
-        return s.between(MIN_RATING, MAX_RATING)
+    _peak_rating = check("peak_rating", name=PEAK_RATING, sql=between(MIN_RATING, MAX_RATING))
 
-    @row_check(name="peak_rating is below the rating (the peak is the highest published rating)",
-               reads=("peak_rating", "rating"))
-    def _peak_at_least_rating(cls, df: pd.DataFrame) -> Series[bool]:
-        return df["peak_rating"] >= df["rating"]
-
-    @row_check(name="archive_performance and archive_games go together",
-               reads=("archive_performance", "archive_games"))
-    def _archives_paired(cls, df: pd.DataFrame) -> Series[bool]:
-        return df["archive_performance"].isna() == df["archive_games"].isna()
-
-    @row_check(name="a rated player has no archives (seed: Pa/Na only for unrated players)",
-               reads=("rating", "archive_games"))
-    def _archives_unrated(cls, df: pd.DataFrame) -> Series[bool]:
-        return df["rating"].isna() | df["archive_games"].isna()
-
-    @row_check(name="neither a rating nor archives", reads=("rating", "archive_games"))
-    def _something(cls, df: pd.DataFrame) -> Series[bool]:
-        return df["rating"].notna() | df["archive_games"].notna()
+    _peak_at_least_rating = row_check(
+        name="peak_rating is below the rating (the peak is the highest published rating)",
+        reads=("peak_rating", "rating"), sql="{peak_rating} >= {rating}")
+    _archives_paired = row_check(name="archive_performance and archive_games go together",
+                                 reads=("archive_performance", "archive_games"),
+                                 sql="({archive_performance} is null) = ({archive_games} is null)")
+    _archives_unrated = row_check(name="a rated player has no archives (seed: Pa/Na only for unrated players)",
+                                  reads=("rating", "archive_games"), sql="{rating} is null or {archive_games} is null")
+    _something = row_check(name="neither a rating nor archives", reads=("rating", "archive_games"),
+                           sql="{rating} is not null or {archive_games} is not null")
 
 
 @cache
 def ratings_in_steps(step: int, rule_sets: tuple[str, ...]) -> type[RatingsInput]:
-    """Initial ratings that must be multiples of `step`: the initial ratings are the
-    list in force before the first one computed, a published list of the rule sets
-    `rule_sets` (ruling R3: the performance Elo publishes tens; FIDE whole numbers)."""
-    rules = " and ".join(rule_sets)
-    reason = (f"not a whole number: the initial ratings are a published list, and the {rules} rules publish "
-              "whole numbers" if step == 1 else
-              f"not a multiple of {step}: the initial ratings are a published list, and the {rules} rules "
-              f"publish multiples of {step}")
-
-    @check("rating", name=reason)
-    def _in_steps(cls, s: Series[float]) -> Series[bool]:
-        return pd.Series(np.fmod(s.to_numpy(dtype=float, na_value=0.0), step) == 0, index=s.index)
-
-    return type(f"RatingsInStepsOf{step}", (RatingsInput,), {"_in_steps": _in_steps, "__module__": __name__})
+    """RatingsInput with its ratings multiples of `step` (model_checks.steps_check)."""
+    declared = steps_check(step, rule_sets)
+    in_steps = check(declared.column, name=declared.name, sql=declared.sql)
+    return type(f"RatingsInStepsOf{step}", (RatingsInput,), {"_in_steps": in_steps, "__module__": __name__})
 
 
 LIST_ID = r"[0-9]{4}-(0[1-9]|1[0-2])"
@@ -313,13 +271,11 @@ class CalendarInput(pa.DataFrameModel):
     window_start: Day = pa.Field(nullable=False, metadata=parsed(DATE, UNPARSEABLE_DATE, **CALENDAR_DATE))
     window_end: Day = pa.Field(nullable=False, metadata=parsed(DATE, UNPARSEABLE_DATE, **CALENDAR_DATE))
 
-    @check("list_id", name="not a list id YYYY-MM (R1: the month of publication)")
-    def _list_id(cls, s: Series[str]) -> Series[bool]:
-        return s.str.fullmatch(LIST_ID)
+    _list_id = check("list_id", name="not a list id YYYY-MM (R1: the month of publication)",
+                     sql=full_match(LIST_ID))
 
-    @row_check(name="window ends before it starts", reads=("window_start", "window_end"))
-    def _ordered(cls, df: pd.DataFrame) -> Series[bool]:
-        return df["window_end"] >= df["window_start"]
+    _ordered = row_check(name="window ends before it starts", reads=("window_start", "window_end"),
+                         sql="{window_end} >= {window_start}")
 
     class Config:
         strict = False
@@ -337,9 +293,8 @@ class GamesInput(pa.DataFrameModel):
     event: Optional[Text] = pa.Field(nullable=True, metadata=parsed(FREE_TEXT, FORGES_A_LINE))
     round: Optional[Text] = pa.Field(nullable=True, metadata=parsed(FREE_TEXT, FORGES_A_LINE))
 
-    @row_check(name=SELF_GAME, reads=("white_id", "black_id"), detail="'player ' || {white_id}")
-    def _two_players(cls, df: pd.DataFrame) -> Series[bool]:
-        return df["white_id"] != df["black_id"]
+    _two_players = row_check(name=SELF_GAME, reads=("white_id", "black_id"), sql="{white_id} <> {black_id}",
+                             detail="'player ' || {white_id}")
 
     class Config:
         strict = False
@@ -353,9 +308,7 @@ class GoRatingsInput(PlayerRows):
 
     rating: Number = pa.Field(nullable=False, metadata=parsed(NUMBER, GO_POINTS))
 
-    @check("rating", name=GO_POINTS)
-    def _rating(cls, s: Series[float]) -> Series[bool]:
-        return s.between(GO_MIN_RATING, GO_MAX_RATING)
+    _rating = check("rating", name=GO_POINTS, sql=between(GO_MIN_RATING, GO_MAX_RATING))
 
 
 class EventsInput(pa.DataFrameModel):
@@ -371,28 +324,19 @@ class EventsInput(pa.DataFrameModel):
     games_scheduled: Optional[Int] = pa.Field(nullable=True, metadata=parsed(  # chess only (FIDE, X6)
         whole("[1-9][0-9]?"), "games_scheduled must be a whole number of games from 1 to 99 (X6)"))
 
-    @check("rated_in", name="not a list id YYYY-MM (the list that rates the event, X1)")
-    def _rated_in(cls, s: Series[str]) -> Series[bool]:
-        return s.str.fullmatch(LIST_ID)
+    _rated_in = check("rated_in", name="not a list id YYYY-MM (the list that rates the event, X1)",
+                      sql=full_match(LIST_ID))
 
-    @check("name", name=CONTROL_CHARACTER)
-    def _printable(cls, s: Series[str]) -> Series[bool]:
-        return _no_control(s)
+    _printable = check("name", name=CONTROL_CHARACTER, arrow="printable")
 
-    @check("event_id", name="not an event id (letters, digits, _ . -; at most 64; it names a file)")
-    def _event_id(cls, s: Series[str]) -> Series[bool]:
-        return s.str.fullmatch(EVENT_ID)
+    _event_id = check("event_id", name="not an event id (letters, digits, _ . -; at most 64; it names a file)",
+                      sql=full_match(EVENT_ID))
 
-    @row_check(name="the event ends before it starts", reads=("start_date", "end_date"))
-    def _ordered(cls, df: pd.DataFrame) -> Series[bool]:
-        return df["end_date"] >= df["start_date"]
+    _ordered = row_check(name="the event ends before it starts", reads=("start_date", "end_date"),
+                         sql="{end_date} >= {start_date}")
 
-    @row_check(name="rated_in: a list dated before the event ends cannot rate it (X1)",
-               reads=("rated_in", "end_date"))
-    def _rated_after(cls, df: pd.DataFrame) -> Series[bool]:
-        if "rated_in" not in df:
-            return pd.Series(True, index=df.index)
-        return df["rated_in"] > df["end_date"].dt.strftime("%Y-%m")
+    _rated_after = row_check(name="rated_in: a list dated before the event ends cannot rate it (X1)",
+                             reads=("rated_in", "end_date"), sql="{rated_in} > strftime({end_date}, '%Y-%m')")
 
     class Config:
         strict = False
@@ -418,13 +362,10 @@ class GoGamesInput(pa.DataFrameModel):
     weight: Number = pa.Field(nullable=True, metadata=parsed(NUMBER, WEIGHT))
     round: Int = pa.Field(nullable=True, metadata=parsed(whole("[0-9]{1,4}"), "round must be a whole number"))
 
-    @check("weight", name=WEIGHT)
-    def _weight(cls, s: Series[float]) -> Series[bool]:
-        return s.between(0, 2)
+    _weight = check("weight", name=WEIGHT, sql=between(0, 2))
 
-    @row_check(name=SELF_GAME, reads=("white_id", "black_id"), detail="'player ' || {white_id}")
-    def _two_players(cls, df: pd.DataFrame) -> Series[bool]:
-        return df["black_id"] != df["white_id"]
+    _two_players = row_check(name=SELF_GAME, reads=("white_id", "black_id"), sql="{white_id} <> {black_id}",
+                             detail="'player ' || {white_id}")
 
     class Config:
         strict = False
@@ -439,15 +380,3 @@ SCHEMAS: dict[str, type[pa.DataFrameModel]] = {
     "go_games": GoGamesInput,
 }
 
-
-def schema_of(kind: str, game: str | None, steps: tuple[int, tuple[str, ...]] | None = None
-              ) -> type[pa.DataFrameModel]:
-    """The model of a kind; starting points in a warehouse of Go are Go points; chess
-    ratings are multiples of `steps` (the step, and the rule sets that publish in it)."""
-    if kind == "ratings" and game == "go":
-        return GoRatingsInput
-    if kind == "ratings" and steps is not None:
-        return ratings_in_steps(*steps)
-    if kind == "events" and game != "chess":  # events without a warehouse game are Go's, as before FIDE's
-        return GoEventsInput
-    return SCHEMAS[kind]

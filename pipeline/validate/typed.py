@@ -1,129 +1,118 @@
-"""A staged part's rows typed once, in DuckDB, as its Pandera model declares them
-(pipeline/validate/schemas.py), and the reasons its rows are rejected for.
+"""A staged part's rows typed once, in DuckDB, as its input model declares them
+(pipeline/validate/schemas.py, compiled: pipeline/validate/model_checks.py), and the
+reasons its rows are rejected for.
 
 The typed rows (`typed_rows`, a temporary table) are what everything after reads: the
-Pandera checks (only the columns they check, as Arrow-backed frames), the relational
-checks of sql/validate/ and the insert into the warehouse. Each row's `unparsed` holds
-a bit for each column whose text did not parse (bit k: the k-th column of its kind).
+model's checks (SQL over them, or the writers' Arrow checks on the columns they read),
+the relational checks of sql/validate/ and the insert into the warehouse. Each row's
+`unparsed` holds a bit for each column whose text did not parse (bit k: the k-th column
+of its kind). Neither pandas nor Pandera is loaded.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import duckdb
-import pandas as pd
-import pandera.pandas as pa
 import pyarrow
+import pyarrow.compute as pc
 
 from pipeline.formats.cells import CONTROL_RE2
 from pipeline.input_layout import columns
-from pipeline.validate.schemas import ROW_CHECK_DETAILS, ROW_CHECK_READS, Derived, Parse
-from pipeline.warehouse import scalar, sql_name, sql_text
+from pipeline.validate.model_checks import ARROW_CHECKS, Model
+from pipeline.warehouse import sql_name, sql_text
 
 
-def parses(model: type[pa.DataFrameModel]) -> dict[str, Parse]:
-    """The model's parsed columns (by their names in the file) and their parses."""
-    return {name: column.metadata["parse"] for name, column in model.to_schema().columns.items()
-            if column.metadata and "parse" in column.metadata}
+def _bits(kind: str, model: Model) -> dict[str, int]:
+    return {c: 1 << k for k, c in enumerate(columns(kind)) if c in model.parses}
 
 
-def derived(model: type[pa.DataFrameModel]) -> dict[str, Derived]:
-    """The model's columns read from the staged row (not input columns of its kind)."""
-    return {name: column.metadata["derived"] for name, column in model.to_schema().columns.items()
-            if column.metadata and "derived" in column.metadata}
-
-
-def _bits(kind: str, model: type[pa.DataFrameModel]) -> dict[str, int]:
-    return {c: 1 << k for k, c in enumerate(columns(kind)) if c in parses(model)}
-
-
-def typed_rows_sql(kind: str, model: type[pa.DataFrameModel], rows: str) -> str:
+def typed_rows_sql(kind: str, model: Model, rows: str) -> str:
     """A select of `rows` (staged rows of `kind`) typed: each parsed column its value,
     every other column its text, and the bits of the columns that did not parse."""
-    parse = parses(model)
+    parse = model.parses
     typed = "".join(f", {p.sql.format(c=sql_name(c))} as {sql_name(c + '__typed')}" for c, p in parse.items())
     kept = ", ".join(f"{sql_name(c + '__typed')} as {sql_name(c)}" if c in parse else sql_name(c)
                      for c in columns(kind))
     unparsed = " + ".join(f"(case when {sql_name(c)} is not null and {sql_name(c + '__typed')} is null "
                           f"then {bit} else 0 end)" for c, bit in _bits(kind, model).items()) or "0"
     extra = ", extra" if kind in ("players", "ratings") else ""
-    read = "".join(f", {d.sql} as {sql_name(c)}" for c, d in derived(model).items())
+    read = "".join(f", {d.sql} as {sql_name(c)}" for c, d in model.derived.items())
     return (f"select file_id, row_number, fixes_file, fixes_row{extra}, {kept}{read}, {unparsed} as unparsed "
             f"from (select *{typed} from ({rows}))")
 
 
-def type_and_check(con: duckdb.DuckDBPyConnection, kind: str, model: type[pa.DataFrameModel], staged: str,
-                   file_id: int, missing: set[str], chunk_rows: int, only: str = "") -> None:
+def type_and_check(con: duckdb.DuckDBPyConnection, kind: str, model: Model, staged: str, file_id: int,
+                   missing: set[str], only: str = "") -> None:
     """The part's staged rows (those of `only`, a condition, if given) typed into the
     temporary table `typed_rows`, checked by the model, and each failing row with its
     reasons in the temporary table `schema_rejects` (row_number, reason)."""
     con.execute(f"""create or replace temp table typed_rows as
         {typed_rows_sql(kind, model, f"select * from {staged} where file_id = {file_id} {only}")}""")
-    con.register("schema_failures", pyarrow.concat_tables(
-        [FAILURES.empty_table(), *(failures(model, frame) for frame in frames(con, model, chunk_rows))]))
+    create_schema_failures(con, model)
     con.execute(f"create or replace temp table schema_rejects as {reasons_sql(kind, model, staged, file_id, missing)}")
-    con.unregister("schema_failures")
+    con.execute("drop table schema_failures")
 
 
-def checked_columns(model: type[pa.DataFrameModel]) -> list[str]:
-    """The columns handed to Pandera: all but those the model makes optional and leaves
-    unchecked (the games' game_id, event and round: a million texts not copied for nothing)."""
-    schema = model.to_schema()
-    read = {c for check in schema.checks for c in ROW_CHECK_READS.get(check.name, ())}
-    return [name for name, column in schema.columns.items() if column.required or column.checks or name in read]
+def create_schema_failures(con: duckdb.DuckDBPyConnection, model: Model) -> None:
+    """The temporary table `schema_failures`: every check of the model every row of
+    `typed_rows` fails (failures_sql, then the Arrow checks')."""
+    con.execute(f"create or replace temp table schema_failures as {failures_sql(model)}")
+    for check in model.checks:
+        if check.arrow is not None:
+            con.register("arrow_failures", arrow_failures(con, check))
+            con.execute("insert into schema_failures select * from arrow_failures")
+            con.unregister("arrow_failures")
 
 
-def frames(con: duckdb.DuckDBPyConnection, model: type[pa.DataFrameModel], chunk_rows: int) -> Iterator[pd.DataFrame]:
-    """The typed rows' checked columns as Arrow-backed frames of at most `chunk_rows`
-    rows, indexed by row number: the Pandera pass holds one chunk in memory."""
-    names = ", ".join(sql_name(c) for c in checked_columns(model))
-    last = scalar(con, "select coalesce(max(row_number), 0) from typed_rows")
-    for first in range(0, max(last, 1), chunk_rows):
-        table = con.sql(f"""select row_number, {names} from typed_rows
-                            where row_number > {first} and row_number <= {first + chunk_rows}""").to_arrow_table()
-        yield table.to_pandas(types_mapper=pd.ArrowDtype).set_index("row_number")
+def failures_sql(model: Model) -> str:
+    """Every check every typed row fails, as Pandera's lazy validation lists them: row_number,
+    column, check, whole_row (a row check: its name is the reason), reads (the columns it
+    reads). A column check judges the values that are there; a row check that cannot
+    judge a row (NULL) passes it."""
+    def name(c: str) -> str:
+        return sql_name(c)
+
+    parts = [f"select row_number, {sql_text(c)} as \"column\", 'not_nullable' as \"check\", false as whole_row, "
+             f"[]::varchar[] as reads from typed_rows where {name(c)} is null" for c in model.not_null]
+    parts += [f"select row_number, {sql_text(check.column)}, {sql_text(check.name)}, false, []::varchar[] "
+              f"from typed_rows where {name(check.column)} is not null "
+              f"and not coalesce(({check.sql.format(c=name(check.column))}), true)"
+              for check in model.checks if check.sql is not None]
+    # As Pandera's: a row check does not judge a row whose model columns are all empty.
+    empty = " and ".join(f"{name(c)} is null" for c in model.columns)
+    parts += [f"select row_number, null, {sql_text(check.name)}, true, "
+              f"[{', '.join(sql_text(c) for c in check.reads)}]::varchar[] from typed_rows "
+              f"where not coalesce(({check.sql.format(**{c: name(c) for c in check.reads})}), true) "
+              f"and not ({empty})" for check in model.row_checks]
+    return " union all ".join(parts) or ("select null::bigint as row_number, null::varchar as \"column\", "
+                                         "null::varchar as \"check\", null::boolean as whole_row, "
+                                         "null::varchar[] as reads where false")
 
 
-FAILURES = pyarrow.schema([("row_number", pyarrow.int64()), ("column", pyarrow.string()), ("check", pyarrow.string()),
-                           ("whole_row", pyarrow.bool_()), ("reads", pyarrow.list_(pyarrow.string()))])
+def arrow_failures(con: duckdb.DuckDBPyConnection, check) -> pyarrow.Table:
+    """The rows whose value in the check's column fails one of the writers' Arrow checks."""
+    values = con.sql(f"select row_number, {sql_name(check.column)} as v from typed_rows "
+                     f"where {sql_name(check.column)} is not null").to_arrow_table()
+    failing = values["row_number"].filter(pc.invert(ARROW_CHECKS[check.arrow](values["v"])))
+    n = len(failing)
+    return pyarrow.table({"row_number": failing, "column": pyarrow.array([check.column] * n, pyarrow.string()),
+                          "check": pyarrow.array([check.name] * n, pyarrow.string()),
+                          "whole_row": pyarrow.array([False] * n), "reads": pyarrow.array([[]] * n,
+                                                                                          pyarrow.list_(pyarrow.string()))})
 
 
-def failures(model: type[pa.DataFrameModel], frame: pd.DataFrame) -> pyarrow.Table:
-    """Every check every row of `frame` fails (lazy validation): row_number, column,
-    check, whole_row (a row check: its name is the reason), reads (the columns it reads)."""
-    try:
-        model.validate(frame, lazy=True)
-    except pa.errors.SchemaErrors as err:
-        fc = err.failure_cases
-    else:
-        return FAILURES.empty_table()
-    if fc["index"].isna().any():  # a column or type missing from the frame: this code's error, not the file's
-        raise RuntimeError(f"the typed rows do not fit {model.__name__}: {fc[fc['index'].isna()].to_dict('records')}")
-    check = fc["check"].astype("str").str.replace(r"^isin\(\[.*\]\)$", "unknown code", regex=True).tolist()
-    whole_row = (fc["schema_context"].astype("str") == "DataFrameSchema").tolist()
-    return pyarrow.table({
-        "row_number": fc["index"].astype("int64").to_numpy(),
-        "column": fc["column"].astype("str").tolist(),
-        "check": check,
-        "whole_row": whole_row,
-        "reads": [list(ROW_CHECK_READS.get(c, ())) if w else [] for c, w in zip(check, whole_row)],
-    }, schema=FAILURES)
+def reasons_sql(kind: str, model: Model, staged: str, file_id: int, missing: set[str]) -> str:
+    """The reasons of the rows that fail the model: `schema_failures` (`failures_sql`,
+    `arrow_failures`) and the texts that did not parse, each with the text as the file gives it.
 
-
-def reasons_sql(kind: str, model: type[pa.DataFrameModel], staged: str, file_id: int, missing: set[str]) -> str:
-    """The reasons of the rows that fail the model: `schema_failures` (Pandera's, from
-    `failures`) and the texts that did not parse, each with the text as the file gives it.
-
-    A failure on a value that did not parse is the parse's alone: Pandera sees NULL
+    A failure on a value that did not parse is the parse's alone: the check sees NULL
     there (a not-null check fails), and a row check that reads it does not judge the row."""
     bits = _bits(kind, model)
-    parse = parses(model)
+    parse = model.parses
     unparsed = " union all ".join(
         f"select row_number, {sql_text(c)} as \"column\", {sql_text(parse[c].reason)} as \"check\" "
         f"from typed_rows where unparsed & {bit} <> 0" for c, bit in bits.items()) or \
         "select null::bigint as row_number, null::varchar as \"column\", null::varchar as \"check\" where false"
     given = [f"when {sql_text(c)} then s.{sql_name(c)}" for c in columns(kind)]
-    given += [f"when {sql_text(c)} then {d.sql}" for c, d in derived(model).items()]  # `extra` is the staged row's
+    given += [f"when {sql_text(c)} then {d.sql}" for c, d in model.derived.items()]  # `extra` is the staged row's
     raw = f"case f.\"column\" {' '.join(given)} end"
     # A value is shown with its control characters replaced: a reason is a line of the
     # run's summary and of `ratings rejects`, which the value must not break.
@@ -133,9 +122,8 @@ def reasons_sql(kind: str, model: type[pa.DataFrameModel], staged: str, file_id:
         f"when not f.whole_row and f.\"check\" = {sql_text(p.reason)} "
         f"and regexp_full_match({raw}, {sql_text(p.layout)}) then f.\"column\" || ': ' || {sql_text(p.wrong_value)} || ' (' || {text} || ')' "
         for p in {(p.reason, p.layout): p for p in parse.values() if p.layout}.values())
-    said = {name: detail for name, detail in ROW_CHECK_DETAILS.items()
-            if set(ROW_CHECK_READS[name]) <= set(model.to_schema().columns)}
-    read = sorted({c for name in said for c in ROW_CHECK_READS[name]})
+    said = {check.name: check.detail for check in model.row_checks if check.detail is not None}
+    read = sorted({c for check in model.row_checks if check.detail is not None for c in check.reads})
     details = "".join(
         f"when f.whole_row and f.\"check\" = {sql_text(name)} then f.\"check\" || ' (' || "
         f"({detail.format(**{c: f't.{sql_name(c)}' for c in read})}) || ')' " for name, detail in said.items())

@@ -1,0 +1,149 @@
+"""The input models as validation runs them, without pandas or Pandera.
+
+The Pandera models of pipeline/validate/schemas.py are the one declaration of what a
+row must be. `python -m pipeline.validate.compile` writes them out as data
+(checks.json, beside this module): each column's parse, whether it may be empty, and
+each check as the SQL it runs over the typed rows in DuckDB, or as the name of the
+writers' own Arrow check (pipeline/formats/cells.py: one check, shared by the validator
+and the writers). tests/test_compiled_checks.py holds the two together: the file is the
+models' current one, and its checks fail exactly the rows Pandera's fail.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+COMPILED = Path(__file__).with_name("checks.json")
+
+
+@dataclass(frozen=True)
+class Parse:
+    """How a column's text becomes its value, in DuckDB: `sql` reads the text `{c}` and
+    gives the value, or NULL for a text that is not one; `reason` says why such a text
+    is rejected."""
+
+    sql: str
+    reason: str
+    # A text of the right layout that is still no value (2016-11-31) is rejected for
+    # `wrong_value` and the text: saying "expected YYYY-MM-DD" of it would send the
+    # officer looking for a typo in the layout.
+    layout: str | None = None
+    wrong_value: str | None = None
+
+
+@dataclass(frozen=True)
+class Derived:
+    """A column the model checks that is not one of its kind's input columns: `sql`
+    reads it from the staged row (the registry's extra columns, JSON in `extra`)."""
+
+    sql: str
+
+
+@dataclass(frozen=True)
+class ColumnCheck:
+    """A check of each value of `column` that is not empty, named for the problem
+    (the reason): `sql` over the value `{c}`, true when it passes; or `arrow`, the name of
+    an Arrow check (ARROW_CHECKS)."""
+
+    name: str
+    column: str
+    sql: str | None = None
+    arrow: str | None = None
+
+
+@dataclass(frozen=True)
+class RowCheck:
+    """A check of whole rows, `sql` over the columns `{name}` it reads: a row it cannot
+    judge (a value missing: the SQL gives NULL) passes. `detail`: SQL said in brackets
+    after the name."""
+
+    name: str
+    reads: tuple[str, ...]
+    sql: str
+    detail: str | None = None
+
+
+@dataclass(frozen=True)
+class Model:
+    """A compiled input model: its columns in order, those that may not be empty, the
+    parsed and derived ones, and its checks."""
+
+    name: str
+    columns: tuple[str, ...]
+    not_null: tuple[str, ...]
+    parses: dict[str, Parse]
+    derived: dict[str, Derived]
+    checks: tuple[ColumnCheck, ...]
+    row_checks: tuple[RowCheck, ...]
+
+    def with_check(self, check: ColumnCheck) -> Model:
+        return replace(self, name=f"{self.name}+{check.name}", checks=(*self.checks, check))
+
+
+def printable(values: pa.Array) -> pa.BooleanArray:
+    from pipeline.formats.cells import control_cells
+    return pc.invert(control_cells(values))
+
+
+def fits_lists(field: str) -> Callable[[pa.Array], pa.BooleanArray]:
+    def fits(values: pa.Array) -> pa.BooleanArray:
+        from pipeline.formats.list_files import wider_than_lists
+        return pc.invert(wider_than_lists(field, values))
+    return fits
+
+
+# The writers' own checks of what a line-based file cannot hold (pipeline/formats/):
+# validation refuses what they would refuse, with the same code, so that what it accepts
+# is always published. Each gives, for each value, whether it passes.
+ARROW_CHECKS: dict[str, Callable[[pa.Array], pa.BooleanArray]] = {
+    "printable": printable,
+    **{f"fits_lists:{field}": fits_lists(field) for field in ("name", "federation", "title", "player_id")},
+}
+
+
+def steps_check(step: int, rule_sets: tuple[str, ...]) -> ColumnCheck:
+    """Initial ratings that must be multiples of `step`: the initial ratings are the
+    list in force before the first one computed, a published list of the rule sets
+    `rule_sets` (ruling R3: the performance Elo publishes tens; FIDE whole numbers)."""
+    rules = " and ".join(rule_sets)
+    reason = (f"not a whole number: the initial ratings are a published list, and the {rules} rules publish "
+              "whole numbers" if step == 1 else
+              f"not a multiple of {step}: the initial ratings are a published list, and the {rules} rules "
+              f"publish multiples of {step}")
+    return ColumnCheck(reason, "rating", sql=f"fmod({{c}}, {int(step)}) = 0")
+
+
+@cache
+def compiled_models() -> dict[str, Model]:
+    """Every model of checks.json, by its class name."""
+    data = json.loads(COMPILED.read_text(encoding="utf-8"))
+    return {name: Model(name, tuple(m["columns"]), tuple(m["not_null"]),
+                        {c: Parse(**p) for c, p in m["parses"].items()},
+                        {c: Derived(**d) for c, d in m["derived"].items()},
+                        tuple(ColumnCheck(**c) for c in m["checks"]),
+                        tuple(RowCheck(**{**c, "reads": tuple(c["reads"])}) for c in m["row_checks"]))
+            for name, m in data["models"].items()}
+
+
+# The model of each kind of input (schemas.SCHEMAS: the compile step checks they agree).
+KIND_MODELS = {"players": "PlayersInput", "ratings": "RatingsInput", "calendar": "CalendarInput",
+               "games": "GamesInput", "events": "EventsInput", "go_games": "GoGamesInput"}
+
+
+def schema_of(kind: str, game: str | None, steps: tuple[int, tuple[str, ...]] | None = None) -> Model:
+    """The model of a kind; starting points in a warehouse of Go are Go points; chess
+    ratings are multiples of `steps` (the step, and the rule sets that publish in it)."""
+    models = compiled_models()
+    if kind == "ratings" and game == "go":
+        return models["GoRatingsInput"]
+    if kind == "ratings" and steps is not None:
+        return models["RatingsInput"].with_check(steps_check(*steps))
+    if kind == "events" and game != "chess":  # events without a warehouse game are Go's, as before FIDE's
+        return models["GoEventsInput"]
+    return models[KIND_MODELS[kind]]
