@@ -37,10 +37,14 @@ def built(published_once, tmp_path):
     ["query", "select count(*) from games"],
     ["correct", "1", "--list", "2027-01", "--rating", "1850", "--reason", "appeal upheld"],
     ["publish", "--out", "OUT"],  # the lists, states and report pages
+    ["publish", "--out", "NEW"],  # every list and every page written anew (the pages' charts included)
 ])
 def test_reading_and_publishing_commands_load_neither_pandas_nor_pandera(built, command, tmp_path):
     w, out = built
-    assert loaded(tmp_path, *[str(out) if a == "OUT" else a for a in command], "--warehouse", w) == set()
+    folders = {"OUT": str(out), "NEW": str(tmp_path / "new")}
+    assert loaded(tmp_path, *[folders.get(a, a) for a in command], "--warehouse", w) == set()
+    if "NEW" in command:
+        assert len(list((tmp_path / "new").glob("*/index.html"))) >= 2  # the pages were written, not skipped
 
 
 

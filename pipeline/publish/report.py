@@ -122,8 +122,10 @@ class ReportTables:
         # 200,000 rows dicts, this a tenth of them.
         at = {l["list_id"]: k for k, l in enumerate(self.lists)}
         charted = [(at[list_id], r["player_id"]) for list_id, rows in self.top.items() for r in rows]
-        con.register("charted", pa.table({"k": [k for k, _ in charted], "player_id": [p for _, p in charted]},
-                                         schema=pa.schema([("k", pa.int64()), ("player_id", pa.int64())])))
+        # as query parameters: a Python list made into Arrow would load pandas (pyarrow's conversions do)
+        con.execute("""create or replace temp table charted as
+                       select unnest(?::bigint[]) as k, unnest(?::bigint[]) as player_id""",
+                    [[k for k, _ in charted], [p for _, p in charted]])
         self.ratings = {(r["list_id"], r["player_id"]): r["rating"] for r in _records(con, f"""
             with numbered as (select list_id, row_number() over (order by position) - 1 as k
                               from lists where series = $series)
@@ -131,7 +133,7 @@ class ReportTables:
             from report_history h join numbered n using (list_id)
             join charted c on c.player_id = h.player_id and n.k between c.k - {HISTORY_LISTS - 1} and c.k
             """, named)}
-        con.unregister("charted")
+        con.execute("drop table charted")
         con.execute("drop table report_history")
         self.rounds = _by(_records(con, """select list_id, round, players_moving from estimation_rounds
                                            where series = ? order by list_id, round""", s), "list_id") \
