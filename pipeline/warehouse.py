@@ -338,9 +338,11 @@ def staged(con: duckdb.DuckDBPyConnection, staging: str, kind: str) -> str:
 
 
 def temp_staging(con: duckdb.DuckDBPyConnection) -> str:
-    """In-memory copies of the staging tables, for ingest and validate in one go."""
+    """In-memory copies of the staging tables, for ingest and validate in one go, and
+    `part_tables`: the parts staged in a table of their own (pipeline.ingest.tables.ingest_file)."""
     for kind in KINDS:
         con.execute(f"create or replace temp table staged_{kind} as select * from main.staged_{kind} limit 0")
+    con.execute("create or replace temp table part_tables (file_id integer)")
     return "temp"
 
 

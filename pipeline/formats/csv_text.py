@@ -99,6 +99,7 @@ class CsvText:
     notes: tuple[str, ...]  # the encoding used and what the lines hold, for the report
     refusal: str | None  # why the file should not be read; None: read it
     oversized: tuple[tuple[int, int, str], ...] = ()  # as CsvRecords': records to reject, not to read
+    multiline: bool = False  # a record spans several lines (a quoted line break)
 
 
 # ---------------------------------------------------------------------------
@@ -460,4 +461,4 @@ def csv_text(path: str | Path) -> CsvText:
     except csv.Error as err:
         return CsvText(decided.encoding, None, None, (decided.note,), f"not a CSV table: {err}")
     return CsvText(decided.encoding, counted.delimiter, counted.records, (decided.note, *counted.notes()),
-                   counted.mixed_delimiter, counted.oversized)
+                   counted.mixed_delimiter, counted.oversized, counted.multiline is not None)

@@ -70,6 +70,10 @@ class Readable:
     notes: tuple[str, ...]  # what was decided (encoding, blank lines, '#' lines), for the ingest report
     # Rows too long to read (pipeline.formats.csv_text), read as empty: (__row, why).
     oversized: tuple[tuple[int, str], ...] = ()
+    # The same rows without `__row`, in the file's order, read in parallel (a CSV file's
+    # numbered read, row_number() over (), takes one thread): a table made of them in one
+    # statement keeps that order, and a row's number is its place in it (ingest_file).
+    unnumbered: str = ""
 
 
 @functools.lru_cache(maxsize=16)
@@ -98,7 +102,8 @@ def readable(con: duckdb.DuckDBPyConnection, path: Path) -> Iterator[Readable]:
             cols = con.sql(f"select * from read_parquet({sql_text(path)}) limit 0").columns
         text = ", ".join(f"cast({sql_name(c)} as varchar) as {sql_name(c)}" for c in cols)
         yield Readable(f"select file_row_number + 1 as __row, {text} "
-                       f"from read_parquet({sql_text(path)}, file_row_number = true)", records, ("Parquet",))
+                       f"from read_parquet({sql_text(path)}, file_row_number = true)", records, ("Parquet",),
+                       unnumbered=f"select {text} from read_parquet({sql_text(path)})")
         return
     if not head:
         raise InputFileError(f"{path}: the file is empty (expected a header line)")
@@ -124,11 +129,13 @@ def readable(con: duckdb.DuckDBPyConnection, path: Path) -> Iterator[Readable]:
         delimiter = (text.delimiter or ",").replace("'", "''")
         # null_padding: a short row is read with its missing values null (validation
         # rejects them); a field beyond the header becomes an unnamed column, ignored.
-        yield Readable(f"select row_number() over () as __row, * from read_csv({sql_text(read)}, all_varchar = true, "
-                       f"header = true, encoding = '{encoding}', delim = '{delimiter}', quote = '\"', "
-                       f"escape = '\"', comment = '', null_padding = true, parallel = false)",
+        rows = (f"read_csv({sql_text(read)}, all_varchar = true, header = true, encoding = '{encoding}', "
+                f"delim = '{delimiter}', quote = '\"', escape = '\"', comment = '', null_padding = true")
+        yield Readable(f"select row_number() over () as __row, * from {rows}, parallel = false)",
                        text.records, text.notes[1:] if text.encoding == "utf-8" else text.notes,
-                       tuple((row, why) for row, _, why in text.oversized))
+                       tuple((row, why) for row, _, why in text.oversized),
+                       # DuckDB's parallel reader cannot tell where a record over several lines starts
+                       f"select * from {rows}, parallel = {'false' if text.multiline else 'true'})")
 
 
 def _without_lines(path: Path, text: CsvText, lines: set[int], copy: Path) -> None:
@@ -256,6 +263,11 @@ def _refuse_stray_fixes(con: duckdb.DuckDBPyConnection, path: Path, kind: str, s
                          "(empty both cells of a row to take it in as a new one)")
 
 
+# The temporary table of a part staged on its own (ingest_file, in a run): its rows in the
+# file's order, without their numbers, which are their places (pipeline.validate.staged_rows).
+PART_TABLE = "part_{file_id}"
+
+
 def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: int, submission_id: int,
                 staging: str = "main", part: int | None = None) -> Ingested:
     """Stage the rows of one input file as a part of a submission; with `part` (the
@@ -264,7 +276,8 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: i
 
     `staging` is the schema of the staging tables: "main" keeps them in the
     warehouse for a later `ratings validate`; "temp" keeps them in memory when
-    validation follows in the same transaction (`ratings run`).
+    validation follows in the same transaction (`ratings run`), each file's rows in a
+    table of their own (PART_TABLE).
     """
     path = Path(path)
     if not path.is_file():
@@ -281,19 +294,38 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: i
         if refusal := layout_refusal(kind, found):
             raise InputFileError(f"{path}: {refusal}: nothing of it is taken in")
         select, missing = _staging_select(kind, found)
-        names = ", ".join(sql_name(c) for c in ["file_id", "row_number", *columns(kind), "fixes_file", "fixes_row"]
-                          + (["extra"] if kind in WITH_EXTRA else []))
-        con.execute(f"insert into {staged(con, staging, kind)} ({names}) "
+        names = [*columns(kind), "fixes_file", "fixes_row"] + (["extra"] if kind in WITH_EXTRA else [])
+        if staging == "temp" and part is None and not file.oversized:
+            # In a run, the rows go to a table of the part's own, made in one statement from
+            # the parallel read, which keeps the file's order: a row's number is its place
+            # (pipeline.validate.staged_rows).
+            con.execute(f"create temp table {PART_TABLE.format(file_id=file_id)} as select "
+                        + ", ".join(f"{expr} as {sql_name(name)}" for expr, name in zip(select, names))
+                        + f" from ({file.unnumbered})")
+            con.execute("insert into temp.part_tables values (?)", [file_id])
+            return _recorded(con, path, kind, run_id, submission_id, staging, file_id, file, missing,
+                             f"temp.{PART_TABLE.format(file_id=file_id)}")
+        listed = ", ".join(sql_name(c) for c in ["file_id", "row_number", *names])
+        con.execute(f"insert into {staged(con, staging, kind)} ({listed}) "
                     f"select {file_id}, __row, {', '.join(select)} from ({file.source}){only}")
     if file.oversized:  # validation rejects them with the reason, and takes in the others
         con.execute(f"""update {staged(con, staging, kind)} set problem = o.why
                         from (select unnest(?::bigint[]) as row_number, unnest(?::varchar[]) as why) o
                         where file_id = ? and {staged(con, staging, kind)}.row_number = o.row_number""",
                     [[r for r, _ in file.oversized], [w for _, w in file.oversized], file_id])
-    rows = scalar(con, f"select count(*) from {staged(con, staging, kind)} where file_id = ?", [file_id])
     if part is not None:
+        rows = scalar(con, f"select count(*) from {staged(con, staging, kind)} where file_id = ?", [file_id])
         con.execute("update source_files set status = 'staged', staged_in = ? where file_id = ?", [staging, part])
         return Ingested(kind, str(path), file_id, rows, missing, reexamined=True, notes=file.notes)
+    return _recorded(con, path, kind, run_id, submission_id, staging, file_id, file, missing,
+                     f"{staged(con, staging, kind)} where file_id = {file_id}")
+
+
+
+def _recorded(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: int, submission_id: int, staging: str,
+              file_id: int, file: Readable, missing: tuple[str, ...], rows_in: str) -> Ingested:
+    """The part recorded, once the rows staged (`rows_in`: from ... where) are the file's records."""
+    rows = scalar(con, f"select count(*) from {rows_in}")
     if rows != file.records:  # every record read, none skipped, none made up
         raise InputFileError(f"{path}: {rows} rows were read but the file holds {file.records} records; "
                              "nothing of it is taken in")

@@ -75,7 +75,7 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_i
     path, rows_read, message, staging, validated_before = row(con,
         "select path, rows_read, message, staged_in, taken_in_run is not null from source_files where file_id = ?",
         [file_id])
-    table = staged(con, staging, kind)
+    table, own = staged_rows(con, staging, kind, file_id)
     examined = scalar(con, f"select count(*) from {table} where file_id = ?", [file_id])
     missing = set(message.removeprefix("missing column(s): ").split(", ")) if message else set()
     game = row(con, "select value from settings where key = 'game'")
@@ -141,7 +141,11 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_i
                           and rejects.status = 'open'""")
         rejected = scalar(con, "select count(*) from file_rejects")
         accepted = examined - rejected
-        con.execute(f"delete from {table} where file_id = {file_id}")
+        if own:
+            con.execute(f"drop table {own}")
+            con.execute("delete from temp.part_tables where file_id = ?", [file_id])
+        else:
+            con.execute(f"delete from {table} where file_id = {file_id}")
         con.execute(f"""update source_files set
                           rows_accepted = (select count(*) from {STORED_TABLE[kind]} where file_id = {file_id})
                                         + (select count(*) from withdrawn_rows where file_id = {file_id}),
@@ -157,6 +161,22 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_i
         con.execute("drop table schema_rejects")
     return Validated(file_id, kind, path, examined if validated_before else rows_read, accepted, rejected,
                      bool(validated_before))
+
+
+def staged_rows(con: duckdb.DuckDBPyConnection, staging: str, kind: str, file_id: int) -> tuple[str, str | None]:
+    """Where a part's staged rows are, as a relation with the staging table's columns, and
+    the table of the part's own, when it has one (a run's file, ingest_file: numbered by
+    their places in it, in the file's order, DuckDB's rowid), else None."""
+    from pipeline.ingest.tables import PART_TABLE
+
+    if staging == "temp" and con.execute("select 1 from temp.part_tables where file_id = ?", [file_id]).fetchall():
+        own = f"temp.{PART_TABLE.format(file_id=file_id)}"
+        problem = ", null::varchar as problem" if kind in WITH_PROBLEMS else ""
+        # rowids count from where the table's storage starts (in an open transaction, far
+        # from 0): a row's number is its distance from the first
+        number = f"rowid - (select min(rowid) from {own}) + 1"
+        return f"(select {file_id} as file_id, {number} as row_number, *{problem} from {own})", own
+    return staged(con, staging, kind), None
 
 
 def create_history_bounds(con: duckdb.DuckDBPyConnection) -> None:
