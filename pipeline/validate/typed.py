@@ -16,7 +16,7 @@ import pyarrow.compute as pc
 
 from pipeline.formats.cells import CONTROL_RE2
 from pipeline.input_layout import columns
-from pipeline.validate.model_checks import ARROW_CHECKS, Model
+from pipeline.validate.model_checks import ARROW_CHECKS, ColumnCheck, Model
 from pipeline.warehouse import sql_name, sql_text
 
 
@@ -57,8 +57,10 @@ def create_schema_failures(con: duckdb.DuckDBPyConnection, model: Model) -> None
     con.execute(f"create or replace temp table schema_failures as {failures_sql(model)}")
     for check in model.checks:
         if check.arrow is not None:
-            con.register("arrow_failures", arrow_failures(con, check))
-            con.execute("insert into schema_failures select * from arrow_failures")
+            con.register("arrow_failures", pyarrow.table({"row_number": arrow_failures(con, check)}))
+            con.execute("""insert into schema_failures
+                           select row_number, ?, ?, false, []::varchar[] from arrow_failures""",
+                        [check.column, check.name])
             con.unregister("arrow_failures")
 
 
@@ -87,16 +89,12 @@ def failures_sql(model: Model) -> str:
                                          "null::varchar[] as reads where false")
 
 
-def arrow_failures(con: duckdb.DuckDBPyConnection, check) -> pyarrow.Table:
-    """The rows whose value in the check's column fails one of the writers' Arrow checks."""
+def arrow_failures(con: duckdb.DuckDBPyConnection, check: ColumnCheck) -> pyarrow.Array:
+    """The row numbers of the typed rows whose value in the check's column fails one of
+    the writers' Arrow checks (ARROW_CHECKS)."""
     values = con.sql(f"select row_number, {sql_name(check.column)} as v from typed_rows "
                      f"where {sql_name(check.column)} is not null").to_arrow_table()
-    failing = values["row_number"].filter(pc.invert(ARROW_CHECKS[check.arrow](values["v"])))
-    n = len(failing)
-    return pyarrow.table({"row_number": failing, "column": pyarrow.array([check.column] * n, pyarrow.string()),
-                          "check": pyarrow.array([check.name] * n, pyarrow.string()),
-                          "whole_row": pyarrow.array([False] * n), "reads": pyarrow.array([[]] * n,
-                                                                                          pyarrow.list_(pyarrow.string()))})
+    return values["row_number"].filter(pc.invert(ARROW_CHECKS[check.arrow](values["v"])))
 
 
 def reasons_sql(kind: str, model: Model, staged: str, file_id: int, missing: set[str]) -> str:
