@@ -32,10 +32,9 @@ string methods, which call Python once a cell, took 0.16-0.2 s.
 """
 from __future__ import annotations
 
+import sys
 from functools import reduce
 from itertools import pairwise
-
-import sys
 from typing import TYPE_CHECKING
 
 import numpy as np

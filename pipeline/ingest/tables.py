@@ -321,7 +321,6 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: i
                      f"{staged(con, staging, kind)} where file_id = {file_id}")
 
 
-
 def _recorded(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: int, submission_id: int, staging: str,
               file_id: int, file: Readable, missing: tuple[str, ...], rows_in: str) -> Ingested:
     """The part recorded, once the rows staged (`rows_in`: from ... where) are the file's records."""
