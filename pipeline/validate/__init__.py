@@ -25,7 +25,7 @@ from pipeline.warehouse import row, scalar, stage_sql, staged, transaction
 
 # The models' checks and the readers of the input files (pipeline.ingest) are loaded when
 # rows are validated: `ratings rejects`, which imports this package, needs none of them.
-# Validating loads neither pandas nor Pandera (tests/test_command_imports.py).
+# Validating a games file loads neither pandas nor Pandera (tests/test_command_imports.py).
 
 CLEAN_TABLE = {"players": "players", "ratings": "initial_ratings", "calendar": "calendar", "games": "games",
                "events": "events", "go_games": "go_games"}
