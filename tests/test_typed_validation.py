@@ -7,7 +7,7 @@ import duckdb
 import pytest
 
 from pipeline.input_layout import columns
-from pipeline.validate.model_checks import KIND_MODELS, compiled_models
+from pipeline.validate.model_checks import compiled_models, kind_models
 from pipeline.validate.schemas import FREE_TEXT
 from pipeline.validate.typed import typed_rows_sql
 from tests.conftest import write_rows
@@ -92,7 +92,7 @@ def test_the_typed_rows_keep_every_column_and_type_the_parsed_ones():
     # come out typed, the others as the text they are.
     con = duckdb.connect()
     models = compiled_models()
-    for kind, name in [*KIND_MODELS.items(), ("ratings", "GoRatingsInput"), ("events", "GoEventsInput")]:
+    for kind, name in [*kind_models().items(), ("ratings", "GoRatingsInput"), ("events", "GoEventsInput")]:
         model = models[name]
         cols = columns(kind)
         extra = ", extra varchar" if kind in ("players", "ratings") else ""

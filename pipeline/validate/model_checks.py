@@ -120,9 +120,14 @@ def steps_check(step: int, rule_sets: tuple[str, ...]) -> ColumnCheck:
 
 
 @cache
+def _compiled() -> dict:
+    return json.loads(COMPILED.read_text(encoding="utf-8"))
+
+
+@cache
 def compiled_models() -> dict[str, Model]:
     """Every model of checks.json, by its class name."""
-    data = json.loads(COMPILED.read_text(encoding="utf-8"))
+    data = _compiled()
     return {name: Model(name, tuple(m["columns"]), tuple(m["not_null"]),
                         {c: Parse(**p) for c, p in m["parses"].items()},
                         {c: Derived(**d) for c, d in m["derived"].items()},
@@ -131,9 +136,9 @@ def compiled_models() -> dict[str, Model]:
             for name, m in data["models"].items()}
 
 
-# The model of each kind of input (schemas.SCHEMAS: the compile step checks they agree).
-KIND_MODELS = {"players": "PlayersInput", "ratings": "RatingsInput", "calendar": "CalendarInput",
-               "games": "GamesInput", "events": "EventsInput", "go_games": "GoGamesInput"}
+def kind_models() -> dict[str, str]:
+    """The model of each kind of input, by its class name (schemas.SCHEMAS, as compiled)."""
+    return _compiled()["kinds"]
 
 
 def schema_of(kind: str, game: str | None, steps: tuple[int, tuple[str, ...]] | None = None) -> Model:
@@ -146,4 +151,4 @@ def schema_of(kind: str, game: str | None, steps: tuple[int, tuple[str, ...]] | 
         return models["RatingsInput"].with_check(steps_check(*steps))
     if kind == "events" and game != "chess":  # events without a warehouse game are Go's, as before FIDE's
         return models["GoEventsInput"]
-    return models[KIND_MODELS[kind]]
+    return models[kind_models()[kind]]

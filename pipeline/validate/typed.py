@@ -70,20 +70,17 @@ def failures_sql(model: Model) -> str:
     column, check, whole_row (a row check: its name is the reason), reads (the columns it
     reads). A column check judges the values that are there; a row check that cannot
     judge a row (NULL) passes it."""
-    def name(c: str) -> str:
-        return sql_name(c)
-
     parts = [f"select row_number, {sql_text(c)} as \"column\", 'not_nullable' as \"check\", false as whole_row, "
-             f"[]::varchar[] as reads from typed_rows where {name(c)} is null" for c in model.not_null]
+             f"[]::varchar[] as reads from typed_rows where {sql_name(c)} is null" for c in model.not_null]
     parts += [f"select row_number, {sql_text(check.column)}, {sql_text(check.name)}, false, []::varchar[] "
-              f"from typed_rows where {name(check.column)} is not null "
-              f"and not coalesce(({check.sql.format(c=name(check.column))}), true)"
+              f"from typed_rows where {sql_name(check.column)} is not null "
+              f"and not coalesce(({check.sql.format(c=sql_name(check.column))}), true)"
               for check in model.checks if check.sql is not None]
     # As Pandera's: a row check does not judge a row whose model columns are all empty.
-    empty = " and ".join(f"{name(c)} is null" for c in model.columns)
+    empty = " and ".join(f"{sql_name(c)} is null" for c in model.columns)
     parts += [f"select row_number, null, {sql_text(check.name)}, true, "
               f"[{', '.join(sql_text(c) for c in check.reads)}]::varchar[] from typed_rows "
-              f"where not coalesce(({check.sql.format(**{c: name(c) for c in check.reads})}), true) "
+              f"where not coalesce(({check.sql.format(**{c: sql_name(c) for c in check.reads})}), true) "
               f"and not ({empty})" for check in model.row_checks]
     return " union all ".join(parts) or ("select null::bigint as row_number, null::varchar as \"column\", "
                                          "null::varchar as \"check\", null::boolean as whole_row, "
