@@ -286,6 +286,7 @@ def test_a_folder_of_another_warehouse_gets_no_new_revision_either(cli, publishe
     assert refused.exit_code == 1 and "2027-01-r1.csv was published before with other content" in refused.output
     assert query(other, "select list_id from lists order by list_id")[:2] == [("2026-09",), ("2027-01",)]
     assert {p.name: p.read_bytes() for p in (out / "lists").iterdir()} == before
+    assert not (out / "2026-09").exists()  # nor a report page of it
 
 
 def test_validate_exits_3_when_rows_are_rejected(cli, published, tmp_path):
