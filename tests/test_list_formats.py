@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from pipeline.formats.cells import (
     CONTROL,
     CONTROL_RE2,
+    arrow_scalar,
     cell_text,
     spreadsheet_safe,
     text_cells,
@@ -221,6 +222,16 @@ def test_text_cells_are_what_cell_text_writes(values, expected):
     assert text_cells(values).to_pylist() == expected
     if isinstance(values, pd.Series):
         assert cell_text(values).tolist() == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.booleans(), st.integers(-2**63, 2**63 - 1), st.text(max_size=12)))
+def test_a_scalar_made_from_its_bytes_is_the_one_pyarrow_makes(value):
+    # arrow_scalar builds a value's Arrow scalar from its bytes (pyarrow's own conversion
+    # loads pandas): the same type and value, True never the integer 1.
+    made, expected = arrow_scalar(value), pa.scalar(value)
+    assert made.type == expected.type and made.as_py() == value and type(made.as_py()) is type(value)
+    assert made.equals(expected)
 
 
 def test_a_fraction_is_not_printed_as_a_whole_number():

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+import struct
 import sys
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -22,6 +24,22 @@ FORMULA_STARTS = np.frombuffer(b"=+-@\t\r", dtype=np.uint8)  # a cell starting s
 
 class LayoutError(ValueError):
     """A value that would break a fixed-width (or line-based) file."""
+
+
+@lru_cache(maxsize=None, typed=True)  # typed: True and 1 are equal keys, not equal scalars
+def arrow_scalar(value: str | bool | int) -> pa.Scalar:
+    """`value` as an Arrow scalar, made from its bytes. pyarrow converts a Python value
+    (pa.scalar, pa.array, a kernel's Python argument) only after importing pandas, to
+    ask whether it is a pandas object: 0.4 s of a command, validating a registry, that
+    has no other use for pandas."""
+    if isinstance(value, bool):
+        kind, buffers = pa.bool_(), [None, pa.py_buffer(bytes([value]))]
+    elif isinstance(value, int):
+        kind, buffers = pa.int64(), [None, pa.py_buffer(struct.pack("<q", value))]
+    else:
+        data = value.encode()
+        kind, buffers = pa.string(), [None, pa.py_buffer(struct.pack("<ii", 0, len(data))), pa.py_buffer(data)]
+    return pa.Array.from_buffers(kind, 1, buffers)[0]
 
 
 def spreadsheet_safe(column: pa.ChunkedArray) -> pa.ChunkedArray:
@@ -50,13 +68,13 @@ def control_cells(values: pd.Series | pa.Array | pa.ChunkedArray) -> pa.BooleanA
     escape, a line or paragraph separator. Nulls hold none."""
     text = text_cells(values)
     if not may_hold_control(text):  # most columns: the regular expression need not run
-        return pa.repeat(pa.scalar(False), len(text))
+        return pa.repeat(arrow_scalar(False), len(text))
     return pc.match_substring_regex(text, CONTROL_RE2)
 
 
 def wider_cells(values: pd.Series | pa.Array | pa.ChunkedArray, width: int) -> pa.BooleanArray:
     """Whether each value, as a list writes it (`text_cells`), is longer than `width` characters."""
-    return pc.greater(pc.utf8_length(text_cells(values)), width)
+    return pc.greater(pc.utf8_length(text_cells(values)), arrow_scalar(width))
 
 
 def holds_control(text: str) -> bool:
@@ -90,17 +108,17 @@ def text_cells(values: pd.Series | pa.Array | pa.ChunkedArray) -> pa.Array:
                 or pd.api.types.is_string_dtype(values)):
             return pa.array(cell_text(values).tolist(), type=pa.string())  # mixed objects: as str() writes them
         values = pa.array(values, from_pandas=True)
-    if isinstance(values, pa.ChunkedArray):
-        values = values.combine_chunks()
+    if isinstance(values, pa.ChunkedArray):  # (no chunk: combine_chunks would load pandas, as arrow_scalar says)
+        values = values.combine_chunks() if values.num_chunks else pa.nulls(0, values.type)
     kind = values.type
     if pa.types.is_floating(kind):
         values = pc.cast(values, pa.int64())  # a fraction raises, as cell_text's Int64 does
     elif pa.types.is_boolean(kind):
-        values = pc.if_else(values, "True", "False")
+        values = pc.if_else(values, arrow_scalar("True"), arrow_scalar("False"))
     elif not (pa.types.is_integer(kind) or pa.types.is_string(kind) or pa.types.is_large_string(kind)
               or pa.types.is_null(kind)):
         return text_cells(values.to_pandas())
-    return pc.fill_null(pc.cast(values, pa.string()), "")
+    return pc.fill_null(pc.cast(values, pa.string()), arrow_scalar(""))
 
 
 def cell_text(values: pd.Series) -> pd.Series:

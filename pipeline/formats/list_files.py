@@ -43,12 +43,13 @@ import pyarrow.compute as pc
 
 from pipeline.formats.cells import (
     LayoutError,
+    arrow_scalar,
     refuse_breaking,
     spreadsheet_safe,
     text_cells,
     wider_cells,
 )
-from pipeline.formats.utf8 import lines_text
+from pipeline.formats.utf8 import lines_text, utf8_cells
 
 if TYPE_CHECKING:  # validating a registry reads its widths here without pandas
     import pandas as pd
@@ -176,21 +177,23 @@ def _title_columns(titles: pa.Array) -> dict[str, pa.Array]:
     ("IM WGM", "GM,IA"): each title to its column, several in one joined by ","
     (in pandas, over the few players who have a title)."""
     text = text_cells(titles)
-    held = np.flatnonzero(pc.not_equal(text, "").to_numpy(zero_copy_only=False))
-    out = {name: np.full(len(text), "", dtype=object) for name in ("Tit", "WTit", "OTit")}
-    if len(held):
-        import pandas as pd
+    held = np.flatnonzero(utf8_cells(text)[2])  # the cells of more than 0 bytes
+    if not len(held):  # most registries: made without pandas, which a validation has no other use for
+        return {name: pa.repeat(arrow_scalar(""), len(text)) for name in ("Tit", "WTit", "OTit")}
+    import pandas as pd
 
-        tokens = pd.Series(text.take(held).to_pylist(), index=held, dtype=str)  # as cell_text gave them
-        tokens = tokens.str.upper().str.split(r"[\s,;/]+", regex=True).explode()
-        tokens = tokens[tokens != ""]
-        column = np.select([tokens.isin(WOMEN_TITLES), tokens.isin(PLAYER_TITLES)], ["WTit", "Tit"], "OTit")
-        # An unknown title stays where the single title field used to go: Tit.
-        column = np.where((column == "OTit") & ~tokens.isin(OTHER_TITLES), "Tit", column)
-        joined = tokens.groupby([tokens.index, column]).agg(",".join)
-        for name in set(column):
-            of_column = joined.xs(name, level=1)
-            out[name][of_column.index.to_numpy()] = of_column.to_numpy()
+    out = {name: np.full(len(text), "", dtype=object) for name in ("Tit", "WTit", "OTit")}
+
+    tokens = pd.Series(text.take(held).to_pylist(), index=held, dtype=str)  # as cell_text gave them
+    tokens = tokens.str.upper().str.split(r"[\s,;/]+", regex=True).explode()
+    tokens = tokens[tokens != ""]
+    column = np.select([tokens.isin(WOMEN_TITLES), tokens.isin(PLAYER_TITLES)], ["WTit", "Tit"], "OTit")
+    # An unknown title stays where the single title field used to go: Tit.
+    column = np.where((column == "OTit") & ~tokens.isin(OTHER_TITLES), "Tit", column)
+    joined = tokens.groupby([tokens.index, column]).agg(",".join)
+    for name in set(column):
+        of_column = joined.xs(name, level=1)
+        out[name][of_column.index.to_numpy()] = of_column.to_numpy()
     return {name: pa.array(values, type=pa.string()) for name, values in out.items()}
 
 
