@@ -149,13 +149,13 @@ def publish(con: duckdb.DuckDBPyConnection, out: Path, reporter: Reporter, forma
     if system is not None and chosen(con, system).scenario:
         raise SeriesError(f"{system!r} is a scenario: scenarios are never published (compare them: ratings compare)")
     settings = pairing_settings() if {"txt", "swiss-manager"} & set(formats) else PairingSettings()
-    if reports:
-        from pipeline.publish.report import report_pages, write_pages  # Jinja2: only when reports are asked for
     for series in ([chosen(con, system)] if system else series_in(con, scenarios=False)):
-        pages = (lambda rows, series=series: report_pages(con, out, series, rows)) if reports else None
-        published = publish_series(con, out, series, formats, settings=settings, meanwhile=pages)
-        written = write_pages(published.meanwhile) if reports else []
-        reporter.published(series, Path(series.folder(Path(out))), published.list_ids, published.written, written)
+        published = publish_series(con, out, series, formats, settings=settings)
+        pages = []
+        if reports:
+            from pipeline.publish.report import write_reports  # Jinja2: only when reports are asked for
+            pages = write_reports(con, out, series, published.lists)
+        reporter.published(series, Path(series.folder(Path(out))), published.list_ids, published.written, pages)
 
 
 def run_scenario(con: duckdb.DuckDBPyConnection, run_id: int, reporter: Reporter, name: str, system: str | None,

@@ -293,8 +293,7 @@ def test_a_name_the_txt_layout_cannot_hold_stops_publication_with_one_message(cl
             and "is longer than its column (60 characters): not written. Publish without --format txt"
             in refused.output)
     assert not (out / "lists" / "2027-01.txt").exists()
-    # The report pages are made while the lists' files are written, and written only after
-    # them: the list refused has no page either.
+    # The report pages are written after every list's files: the list refused has no page either.
     assert not (out / "2027-01" / "index.html").exists()
     cli("publish", "--warehouse", w, "--out", out, "--format", "csv")
     assert pd.read_csv(out / "lists" / "2027-01.csv")["name"].tolist() == ["X" * 70, "Bert"]

@@ -189,35 +189,3 @@ def test_after_a_late_result_each_page_reads_only_the_lists_it_shows(cli, tmp_pa
     pages = {name: data for name, data in files_of(out).items() if name.endswith(".html")}
     assert len(pages) == 14
     assert pages == {name: data for name, data in files_of(fresh).items() if name.endswith(".html")}
-
-
-def test_the_lists_are_written_and_recorded_when_the_pages_made_meanwhile_fail(published_once, tmp_path):
-    # publish_series makes the report pages (its `meanwhile`) while its threads write the
-    # lists' files: a failure there is raised only once every list's files are written and
-    # recorded, so the next publication finds them and rewrites nothing.
-    from pipeline.publish import publish_series
-    from pipeline.rate.series import chosen
-
-    w, _ = copy_built(published_once, tmp_path)
-    out = tmp_path / "new"
-    con = duckdb.connect(str(w))
-    try:
-        series = chosen(con, None)
-        seen = []
-
-        def failing(rows):
-            seen.append(rows.num_rows)
-            raise RuntimeError("no page")
-
-        with pytest.raises(RuntimeError, match="no page"):
-            publish_series(con, out, series, meanwhile=failing)
-        lists = [r[0] for r in con.execute("select list_id from lists order by position").fetchall()]
-        recorded = con.execute("select count(distinct list_id) from published_files where folder = ?",
-                               [str(out.resolve())]).fetchone()[0]
-        # it read every list's rows: the new folder has none of them yet
-        assert seen == [con.execute("select count(*) from rating_history").fetchone()[0]]
-    finally:
-        con.close()
-    assert lists == ["2027-01", "2027-05"] and recorded == 2  # none before: the folder is new
-    assert {f"{list_id}{suffix}" for list_id in lists for suffix in (".csv", ".parquet", "-r1.csv", "-r1.parquet")} \
-        <= {p.name for p in (out / "lists").iterdir()}

@@ -15,7 +15,7 @@ import os
 import re
 import shutil
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -174,13 +174,11 @@ class Published:
     written: int  # files written (unchanged files are not)
     lists: pa.Table | None  # the public rows (sql/50_published_lists.sql) of every list, when every list was
     # built; None when lists that kept their revision were left alone (or the rule set has no list files)
-    meanwhile: object = None  # what publish_series' `meanwhile` returned
 
 
 def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: tuple[str, ...] = DEFAULT_FORMATS,
                    writers: int = WRITERS, record: bool = True,
-                   settings: PairingSettings = PairingSettings(),
-                   meanwhile: Callable[[pa.Table | None], object] | None = None) -> Published:
+                   settings: PairingSettings = PairingSettings()) -> Published:
     """Write a series' files into its folder (OUT/ for the warehouse's first series,
     OUT/<series>/ for the others), as its rule set publishes them: for each list
     OUT/state/<list_id>.parquet and, where the rule set publishes list files,
@@ -195,11 +193,7 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
     (bench/publication.py compares them with one); `record`: False builds every list and
     records nothing (the bench, on a read-only warehouse); `settings`: what the pairing
     files carry besides the public columns (ratings.toml's federation and
-    publish_birth_year, which `pipeline.flow.publish` reads; the default: neither);
-    `meanwhile`: work done in this thread while the writers write the new revisions
-    (the reports' pages, made in memory), given the lists' rows as Published.lists
-    gives them; what it returns is Published.meanwhile. The files are written and
-    recorded whether it succeeds or not; its failure is raised after."""
+    publish_birth_year, which `pipeline.flow.publish` reads; the default: neither)."""
     rs = series.rule_set
     out = Path(series.folder(Path(out)))
     (out / "lists").mkdir(parents=True, exist_ok=True)
@@ -261,25 +255,13 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
     # new revision is added to it.
     again = {(list_id, revision) for list_id, revision in revisions
              if any((out / "lists" / f"{list_id}-r{revision}{suffix}").exists() for suffix in LIST_SUFFIXES)}
-    written, made, failure = 0, None, None
-    before = [r for r in revisions if r in again]
-    new = [r for r in revisions if r not in again]
+    written = 0
     with ThreadPoolExecutor(max_workers=writers) as pool, \
             progress(step=f"publish {series.name}", total=len(revisions), unit="list") as bar:
-        for files_written in pool.map(list_and_state, *zip(*before)) if before else ():
-            written += files_written
-            bar.update()
-        pending = pool.map(list_and_state, *zip(*new)) if new else ()  # submitted at once
-        if meanwhile is not None:
-            # The writers spend their time in Arrow and the file system, outside the GIL:
-            # the other core makes the pages meanwhile.
-            try:
-                made = meanwhile(None if kept else lists)
-            except Exception as err:  # the lists' files are finished and recorded first
-                failure = err
-        for files_written in pending:
-            written += files_written
-            bar.update()
+        for batch in ([r for r in revisions if r in again], [r for r in revisions if r not in again]):
+            for files_written in pool.map(list_and_state, *zip(*batch)) if batch else ():
+                written += files_written
+                bar.update()
     if record:
         record_publication(con, folder, series, fingerprints, recorded)
     if rs.current_list:
@@ -297,9 +279,7 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
         for report, rows in by_key(changes, "report").items():
             if REPORT.fullmatch(report):
                 written += write_once(csv_bytes(rows.drop_columns(["report"])), out / "diffs" / f"{report}.csv")
-    if failure is not None:
-        raise failure
-    return Published(list(fingerprints), written, None if kept else lists, made)
+    return Published(list(fingerprints), written, None if kept else lists)
 
 
 def _write_revision(data: bytes, path: Path, suffix: str) -> bool:

@@ -224,17 +224,15 @@ def _inputs_mark(files: list[dict], run: int) -> str:
     return hashlib.sha256(repr(shown).encode()).hexdigest()[:12]
 
 
-def report_pages(con: duckdb.DuckDBPyConnection, out: Path, series, published: pa.Table | None
-                 ) -> list[tuple[Path, str]]:
-    """<series folder>/<list_id>/index.html and its text, for each list of the series
-    whose report is missing or older than its revision (the page records the revision it
-    shows), made from the lists' rows publication read (pipeline.publish.Published.lists),
-    or, when publication left some lists alone (None), from those of the lists the pages
-    to write show (a rule set without list files has no pages). Nothing is written: the
-    pages are made while the lists' files are (pipeline.flow.publish), and written after
-    them, so that a publication refused leaves no page of a list it did not publish."""
+def write_reports(con: duckdb.DuckDBPyConnection, out: Path, series, published: pa.Table | None) -> list[Path]:
+    """<series folder>/<list_id>/index.html for each list of the series whose report is
+    missing or older than its revision (the page records the revision it shows), from
+    the lists' rows publication read (pipeline.publish.Published.lists), or, when
+    publication left some lists alone (None), those of the lists the pages to write show
+    (a rule set without list files has no pages)."""
+    written = []
     if not series.rule_set.list_files:  # rule sets without list files have no list pages
-        return []
+        return written
     folder = Path(series.folder(Path(out)))
     accuracy = list_accuracy(con, series)
     lists = con.execute("select list_id, revision, run_id from lists where series = ? order by position",
@@ -252,18 +250,15 @@ def report_pages(con: duckdb.DuckDBPyConnection, out: Path, series, published: p
         if not (path.exists() and path.read_text().endswith(marker + "\n")):
             due.append((k, list_id, marker, path))
     if not due:
-        return []
+        return written
     if published is None:  # lists were left alone: read the rows the due pages show, each
         # page its list and the HISTORY_LISTS - 1 before it (its chart; its summary's change)
         shown = {lists[j][0] for k, *_ in due for j in range(max(0, k - HISTORY_LISTS + 1), k + 1)}
         published = list_rows(con, series, sorted(shown))
     tables = ReportTables(con, series, published, accuracy)
-    return [(path, tables.page(list_id) + marker + "\n") for _, list_id, marker, path in due]
-
-
-def write_pages(pages: list[tuple[Path, str]]) -> list[Path]:
-    """Each page written whole (report_pages); their paths."""
-    for path, page in pages:
+    for _, list_id, marker, path in due:
         path.parent.mkdir(parents=True, exist_ok=True)
+        page = tables.page(list_id) + marker + "\n"
         replace_atomically(path, lambda tmp, text=page: tmp.write_text(text))
-    return [path for path, _ in pages]
+        written.append(path)
+    return written
