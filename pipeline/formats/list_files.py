@@ -183,7 +183,6 @@ def _title_columns(titles: pa.Array) -> dict[str, pa.Array]:
     import pandas as pd
 
     out = {name: np.full(len(text), "", dtype=object) for name in ("Tit", "WTit", "OTit")}
-
     tokens = pd.Series(text.take(held).to_pylist(), index=held, dtype=str)  # as cell_text gave them
     tokens = tokens.str.upper().str.split(r"[\s,;/]+", regex=True).explode()
     tokens = tokens[tokens != ""]
