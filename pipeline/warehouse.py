@@ -327,6 +327,14 @@ def row(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) ->
     return rows[0] if rows else None
 
 
+def create_temp_table(con: duckdb.DuckDBPyConnection, name: str, columns: dict[str, tuple[str, list]]) -> None:
+    """The temporary table `name` of `columns` (column -> its SQL type and its values), side
+    by side. The values go as query parameters: a table made by pyarrow from Python lists
+    would load pandas (pipeline/formats/arrow_values.py) in a command with no other use for it."""
+    chosen = ", ".join(f"unnest(?::{kind}[]) as {sql_name(c)}" for c, (kind, _) in columns.items())
+    con.execute(f"create or replace temp table {name} as select {chosen}", [values for _, values in columns.values()])
+
+
 def staged(con: duckdb.DuckDBPyConnection, staging: str, kind: str) -> str:
     """The staging table of a kind, qualified: "main" is the warehouse's (a later
     validate takes its rows in), "temp" this connection's in-memory copy. Qualified

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pipeline.formats.arrow_values import arrow_scalar
 from pipeline.formats.cells import (
     CONTROL,
     CONTROL_RE2,
-    arrow_scalar,
     cell_text,
     spreadsheet_safe,
     text_cells,

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import re
-import struct
 import sys
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.formats.arrow_values import arrow_scalar, one_chunk
 from pipeline.formats.utf8 import first_bytes, may_hold_control
 
 if TYPE_CHECKING:  # publication writes Arrow tables: pandas is not loaded for it
@@ -24,22 +23,6 @@ FORMULA_STARTS = np.frombuffer(b"=+-@\t\r", dtype=np.uint8)  # a cell starting s
 
 class LayoutError(ValueError):
     """A value that would break a fixed-width (or line-based) file."""
-
-
-@lru_cache(maxsize=None, typed=True)  # typed: True and 1 are equal keys, not equal scalars
-def arrow_scalar(value: str | bool | int) -> pa.Scalar:
-    """`value` as an Arrow scalar, made from its bytes. pyarrow converts a Python value
-    (pa.scalar, pa.array, a kernel's Python argument) only after importing pandas, to
-    ask whether it is a pandas object: 0.4 s of a command, validating a registry, that
-    has no other use for pandas."""
-    if isinstance(value, bool):
-        kind, buffers = pa.bool_(), [None, pa.py_buffer(bytes([value]))]
-    elif isinstance(value, int):
-        kind, buffers = pa.int64(), [None, pa.py_buffer(struct.pack("<q", value))]
-    else:
-        data = value.encode()
-        kind, buffers = pa.string(), [None, pa.py_buffer(struct.pack("<ii", 0, len(data))), pa.py_buffer(data)]
-    return pa.Array.from_buffers(kind, 1, buffers)[0]
 
 
 def spreadsheet_safe(column: pa.ChunkedArray) -> pa.ChunkedArray:
@@ -108,8 +91,7 @@ def text_cells(values: pd.Series | pa.Array | pa.ChunkedArray) -> pa.Array:
                 or pd.api.types.is_string_dtype(values)):
             return pa.array(cell_text(values).tolist(), type=pa.string())  # mixed objects: as str() writes them
         values = pa.array(values, from_pandas=True)
-    if isinstance(values, pa.ChunkedArray):  # (no chunk: combine_chunks would load pandas, as arrow_scalar says)
-        values = values.combine_chunks() if values.num_chunks else pa.nulls(0, values.type)
+    values = one_chunk(values)
     kind = values.type
     if pa.types.is_floating(kind):
         values = pc.cast(values, pa.int64())  # a fraction raises, as cell_text's Int64 does

@@ -41,9 +41,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.formats.arrow_values import arrow_scalar
 from pipeline.formats.cells import (
     LayoutError,
-    arrow_scalar,
     refuse_breaking,
     spreadsheet_safe,
     text_cells,

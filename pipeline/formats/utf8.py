@@ -6,12 +6,14 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.formats.arrow_values import one_chunk
+
 
 def utf8_cells(text: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """A string column's UTF-8 bytes, and each cell's first byte in them, its length in
     bytes and whether it is there (not null): the Arrow buffers, read without a copy
     (one chunk: the column's chunks are joined first)."""
-    text = (text.combine_chunks() if isinstance(text, pa.ChunkedArray) else text).cast(pa.large_string())
+    text = one_chunk(text).cast(pa.large_string())
     if len(text) == 0:  # an empty array may have no buffers at all
         empty = np.empty(0, dtype=np.int64)
         return np.empty(0, dtype=np.uint8), empty, empty, np.empty(0, dtype=bool)

@@ -28,6 +28,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from pipeline.config import PairingSettings
+from pipeline.formats.arrow_values import one_chunk
 from pipeline.formats.cells import LayoutError, spreadsheet_safe
 from pipeline.progress import progress
 from pipeline.rate.series import own_views
@@ -333,9 +334,9 @@ def pairing_lists(con: duckdb.DuckDBPyConnection, rule_set, settings: PairingSet
 
 def by_key(table: pa.Table, key: str = "list_id") -> dict[str, pa.Table]:
     """Each list's rows of a table sorted by `key`, as zero-copy slices."""
-    if not table.num_rows:  # (an empty column's combine_chunks would load pandas)
+    if not table.num_rows:
         return {}
-    counts = pc.value_counts(table.column(key).combine_chunks())  # in order of first appearance
+    counts = pc.value_counts(one_chunk(table.column(key)))  # in order of first appearance
     keys, sizes = counts.field("values").to_pylist(), counts.field("counts")
     # Arrow's to_numpy would load pandas for a command that has no other use for it.
     ends = pc.cumulative_sum(sizes).to_pylist()

@@ -13,6 +13,7 @@ import pyarrow as pa
 from pipeline.publish import FILE_NAME, list_rows, replace_atomically
 from pipeline.publish.pages import TEMPLATES
 from pipeline.publish.svg import bars, line_chart
+from pipeline.warehouse import create_temp_table
 
 HISTORY_LISTS = 12  # the top players' chart covers this list and the 11 before it
 TOP = 8
@@ -122,10 +123,8 @@ class ReportTables:
         # 200,000 rows dicts, this a tenth of them.
         at = {l["list_id"]: k for k, l in enumerate(self.lists)}
         charted = [(at[list_id], r["player_id"]) for list_id, rows in self.top.items() for r in rows]
-        # as query parameters: a Python list made into Arrow would load pandas (pyarrow's conversions do)
-        con.execute("""create or replace temp table charted as
-                       select unnest(?::bigint[]) as k, unnest(?::bigint[]) as player_id""",
-                    [[k for k, _ in charted], [p for _, p in charted]])
+        create_temp_table(con, "charted", {"k": ("bigint", [k for k, _ in charted]),
+                                           "player_id": ("bigint", [p for _, p in charted])})
         self.ratings = {(r["list_id"], r["player_id"]): r["rating"] for r in _records(con, f"""
             with numbered as (select list_id, row_number() over (order by position) - 1 as k
                               from lists where series = $series)

@@ -21,7 +21,7 @@ import duckdb
 
 from pipeline.config import KINDS, today
 from pipeline.input_layout import columns
-from pipeline.warehouse import row, scalar, stage_sql, staged, transaction
+from pipeline.warehouse import create_temp_table, row, scalar, stage_sql, staged, transaction
 
 # The models' checks and the readers of the input files (pipeline.ingest) are loaded when
 # rows are validated: `ratings rejects`, which imports this package, needs none of them.
@@ -192,10 +192,8 @@ def create_history_bounds(con: duckdb.DuckDBPyConnection) -> None:
             return "date"
 
     held = con.execute("select series, system from series order by position").fetchall()
-    # as query parameters: a Python list made into Arrow would load pandas (pyarrow's conversions do)
-    con.execute("""create or replace temp table history_bounds as
-                   select unnest(?::varchar[]) as series, unnest(?::varchar[]) as bound""",
-                [[name for name, _ in held], [bound(system) for _, system in held]])
+    create_temp_table(con, "history_bounds", {"series": ("varchar", [name for name, _ in held]),
+                                              "bound": ("varchar", [bound(system) for _, system in held])})
 
 
 def candidate_dates_sql(con: duckdb.DuckDBPyConnection, kind: str, file_id: int) -> str:

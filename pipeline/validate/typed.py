@@ -6,8 +6,8 @@ The typed rows (`typed_rows`, a temporary table) are what everything after reads
 model's checks (SQL over them, or the writers' Arrow checks on the columns they read),
 the relational checks of sql/validate/ and the insert into the warehouse. Each row's
 `unparsed` holds a bit for each column whose text did not parse (bit k: the k-th column
-of its kind). Pandera is not loaded, nor pandas, but where pyarrow loads it for the
-Arrow checks (a registry's texts: it does so for any Python value made an Arrow scalar).
+of its kind). Pandera is not loaded, nor pandas, but for a registry's titles (split into
+FIDE's title columns as the writers split them: pipeline/formats/list_files.py).
 """
 from __future__ import annotations
 
