@@ -57,3 +57,13 @@ def test_the_probe_sees_a_module_a_thread_loads(tmp_path):
                          "t = threading.Thread(target=lambda: __import__('json')); t.start(); t.join()")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=False)
     assert "json" in done.stderr.splitlines()[-1].split()[2:], done.stderr
+
+
+def test_a_publication_again_reads_its_record_in_threads_that_load_no_module(published_once, tmp_path):
+    # The folder the lists were published into: its recorded files are hashed in threads
+    # (publish/record.py); a deleted one makes its list written again by a writer's.
+    w, out = copy_built(published_once, tmp_path)
+    deleted = sorted((out / "lists").glob("*-r1.csv"))[0]
+    deleted.unlink()
+    assert loaded_by_threads(tmp_path, "publish", "--warehouse", w, "--out", out) == []
+    assert deleted.exists()
