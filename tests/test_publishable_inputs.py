@@ -346,6 +346,17 @@ def test_an_initial_rating_no_rule_set_starts_from_is_refused_before_anything_is
     assert query(w, "select player_id, rating from initial_ratings order by 1") == [(1, 1505.0), (2, 1506.0)]
 
 
+def test_a_refusal_names_ten_ratings_and_counts_the_others(cli, tmp_path):
+    players = write_rows(tmp_path / "players.csv", ["player_id", "name"], [[n, f"P{n}"] for n in range(1, 13)])
+    ratings = _ratings(tmp_path, [[n, f"{1500 + n}.5"] for n in range(1, 13)])
+    result = cli("run", "--players", players, "--ratings", ratings, "--warehouse", tmp_path / "w.duckdb",
+                 "--out", tmp_path / "out", "--no-reports", ok=False)
+    assert result.exit_code == 1
+    named = "; ".join(f"ratings.csv, row {n}: rating {1500 + n}.5 refused: the performance rules start from a "
+                      "whole number, whatever its last digit (R14)" for n in range(1, 11))
+    assert f"Error: {named}; and 2 more; nothing of the run was taken in" in result.output
+
+
 def test_a_rule_set_added_beside_another_takes_the_initial_ratings_by_its_own_rules(cli, built, tmp_path):
     # A warehouse of the performance Elo given FIDE's lists and a transferred player rated 2261:
     # neither rule set's rule is the other's (FIDE publishes whole numbers, the performance Elo
