@@ -15,7 +15,9 @@ from pathlib import Path
 
 import duckdb
 
+from pipeline.rate.initial import off_step
 from pipeline.rate.series import Series, chosen, official, series_in
+from pipeline.warehouse import scalar
 
 
 @dataclass(frozen=True)
@@ -104,7 +106,6 @@ def rate(con: duckdb.DuckDBPyConnection, run_id: int, reporter: Reporter, system
          rules: dict | None = None, from_list: str | None = None) -> dict[str, list]:
     """Compute the lists of each series to rate; returns series → lists computed."""
     from pipeline.rate import from_list_of_each, rate_series
-    from pipeline.rate.initial import off_step
 
     done = {}
     todo = series_to_rate(con, run_id, system, rules)
@@ -112,8 +113,9 @@ def rate(con: duckdb.DuckDBPyConnection, run_id: int, reporter: Reporter, system
     for series in todo:
         done[series.name] = rate_series(con, run_id, series, from_list=starts[series.name])
         reporter.rated(series, done[series.name])
-        first = con.execute("select list_id from lists where series = ? and position = 0", [series.name]).fetchall()
-        if any(r.list_id == first[0][0] for r in done[series.name]) and (n := off_step(con, series.rule_set)):
+        rated = done[series.name]  # in order: the first list was computed when the first computed is it
+        if rated and rated[0].list_id == scalar(con, "select list_id from lists where series = ? and position = 0",
+                                                [series.name]) and (n := off_step(con, series.rule_set)):
             step = f"{series.rule_set.rating_step():g}"
             reporter.note(f"{n} initial rating{'s' if n > 1 else ''} not a multiple of {step}, the {series.name} "
                           "lists' step: taken as given; only the ratings the rules compute are rounded")

@@ -27,12 +27,12 @@ def rule_sets_of_run(con: duckdb.DuckDBPyConnection, system: str | None) -> list
     """The rule sets a run rates from the initial ratings, as flow.series_to_rate makes
     them: the warehouse's series (scenarios included), the one `system` adds, and on a
     warehouse holding none the default rule set; those of the warehouse's game."""
-    held = [s.rule_set for s in series_in(con)]
+    held = {s.rule_set.name: s.rule_set for s in series_in(con)}  # a scenario's rule is its rule set's
     added = system or (None if held else systems.DEFAULT)
-    if added is not None and added not in {rs.name for rs in held}:
-        held.append(systems.rule_set(added))
+    if added is not None and added not in held:
+        held[added] = systems.rule_set(added)
     game = warehouse_game(con)
-    return [rs for rs in held if game is None or rs.game == game]
+    return [rs for rs in held.values() if game is None or rs.game == game]
 
 
 def refuse_unreadable(con: duckdb.DuckDBPyConnection, rule_sets: list[RuleSet], then: str) -> None:
@@ -47,7 +47,7 @@ def refuse_unreadable(con: duckdb.DuckDBPyConnection, rule_sets: list[RuleSet], 
             select f.path, r.row_number, r.rating from initial_ratings r join source_files f using (file_id)
             where r.rating is not null and not ({sql.format(rating='r.rating')})
             order by r.file_id, r.row_number""").fetchall()
-        said += [f"{Path(path).name}, row {row}: rating {rating:g} refused: the {rs.name} rules start from {words}"
+        said += [f"{Path(path).name}, row {row}: rating {rating:.15g} refused: the {rs.name} rules start from {words}"
                  for path, row, rating in refused]
     if said:
         more = f"; and {len(said) - NAMED} more" if len(said) > NAMED else ""
