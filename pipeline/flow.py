@@ -15,7 +15,9 @@ from pathlib import Path
 
 import duckdb
 
+from pipeline.rate.initial import off_step
 from pipeline.rate.series import Series, chosen, official, series_in
+from pipeline.warehouse import scalar
 
 
 @dataclass(frozen=True)
@@ -54,7 +56,7 @@ def take_in(con: duckdb.DuckDBPyConnection, run_id: int, inputs: Inputs, by: str
             reporter: Reporter, system: str | None = None) -> int:
     """Ingest the files (tables, then tournaments, matched against the registry the
     tables gave when `validate`), validating as asked (`system`: the rule set the run
-    adds, whose lists the initial ratings must fit); returns the rows rejected."""
+    adds, which checks the initial ratings it starts from); returns the rows rejected."""
     from pipeline.ingest import split_tournaments, submissions, submit_tables, submit_tournaments
     from pipeline.validate import validate_staged
 
@@ -111,6 +113,12 @@ def rate(con: duckdb.DuckDBPyConnection, run_id: int, reporter: Reporter, system
     for series in todo:
         done[series.name] = rate_series(con, run_id, series, from_list=starts[series.name])
         reporter.rated(series, done[series.name])
+        rated = done[series.name]  # in order: the first list was computed when the first computed is it
+        if rated and rated[0].list_id == scalar(con, "select list_id from lists where series = ? and position = 0",
+                                                [series.name]) and (n := off_step(con, series.rule_set)):
+            step = f"{series.rule_set.rating_step():g}"
+            reporter.note(f"{n} initial rating{'s' if n > 1 else ''} not a multiple of {step}, the {series.name} "
+                          "lists' step: taken as given; only the ratings the rules compute are rounded")
         if done[series.name] and series.rule_set.game == "chess" and not con.execute(
                 "select 1 from initial_ratings limit 1").fetchall():
             reporter.note(f"no initial ratings were given: every player of the {series.name} lists started unrated "

@@ -12,7 +12,7 @@ import pytest
 from pipeline.input_layout import columns
 from pipeline.validate import schemas
 from pipeline.validate.compile import COMPILED, compiled, compiled_text, pandera_failures
-from pipeline.validate.model_checks import ColumnCheck, Model, compiled_models, schema_of, steps_check
+from pipeline.validate.model_checks import Model, compiled_models, schema_of
 from pipeline.validate.typed import create_schema_failures, typed_rows_sql
 
 LONG_NAME = "N" * 61  # the FIDE list's name column holds 60
@@ -38,9 +38,9 @@ HOSTILE = {
         {"player_id": "7", "name": "Cy", "birth_year": "2999", "extra": '{"title": "a\\u2028b"}'},
     ],
     "ratings": [
-        {"player_id": "1", "rating": "1500"},  # passes (and a multiple of 10)
+        {"player_id": "1", "rating": "1500"},  # passes
         {"player_id": "2", "rating": "0", "peak_rating": "3500"},
-        {"player_id": "3", "rating": "1505", "peak_rating": "1400"},  # not a multiple of 10, peak below
+        {"player_id": "3", "rating": "1505", "peak_rating": "1400"},  # peak below (1505: taken as given, R14)
         {"player_id": "4", "archive_performance": "3500"},  # absurd, unpaired, neither rating nor archives
         {"player_id": "5", "rating": "1500", "archive_performance": "1400", "archive_games": "3"},  # rated, archives
         {"player_id": "6"},  # neither
@@ -72,7 +72,6 @@ HOSTILE = {
 CASES = [(kind, schemas.SCHEMAS[kind], schema_of(kind, "chess")) for kind in ("players", "calendar", "games",
                                                                                 "events", "go_games")]
 CASES += [("ratings", schemas.RatingsInput, schema_of("ratings", "chess")),
-          ("ratings", schemas.ratings_in_steps(10, ("performance",)), schema_of("ratings", "chess", (10, ("performance",)))),
           ("ratings", schemas.GoRatingsInput, schema_of("ratings", "go")),
           ("events", schemas.GoEventsInput, schema_of("events", None))]
 
@@ -128,12 +127,9 @@ def test_a_check_without_a_form_to_run_is_refused_by_the_compile():
         compiled(Loose)
 
 
-def test_the_steps_check_is_the_one_the_pandera_model_declares():
-    # ratings_in_steps builds its Pandera check from model_checks.steps_check: one declaration
-    declared = steps_check(10, ("performance",))
-    compiled_steps = compiled(schemas.ratings_in_steps(10, ("performance",)))["checks"]
-    assert {"name": declared.name, "column": "rating", "sql": declared.sql, "arrow": None} in compiled_steps
-    assert ColumnCheck(**{"arrow": None, "column": "rating", "name": declared.name, "sql": declared.sql}) \
-        in schema_of("ratings", "chess", (10, ("performance",))).checks
+def test_every_model_is_compiled_and_no_rule_set_adds_a_check_to_one():
+    # Ruling R14: the initial ratings' model is the same whatever rule sets the warehouse holds;
+    # each rule set checks the initial ratings it reads at the run (pipeline/rate/initial.py).
     assert set(compiled_models()) == {m.__name__ for m in (*schemas.SCHEMAS.values(), schemas.GoRatingsInput,
                                                             schemas.GoEventsInput)}
+    assert schema_of("ratings", "chess") == compiled_models()["RatingsInput"]

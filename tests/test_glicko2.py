@@ -314,6 +314,38 @@ def test_a_corrected_file_and_a_withdrawn_one_under_glicko2(cli, tmp_path):
     assert "FAILED" not in cli("audit", "--warehouse", w).output
 
 
+@pytest.mark.parametrize("deviation, volatility, reasons", [
+    # Glickman 2013, step 1: RD and sigma are what an unrated player starts from, in the ranges of the
+    # parameters that give them (initial_deviation: more than 0, at most 500; initial_volatility: more
+    # than 0, at most 1). An infinite volatility makes step 5's ln(sigma^2) infinite, every later
+    # value NaN; an RD of 1e308 squares to infinity (phi^2 in steps 3-6).
+    ("1e308", "0.06", ["deviation: not a number more than 0 and at most 500 (initial_deviation's range) for the "
+                       "glicko2 rules ('1e308')"]),
+    ("200", "inf", ["volatility: not a number more than 0 and at most 1 (initial_volatility's range) for the "
+                    "glicko2 rules ('inf')"]),
+    ("-inf", "1e308", ["deviation: not a number more than 0 and at most 500 (initial_deviation's range) for the "
+                       "glicko2 rules ('-inf')",
+                       "volatility: not a number more than 0 and at most 1 (initial_volatility's range) for the "
+                       "glicko2 rules ('1e308')"]),
+    ("nan", "0", ["deviation: not a number for the glicko2 rules ('nan')",
+                  "volatility: not a number more than 0 and at most 1 (initial_volatility's range) for the "
+                  "glicko2 rules ('0')"]),
+])
+def test_an_initial_deviation_or_volatility_glicko2_cannot_start_from_is_rejected(cli, tmp_path, deviation,
+                                                                                  volatility, reasons):
+    players = write_rows(tmp_path / "players.csv", ["player_id", "name"], [[1, "A"], [2, "B"]])
+    # 500 and 1 are the ranges' highest values: taken in
+    ratings = write_rows(tmp_path / "ratings.csv", ["player_id", "rating", "deviation", "volatility"],
+                         [[1, 1500, 500, 1], [2, 1400, deviation, volatility]])
+    games = write_rows(tmp_path / "games.csv", ["date", "white_id", "black_id", "result"], [["2026-09-05", 1, 2, "1-0"]])
+    w = tmp_path / "w.duckdb"
+    cli("run", "--system", "glicko2", "--players", players, "--ratings", ratings, "--games", games,
+        "--warehouse", w, "--out", tmp_path / "out", "--no-reports", rejected=True)
+    assert query(w, "select row_number, reason from rejects") == [(2, "; ".join(reasons))]
+    assert query(w, "select player_id, (extra->>'deviation')::double, (extra->>'volatility')::double "
+                    "from initial_ratings") == [(1, 500.0, 1.0)]
+
+
 def test_the_initial_deviation_and_volatility_come_from_the_ratings_file(cli, tmp_path):
     """Glicko-2's own initial columns (RuleSet.initial_columns): read where given, checked by
     its own model where not valid (the row rejected with the column and the file's text)."""
@@ -325,8 +357,8 @@ def test_the_initial_deviation_and_volatility_come_from_the_ratings_file(cli, tm
     cli("run", "--system", "glicko2", "--players", players, "--ratings", ratings, "--games", games,
         "--warehouse", w, "--out", tmp_path / "out", "--no-reports", rejected=True)
     assert query(w, "select row_number, reason from rejects") == [
-        (3, "deviation: greater_than(0) for the glicko2 rules ('-5'); volatility: not a number for the glicko2 "
-            "rules ('x')")]
+        (3, "deviation: not a number more than 0 and at most 500 (initial_deviation's range) for the glicko2 rules "
+            "('-5'); volatility: not a number for the glicko2 rules ('x')")]
     # Player 1 (1500 / 200 / 0.06, the paper's player) beats 2 (1400 / 30): the paper's first
     # game alone. g = 0.9955, E = 0.639; v = 1 / (0.9955^2 x 0.639 x 0.361) = 4.374;
     # phi = 200 / 173.7178 = 1.1513, phi* = sqrt(1.1513^2 + 0.06^2) = 1.1529 (sigma' ~ 0.06);

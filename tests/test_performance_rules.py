@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from pipeline.systems.performance.calendar import season_end_year
@@ -13,6 +17,7 @@ from pipeline.systems.performance import (
     RULES, PerformanceRules, Rule, bonus, compatible, is_junior, performance, published,
     rate_list, rated_players_ratings, unrated_players_ratings,
 )
+from tests.conftest import write_rows
 
 NAN = np.nan
 
@@ -236,3 +241,89 @@ def test_default_parameters_have_not_changed():
         "start_value": 1500.0, "settle_tolerance": 20.0, "max_rounds": 25, "rounding_step": 10,
     }
     assert len(RULES.dp_table) == 99 and RULES.dp_table[69] == (0.70, 149.0)
+
+
+# --- BAF 103: the federation's own worked examples (ruling R14) ------------------------------
+#
+# BAF 103 (the FFE's arbiters' bulletin), IV "Le classement Elo FFE", works three players' lists by
+# hand, each against their rated opponents (it leaves unrated opponents aside): two of them meet
+# foreign players rated 2261 and 2209, which R14 takes as given. Each case: Ei (None: unrated),
+# birth year, the games as (opponent's rating, score); then what the rules give, worked below.
+BAF103 = {
+    # IENTILE, a senior rated 1970: wins over 1780, 1920, 2180, 2130; draws with 2210 and 2160; a
+    # loss to 2261 (291 above: compatible). Nj = 7, Sc = 5, P = 5/7 = 71.43 %, Ea = 14641 / 7 =
+    # 2091.571; R5: D = 158 + (500/7 − 71) × (166 − 158) = 158 + 24/7 = 161.429 (BAF: 161);
+    # Pj = (14641 + 24) / 7 + 158 = 2095 + 158 = 2253 (BAF: 2092 + 161 = 2253). Pj > Ei, a senior
+    # with 7 < 16: Ej = (2253 × 7 + 1970 × 9) / 16 = 33501 / 16 = 2093.8125 → 2090 (BAF: 2093.81 → 2090).
+    "IENTILE": (1970, 1980, [(1780, 1), (2261, 0), (1920, 1), (2180, 1), (2210, 0.5), (2160, 0.5), (2130, 1)]),
+    # LUCOTTE, an unrated junior, scores 3.5 against 8 rated players: Ea = 15079 / 8 = 1884.875, P =
+    # 43.75 %, D = −50 + 0.75 × 7 = −44.75: a first performance of 1840.125 (BAF: 1840). With the 350
+    # rule the loss to 2209 (368.9 above) drops out: 3.5 / 7 against 12870 / 7 = 1838.571 (BAF:
+    # 1838.5), P = 0.5, D = 0: 1838.571, within 20 of 1840.125, settled (R9). Nj = 7 < 8: no rating,
+    # archives of 7 games (BAF: "des archives sont donc constituées"); R10 archives the settled
+    # estimate, 1840.125, where BAF's hand calculation writes the second performance.
+    "LUCOTTE": (None, 2012, [(1910, 0), (1970, 0), (2209, 0), (1920, 0.5), (1750, 1), (1710, 1), (1920, 0),
+                             (1690, 1)]),
+    # GRAND, rated 1270: losses to 1620 and above do not count (BAF names none: one to 1700, 430
+    # above, stands for them). Compatible: 1560, 1530, 1320, 1280, 1260, 1520, one point (the win
+    # over 1260): Ea = 8470 / 6 = 1411.667, P = 1/6; R5: D = −284 + (100/6 − 16) × 11 = −276.667
+    # (BAF reads −284 at 16 %): Pj = 1411.667 − 276.667 = 1135 (BAF: 1128). Pj < Ei, the brake:
+    # Ej = (16 × 1270 + 6 × 1135) / 22 = 27130 / 22 = 1233.18 → 1230 (BAF: 1231.27 → 1230).
+    "GRAND": (1270, 1970, [(1560, 0), (1530, 0), (1320, 0), (1280, 0), (1260, 1), (1520, 0), (1700, 0)]),
+}
+# name: Nj, Sc, Ea, Pj (R10: an unrated player's settled estimate), Ej unrounded, published, archives, rule
+BAF103_RESULTS = {
+    "IENTILE": (7, 5, 14641 / 7, 2253, 33501 / 16, 2090, None, Rule.BARYCENTRE),
+    "LUCOTTE": (7, 3.5, 12870 / 7, 1840.125, NAN, NAN, (1840.125, 7), Rule.ARCHIVED),
+    "GRAND": (6, 1, 8470 / 6, 1135, 27130 / 22, 1230, None, Rule.BRAKE),
+}
+
+
+@pytest.mark.parametrize("name", list(BAF103))
+def test_baf_103_worked_examples_by_the_rules(name):
+    ei, born, games = BAF103[name]
+    nj, sc, ea, pj, unrounded, rating, archives, rule = BAF103_RESULTS[name]
+    r = one_list([NAN if ei is None else ei] + [opponent for opponent, _ in games],
+                 [(0, i, score) for i, (_, score) in enumerate(games, start=1)],
+                 birth_years=[born] + [1970] * len(games))
+    assert (r.totals.games[0], r.totals.score[0]) == (nj, sc)
+    assert r.totals.mean_opponent[0] == pytest.approx(ea)
+    assert r.performance[0] == pytest.approx(pj)
+    np.testing.assert_allclose([r.unrounded[0], r.rating[0]], [unrounded, rating])
+    assert (r.archive_performance[0], r.archive_games[0]) == pytest.approx(archives or (NAN, 0), nan_ok=True)
+    assert r.rule[0] == rule
+
+
+def test_baf_103_worked_examples_through_the_pipeline(tmp_path):
+    """The three examples as a federation runs them: a registry, the initial ratings (2261 and
+    2209 among them, ruling R14), the games of one window; `ratings run` in a fresh process; the
+    published list and state read back."""
+    players, ratings, games = [], [], []
+    for number, (name, (ei, born, played)) in enumerate(BAF103.items(), start=1):
+        subject = 100 * number
+        players.append([subject, name, born])
+        if ei is not None:
+            ratings.append([subject, ei])
+        for i, (opponent, score) in enumerate(played, start=1):
+            players.append([subject + i, f"{name} opponent {i}", 1970])
+            ratings.append([subject + i, opponent])
+            games.append(["2026-10-03", subject, subject + i, {1: "1-0", 0.5: "1/2-1/2", 0: "0-1"}[score]])
+    files = {"players": write_rows(tmp_path / "players.csv", ["player_id", "name", "birth_year"], players),
+             "ratings": write_rows(tmp_path / "ratings.csv", ["player_id", "rating"], ratings),
+             "games": write_rows(tmp_path / "games.csv", ["date", "white_id", "black_id", "result"], games)}
+    ratings_command = Path(sys.executable).parent / "ratings"
+    done = subprocess.run([ratings_command, "run", *(f"--{k}={v}" for k, v in files.items()),
+                           "--warehouse", tmp_path / "w.duckdb", "--out", tmp_path / "out", "--no-reports"],
+                          cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr  # every initial rating taken in: no reject
+    listed = pd.read_csv(tmp_path / "out" / "lists" / "2027-01-r1.csv").set_index("player_id")
+    state = pd.read_parquet(tmp_path / "out" / "state" / "2027-01.parquet").set_index("player_id")
+    for number, name in enumerate(BAF103, start=1):
+        *_, rating, archives, _ = BAF103_RESULTS[name]
+        if archives is None:
+            assert (listed.loc[100 * number, "rating"], listed.loc[100 * number, "previous_rating"]) \
+                == (rating, BAF103[name][0]), name
+        else:  # not on the list; the state carries the archives
+            assert 100 * number not in listed.index
+            assert (state.loc[100 * number, "archive_performance"], state.loc[100 * number, "archive_games"]) \
+                == pytest.approx(archives), name

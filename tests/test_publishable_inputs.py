@@ -1,6 +1,7 @@
 """Issue 36: input that passes validation and breaks later. What validation accepts is
 published in every format; free text cannot forge a line of a card; --rules values are
-range-checked before anything is rated; initial ratings fit the lists they stand for."""
+range-checked before anything is rated; initial ratings taken as given, each rule set checking
+those it reads by its own rules (ruling R14)."""
 from __future__ import annotations
 
 import dataclasses
@@ -219,7 +220,7 @@ def test_a_reason_or_a_name_for_the_record_with_a_control_character_is_refused(c
 # --- 3. --rules values in their range --------------------------------------------------------
 
 STEP_REFUSED = ("rounding_step = 0 refused: the performance rules take one of 1, 2, 5, 10 (a divisor of ten: "
-                "the initial ratings are in tens, R3); nothing was rated")
+                "a rating in tens stays as it is, R3); nothing was rated")
 
 
 def test_rounding_step_0_is_refused_by_run_before_anything_is_taken_in(cli, small_federation, tmp_path):
@@ -239,8 +240,7 @@ def test_rounding_step_0_is_refused_by_run_before_anything_is_taken_in(cli, smal
 
 @pytest.mark.parametrize(("toml", "message"), [
     ("rounding_step = 0\n", STEP_REFUSED),
-    # 7 does not divide ten: a player keeping 1500 would not be a multiple of the step,
-    # and `ratings audit` would fail for the warehouse.
+    # 7 does not divide ten: a player without a game, kept at 1500, would be published 1498.
     ("rounding_step = 7\n", STEP_REFUSED.replace("= 0", "= 7")),
     ("compatibility_gap = nan\n", "compatibility_gap = nan refused: the performance rules take a number more than "
                                   "0 and at most 3000; nothing was rated"),
@@ -302,33 +302,71 @@ def test_a_fide_date_parameter_must_be_a_date(tmp_path):
         systems.rule_set("fide", systems.RulesFile({"cap_exempt_since": "2025-13-01"}, rules))
 
 
-# --- 4. initial ratings fit the lists they stand for ----------------------------------------
+# --- 4. initial ratings taken as given, each rule set checking those it reads (ruling R14) ----
 
 
 def _ratings(tmp_path, rows):
     return write_rows(tmp_path / "ratings.csv", ["player_id", "rating"], rows)
 
 
-def test_an_initial_rating_not_in_tens_is_rejected_under_the_performance_elo(cli, small_federation, tmp_path):
-    # The initial ratings are the list in force before the first window: a performance
-    # list, in tens (R3). 1505 would be published as a previous rating with a change of 55.
-    ratings = _ratings(tmp_path, [[1, 1505], [2, 1500], [3, "1600.0"]])
+def test_an_initial_rating_not_in_tens_is_taken_as_given_under_the_performance_elo(cli, small_federation, tmp_path):
+    # R14: the initial ratings carry ratings the federation did not compute (a foreign
+    # opponent's 2261): any whole number is Ei, whatever its last digit; only what the rules
+    # compute is rounded (R3), so the lists publish tens.
+    ratings = _ratings(tmp_path, [[1, 1505], [2, 1500], [3, "1600.0"], [4, 2261]])
     w = tmp_path / "w.duckdb"
-    cli("run", "--players", small_federation["players"], "--ratings", ratings, "--warehouse", w,
-        "--out", tmp_path / "out", "--no-reports", rejected=True)
-    assert reasons(w) == {1: "rating: not a multiple of 10: the initial ratings are a published list, and the "
-                             "performance rules publish multiples of 10 (got '1505')"}
-    # 1500 and 1600.0 (written with a decimal) are multiples of ten: taken in
-    assert query(w, "select player_id, rating from initial_ratings order by 1") == [(2, 1500.0), (3, 1600.0)]
+    result = cli("run", "--players", small_federation["players"], "--ratings", ratings, "--games",
+                 small_federation["games"], "--warehouse", w, "--out", tmp_path / "out", "--no-reports")
+    assert query(w, "select player_id, rating from initial_ratings order by 1") == [
+        (1, 1505.0), (2, 1500.0), (3, 1600.0), (4, 2261.0)]
+    assert reasons(w) == {}
+    assert ("Note: 2 initial ratings not a multiple of 10, the performance lists' step: taken as given; only the "
+            "ratings the rules compute are rounded") in result.output
+    assert query(w, "select count(*) from player_state where rating % 10 <> 0") == [(0,)]
+    assert "FAILED" not in cli("audit", "--warehouse", w).output
 
 
-def test_under_fide_an_initial_rating_is_a_whole_number(cli, small_federation, tmp_path):
-    # FIDE publishes whole numbers: 1505 is one of its ratings, 1505.5 is not.
-    ratings = _ratings(tmp_path, [[1, 1505], [2, "1505.5"]])
-    w = tmp_path / "w.duckdb"
-    cli("run", "--system", "fide", "--players", small_federation["players"], "--ratings", ratings,
-        "--games", small_federation["games"], "--warehouse", w, "--out", tmp_path / "out", "--no-reports",
-        rejected=True)
-    assert reasons(w) == {2: "rating: not a whole number: the initial ratings are a published list, and the fide "
-                             "rules publish whole numbers (got '1505.5')"}
-    assert query(w, "select player_id, rating from initial_ratings") == [(1, 1505.0)]
+@pytest.mark.parametrize("system, words", [
+    ("performance", "a whole number, whatever its last digit (R14)"),
+    ("fide", "a whole number"),  # FIDE publishes whole numbers
+    ("glicko2", "a whole number"),
+])
+def test_an_initial_rating_no_rule_set_starts_from_is_refused_before_anything_is_taken_in(
+        cli, small_federation, tmp_path, system, words):
+    w, out = tmp_path / "w.duckdb", tmp_path / "out"
+    args = ["run", "--system", system, "--players", small_federation["players"], "--games",
+            small_federation["games"], "--warehouse", w, "--out", out, "--no-reports"]
+    result = cli(*args, "--ratings", _ratings(tmp_path, [[1, 1505], [2, "1505.5"]]), ok=False)
+    assert result.exit_code == 1
+    assert (f"Error: ratings.csv, row 2: rating 1505.5 refused: the {system} rules start from {words}; nothing "
+            "of the run was taken in") in result.output
+    assert query(w, "select count(*) from submissions") == [(0,)] and not out.exists()
+    # Given again corrected, the file is taken in: nothing of the refused run stood in its way.
+    cli(*args, "--ratings", _ratings(tmp_path, [[1, 1505], [2, 1506]]))
+    assert query(w, "select player_id, rating from initial_ratings order by 1") == [(1, 1505.0), (2, 1506.0)]
+
+
+def test_a_refusal_names_ten_ratings_and_counts_the_others(cli, tmp_path):
+    players = write_rows(tmp_path / "players.csv", ["player_id", "name"], [[n, f"P{n}"] for n in range(1, 13)])
+    ratings = _ratings(tmp_path, [[n, f"{1500 + n}.5"] for n in range(1, 13)])
+    result = cli("run", "--players", players, "--ratings", ratings, "--warehouse", tmp_path / "w.duckdb",
+                 "--out", tmp_path / "out", "--no-reports", ok=False)
+    assert result.exit_code == 1
+    named = "; ".join(f"ratings.csv, row {n}: rating {1500 + n}.5 refused: the performance rules start from a "
+                      "whole number, whatever its last digit (R14)" for n in range(1, 11))
+    assert f"Error: {named}; and 2 more; nothing of the run was taken in" in result.output
+
+
+def test_a_rule_set_added_beside_another_takes_the_initial_ratings_by_its_own_rules(cli, built, tmp_path):
+    # A warehouse of the performance Elo given FIDE's lists and a transferred player rated 2261:
+    # neither rule set's rule is the other's (FIDE publishes whole numbers, the performance Elo
+    # tens, and each takes 2261 as given).
+    w, _ = built
+    newcomer = write_rows(tmp_path / "transfer.csv", ["player_id", "name"], [[9, "Ivo Transfer"]])
+    cli("run", "--system", "fide", "--players", newcomer, "--ratings", _ratings(tmp_path, [[9, 2261]]),
+        "--warehouse", w, "--out", tmp_path / "out", "--no-reports")
+    assert reasons(w) == {}
+    assert query(w, "select rating from initial_ratings where player_id = 9") == [(2261.0,)]
+    assert query(w, "select series, rating from player_state where player_id = 9 and list_id in "
+                    "(select min(list_id) from lists l where l.series = player_state.series) order by 1") == [
+        ("fide", 2261.0), ("performance", 2260.0)]  # FIDE keeps whole numbers; R3 rounds to tens

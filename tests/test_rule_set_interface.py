@@ -212,3 +212,31 @@ def test_the_console_script_hides_hypothesis_from_pandera(published, tmp_path):
     said = result.stdout + result.stderr
     assert "deviation" in said and "glicko2" in said, said
     assert "LOADED ['pandera']" in result.stdout, result.stdout + result.stderr
+
+
+def test_each_rule_set_checks_the_initial_ratings_it_reads_by_its_own_rules(cli, plain_elo, small_federation,
+                                                                             tmp_path, monkeypatch):
+    # Ruling R14: validation takes any rating in the input range; a rule set that starts from any
+    # number (here the toy, told so) rates from 1505.5, and the performance Elo, which starts from
+    # whole numbers, refuses it for its own lists alone, when it would rate from it.
+    monkeypatch.setattr(systems.rule_set_class(plain_elo), "initial_rating_rule", None)
+    ratings = write_rows(tmp_path / "ratings.csv", ["player_id", "rating"], [[1, "1505.5"], [2, 1700]])
+    w = tmp_path / "w.duckdb"
+    cli("run", "--system", plain_elo, "--players", small_federation["players"], "--ratings", ratings,
+        "--games", small_federation["games"], "--warehouse", w, "--out", tmp_path / "out", "--no-reports")
+    lists = query(w, "select series, list_id, revision from lists order by all")
+    assert ("plain-elo", "2026-Q3", 1) in lists
+    # Added as official lists: refused before anything is kept, and the warehouse holds no such series.
+    refused = cli("run", "--system", "performance", "--warehouse", w, "--out", tmp_path / "out", ok=False)
+    assert refused.exit_code == 1, refused.output
+    assert ("Error: ratings.csv, row 1: rating 1505.5 refused: the performance rules start from a whole number, "
+            "whatever its last digit (R14); nothing of the run was taken in") in refused.output
+    # As a scenario (no validation): refused when it would rate from the initial ratings.
+    rules = tmp_path / "quota12.toml"
+    rules.write_text("senior_quota = 12\n")
+    refused = cli("scenario", "whole", "--system", "performance", "--rules", rules, "--warehouse", w, ok=False)
+    assert refused.exit_code == 1, refused.output
+    assert ("Error: ratings.csv, row 1: rating 1505.5 refused: the performance rules start from a whole number, "
+            "whatever its last digit (R14); nothing was rated for the whole lists") in refused.output
+    assert query(w, "select series from series") == [("plain-elo",)]
+    assert query(w, "select series, list_id, revision from lists order by all") == lists

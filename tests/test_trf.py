@@ -7,8 +7,11 @@ line[c - 1] and columns a..b are line[a - 1:b].
 from __future__ import annotations
 
 import datetime as dt
+import subprocess
+import sys
 from pathlib import Path
 
+import duckdb
 import pandas as pd
 import pytest
 
@@ -21,6 +24,7 @@ from pipeline.formats.trf import (
     tournament_from_text,
     trf_text,
 )
+from tests.conftest import write_rows
 
 FIXTURES = Path(__file__).parent / "fixtures" / "trf"
 LICHESS = FIXTURES / "lichess_swiss_2020_06.trf"
@@ -353,3 +357,49 @@ def test_round_trip_of_a_simulated_open():
     n_rounds = ev["round"].max()
     assert len(back.byes) == len(players) * n_rounds - 2 * len(ev)
     assert set(back.byes["code"]) <= {"Z"}
+
+
+# ---------------------------------------------------------------------------
+# The ratings a file prints, as initial ratings (--ratings-from-files, ruling R14)
+
+RATINGS_COMMAND = Path(sys.executable).parent / "ratings"
+# The real files with printed ratings, and what each needs to be taken in whole on a first load:
+# a registry for the files that carry no ids (their players are found by name), a date for the
+# one with none (tests/test_field_files.py reads each).
+REGISTRIES = {"icu_bunratty_masters_2011_yyddmm.tab": [[n, f"Player {n}"] for n in range(1, 35)],
+              "fide_team_tiebreak_nocolor.trf": [[10 * t + b, f"T{t}B{b}"] for t in range(1, 10) for b in (1, 2)]}
+PRINTING = {"belgian_interclubs_2023_r1_excerpt.txt": ["--register-new"],
+            "belgian_interclubs_fide_2024_r1_ddmmyy_excerpt.txt": ["--register-new"],
+            "icu_bunratty_masters_2011_yyddmm.tab": [],
+            "fide_team_tiebreak_nocolor.trf": ["--date", "2024-05-01"]}
+
+
+def printed_ratings(path: Path) -> list[int]:
+    """The ratings a TRF prints, read straight from its player lines (columns 49-52), 0 and blank left out."""
+    lines = path.read_text(encoding="latin-1").splitlines()
+    return sorted(int(line[48:52]) for line in lines if line.startswith("001") and line[48:52].strip("0 "))
+
+
+@pytest.mark.parametrize("name, system", [*((name, "performance") for name in PRINTING),
+                                          ("icu_bunratty_masters_2011_yyddmm.tab", "fide"),
+                                          ("icu_bunratty_masters_2011_yyddmm.tab", "glicko2")])
+def test_every_rating_a_file_prints_is_taken_in_on_a_first_load(tmp_path, name, system):
+    # R14: a printed rating is taken as given, whatever its last digit and whatever rule set the
+    # warehouse holds. The four files print 11 + 16 + 18 + 34 = 79 ratings, 8 of them in tens (with
+    # the performance Elo, 8 were kept and 71 rejected before).
+    printed = printed_ratings(FIXTURES / name)
+    assert len(printed) == {"belgian_interclubs_2023_r1_excerpt.txt": 11, "icu_bunratty_masters_2011_yyddmm.tab": 34,
+                            "belgian_interclubs_fide_2024_r1_ddmmyy_excerpt.txt": 16,
+                            "fide_team_tiebreak_nocolor.trf": 18}[name]
+    assert sum(r % 10 != 0 for r in printed) > len(printed) // 2  # mostly not in tens: the case R14 settles
+    registry = ["--players", str(write_rows(tmp_path / "players.csv", ["player_id", "name"], REGISTRIES[name]))] \
+        if name in REGISTRIES else []
+    w = tmp_path / "w.duckdb"
+    done = subprocess.run([RATINGS_COMMAND, "run", "--system", system, *registry, "--games", FIXTURES / name,
+                           *PRINTING[name], "--ratings-from-files", "--warehouse", w, "--out", tmp_path / "out",
+                           "--no-reports"], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"{len(printed)} printed ratings taken as initial ratings" in done.stdout
+    with duckdb.connect(str(w), read_only=True) as con:
+        assert sorted(r for (r,) in con.execute("select rating from initial_ratings").fetchall()) == printed
+        assert con.execute("select count(*) from rejects").fetchall() == [(0,)]

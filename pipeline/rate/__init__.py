@@ -99,6 +99,7 @@ def computed_lists(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, 
 
     from pipeline.progress import progress
     from pipeline.rate.corrections import fixes_in_force
+    from pipeline.rate.initial import refuse_unreadable
     from pipeline.rate.periods import list_row
     from pipeline.rate.store import COMMON_TABLES
     from pipeline.systems.base import Period
@@ -119,6 +120,8 @@ def computed_lists(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, 
     if rs.recomputes_from_the_first:
         first = 0
     before = None if first == 0 else periods["list_id"].iloc[first - 1]
+    if before is None:  # ruling R14: the rule set checks the initial ratings it starts from, by its own rules
+        refuse_unreadable(con, [rs], f"nothing was rated for the {series.name} lists")
     todo = periods.iloc[first:].reset_index(drop=True)
     state = rs.starting_state(con, series.name, before)
     games = rs.period_games(con, series.name, todo)

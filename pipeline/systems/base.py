@@ -10,7 +10,7 @@ its own:
 |----------------------------------------|---------------------------------------------------|
 | name, parameters, the games it rates   | `name`, `Parameters`, `game`                      |
 | periods: calendar windows or events    | `calendar` (windows), `place_games`, or `periods` |
-| state per player                       | `starting_state` (an object with `ids`, `rating`), `initial_columns` |
+| state per player                       | `starting_state` (an object with `ids`, `rating`), `initial_columns`, `initial_rating_rule` |
 | rating of one period                   | `rate_period(state, games, period, fixes)`        |
 | how a correction applies               | inside `rate_period` (`fixes`), `rating_scale`    |
 | calculation card, what-if              | `card`, `whatif` (or none)                        |
@@ -126,6 +126,10 @@ class RuleSet(ABC):
     # `initial_ratings_sql`.
     initial_columns: ClassVar[dict[str, str]] = {}
     InitialColumns: ClassVar[type | None] = None
+    # What an initial rating must be for it to start from it, checked at the run on the initial
+    # ratings it reads (pipeline/rate/initial.py): SQL true of a {rating} it takes, and that rule
+    # in words. None: any rating validation took (a number in the input range).
+    initial_rating_rule: ClassVar[tuple[str, str] | None] = ("{rating} = round({rating})", "a whole number")
     published_state: ClassVar[tuple[str, ...]] = ("player_id", "rating")  # OUT/state/<list>.parquet, from 51
     list_files: ClassVar[bool] = True  # OUT/lists/<list>-r<revision>.* and the diffs
     current_list: ClassVar[str | None] = None  # SQL of a list of the latest state (OUT/lists/current.*)

@@ -23,8 +23,8 @@ from pipeline.config import KINDS, today
 from pipeline.input_layout import columns
 from pipeline.warehouse import create_temp_table, row, scalar, stage_sql, staged, transaction
 
-# The models' checks and the readers of the input files (pipeline.ingest) are loaded when
-# rows are validated: `ratings rejects`, which imports this package, needs none of them.
+# The models' checks, the readers of the input files (pipeline.ingest) and the rule sets are
+# loaded when rows are validated: `ratings rejects`, which imports this package, needs none of them.
 # Validating a games file loads neither pandas nor Pandera (tests/test_command_imports.py).
 
 CLEAN_TABLE = {"players": "players", "ratings": "initial_ratings", "calendar": "calendar", "games": "games",
@@ -45,30 +45,11 @@ class Validated:
     reexamined: bool = False
 
 
-def initial_rating_steps(con: duckdb.DuckDBPyConnection, system: str | None) -> tuple[int, tuple[str, ...]] | None:
-    """What every initial rating must be a multiple of, and the rule sets that say so:
-    the initial ratings are the list in force before the first list computed, so a
-    published list of each rule set that rates from them (the warehouse's official
-    series, the one the run adds, and on a new warehouse the default rule set): the
-    least common multiple of their steps (# ruling R3: tens for the performance Elo;
-    FIDE: whole numbers). None: any number is a rating (Go points)."""
-    from math import lcm
-
-    from pipeline import systems
-    from pipeline.rate.series import series_in
-
-    steps = {s.rule_set.name: s.rule_set.rating_step() for s in series_in(con, scenarios=False)}
-    added = system or (None if steps else systems.DEFAULT)  # flow.series_to_rate: what the run makes
-    if added is not None:
-        steps.setdefault(added, systems.rule_set(added).rating_step())
-    whole = {name: int(step) for name, step in steps.items() if step is not None and float(step).is_integer()}
-    return (lcm(*whole.values()), tuple(sorted(whole))) if whole else None
-
-
-def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_id: int,
-                  system: str | None = None) -> Validated:
-    """Check one staged part; accepted rows go to their table, the others to rejects;
-    `system`: the rule set the run adds to the warehouse's (initial_rating_steps)."""
+def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_id: int) -> Validated:
+    """Check one staged part; accepted rows go to their table, the others to rejects. An
+    initial rating is checked as an input (a number in the ratings' range), never by a rule
+    set's rules: each rule set checks those it reads when it rates from them, by its own
+    (pipeline/rate/initial.py; ruling R14)."""
     from pipeline.validate.model_checks import schema_of
     from pipeline.validate.typed import type_and_check
 
@@ -80,7 +61,7 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_i
     missing = set(message.removeprefix("missing column(s): ").split(", ")) if message else set()
     game = row(con, "select value from settings where key = 'game'")
     game = game[0] if game else None
-    model = schema_of(kind, game, initial_rating_steps(con, system) if kind == "ratings" and game != "go" else None)
+    model = schema_of(kind, game)
     with transaction(con):
         con.execute("set variable today = ?", [today()])
         # Each row typed once (pipeline/validate/typed.py): the model's checks, the SQL
@@ -246,9 +227,11 @@ def validate_staged(con: duckdb.DuckDBPyConnection, run_id: int, by: str = "", s
     """Validate every staged part (registry, ratings and calendar before games); a
     submission that replaces another first withdraws it (after validating what
     it still had staged), so that its games are not taken for duplicates of the
-    old version's; then the changes game by game are recorded."""
+    old version's; then the changes game by game are recorded. Each rule set the run
+    rates (`system`: the one it adds) then checks the initial ratings it will start from."""
     from pipeline.ingest import submissions
     from pipeline.progress import progress
+    from pipeline.rate.initial import refuse_unreadable, rule_sets_of_run
 
     pending = con.sql("""select f.file_id, f.kind, s.submission_id, s.replaces,
                                 (select status from submissions o where o.submission_id = s.replaces)
@@ -266,7 +249,7 @@ def validate_staged(con: duckdb.DuckDBPyConnection, run_id: int, by: str = "", s
         if file_id not in seen:
             seen.add(file_id)
             bar.set_postfix_str(kind)
-            done.append(validate_file(con, file_id, kind, run_id, system))
+            done.append(validate_file(con, file_id, kind, run_id))
             bar.update()
 
     with bar:
@@ -281,6 +264,10 @@ def validate_staged(con: duckdb.DuckDBPyConnection, run_id: int, by: str = "", s
     submissions.settle(con)
     changes = [Replacement(new, old, rows, submissions.record_replacement(con, run_id, new, old))
                for new, (old, rows) in replaced.items()]
+    if system is not None or any(v.kind == "ratings" and v.rows_accepted for v in done):
+        # ruling R14: each by its own rules, before anything is kept, so that the file is given
+        # again corrected (a stored initial rating is never replaced)
+        refuse_unreadable(con, rule_sets_of_run(con, system), "nothing of the run was taken in")
     return done, changes
 
 

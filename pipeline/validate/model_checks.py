@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -82,9 +82,6 @@ class Model:
     checks: tuple[ColumnCheck, ...]
     row_checks: tuple[RowCheck, ...]
 
-    def with_check(self, check: ColumnCheck) -> Model:
-        return replace(self, name=f"{self.name}+{check.name}", checks=(*self.checks, check))
-
 
 def printable(values: pa.Array) -> pa.BooleanArray:
     from pipeline.formats.cells import control_cells
@@ -105,18 +102,6 @@ ARROW_CHECKS: dict[str, Callable[[pa.Array], pa.BooleanArray]] = {
     "printable": printable,
     **{f"fits_lists:{field}": fits_lists(field) for field in ("name", "federation", "title", "player_id")},
 }
-
-
-def steps_check(step: int, rule_sets: tuple[str, ...]) -> ColumnCheck:
-    """Initial ratings that must be multiples of `step`: the initial ratings are the
-    list in force before the first one computed, a published list of the rule sets
-    `rule_sets` (ruling R3: the performance Elo publishes tens; FIDE whole numbers)."""
-    rules = " and ".join(rule_sets)
-    reason = (f"not a whole number: the initial ratings are a published list, and the {rules} rules publish "
-              "whole numbers" if step == 1 else
-              f"not a multiple of {step}: the initial ratings are a published list, and the {rules} rules "
-              f"publish multiples of {step}")
-    return ColumnCheck(reason, "rating", sql=f"fmod({{c}}, {int(step)}) = 0")
 
 
 @cache
@@ -141,14 +126,13 @@ def kind_models() -> dict[str, str]:
     return _compiled()["kinds"]
 
 
-def schema_of(kind: str, game: str | None, steps: tuple[int, tuple[str, ...]] | None = None) -> Model:
-    """The model of a kind; starting points in a warehouse of Go are Go points; chess
-    ratings are multiples of `steps` (the step, and the rule sets that publish in it)."""
+def schema_of(kind: str, game: str | None) -> Model:
+    """The model of a kind; starting points in a warehouse of Go are Go points. No rule
+    set's rule is one of them: each checks the initial ratings it reads when it rates from
+    them (pipeline/rate/initial.py; ruling R14)."""
     models = compiled_models()
     if kind == "ratings" and game == "go":
         return models["GoRatingsInput"]
-    if kind == "ratings" and steps is not None:
-        return models["RatingsInput"].with_check(steps_check(*steps))
     if kind == "events" and game != "chess":  # events without a warehouse game are Go's, as before FIDE's
         return models["GoEventsInput"]
     return models[kind_models()[kind]]

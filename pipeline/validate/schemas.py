@@ -14,7 +14,6 @@ duplicates, calendar windows) are SQL, in sql/validate/.
 """
 from __future__ import annotations
 
-from functools import cache
 from typing import Annotated, Optional
 
 import duckdb
@@ -35,7 +34,7 @@ from pipeline.config import (
 from pipeline.formats.cells import CONTROL_RE2
 from pipeline.formats.fide_layout import FIDE_WIDEST, TITLE_WIDTHS
 from pipeline.input_layout import EVENT_ID
-from pipeline.validate.model_checks import ARROW_CHECKS, Derived, Parse, RowCheck, steps_check
+from pipeline.validate.model_checks import ARROW_CHECKS, Derived, Parse, RowCheck
 from pipeline.warehouse import sql_name, sql_text
 
 # Results from White's side; forfeits are kept and never rated (their scores:
@@ -253,14 +252,6 @@ class RatingsInput(PlayerRows):
                                   reads=("rating", "archive_games"), sql="{rating} is null or {archive_games} is null")
     _something = row_check(name="neither a rating nor archives", reads=("rating", "archive_games"),
                            sql="{rating} is not null or {archive_games} is not null")
-
-
-@cache
-def ratings_in_steps(step: int, rule_sets: tuple[str, ...]) -> type[RatingsInput]:
-    """RatingsInput with its ratings multiples of `step` (model_checks.steps_check)."""
-    declared = steps_check(step, rule_sets)
-    in_steps = check(declared.column, name=declared.name, sql=declared.sql)
-    return type(f"RatingsInStepsOf{step}", (RatingsInput,), {"_in_steps": in_steps, "__module__": __name__})
 
 
 LIST_ID = r"[0-9]{4}-(0[1-9]|1[0-2])"

@@ -81,6 +81,7 @@ class GoRuleSet(RuleSet):
     extensions = {"player_state": "go_state", "calculations": "go_calculations"}
     published_state = ("player_id", "rating", "grade", "games_total as games", "events")
     list_files = False
+    initial_rating_rule = None  # ruling G6: any Go points in their range, which validation checks
     history = ("go_history", "event_id", "event_id, player_id")
     events_at_once: bool = True  # the card: an event's changes summed and applied at its end (G1), or game by game
     current_list = """

@@ -46,6 +46,9 @@ class Performance(RuleSet):
                        "nullif(archive_games, 0) as archive_games")
     publishes_estimates = True  # R12
     estimates_players = True
+    # ruling R14: a whole number is taken as given, whatever its last digit (a foreign opponent's
+    # FIDE rating, a transferred player's); only the ratings the rules compute are rounded (R3)
+    initial_rating_rule = ("{rating} = round({rating})", "a whole number, whatever its last digit (R14)")
 
     def rating_step(self) -> float:
         return self.parameters.rounding_step  # R3

@@ -59,10 +59,11 @@ class PerformanceRules:
     start_value: float = within(1500.0, 1, 3000)  # ruling R7
     settle_tolerance: float = within(20.0, 0, 3000, above=True)  # seed: "moins de 20 points"
     max_rounds: int = within(25, 1, 1000)  # seed: up to 25 rounds; ruling R9
-    # ruling R3: published ratings are in tens. A step is a divisor of ten, so that the
-    # initial ratings (multiples of ten, validated so) are multiples of it too, and every
-    # rating a list carries over is one its series' rounding audit accepts.
-    rounding_step: int = one_of(10, 1, 2, 5, 10, why="a divisor of ten: the initial ratings are in tens, R3")
+    # ruling R3: published ratings are in tens. Every rating a list carries is rounded to the
+    # step, the ratings of players without a game too: a divisor of ten keeps a rating in tens as
+    # it is (under 7, 1510 would become 1512 without a game). An initial rating is taken as given
+    # whatever its last digit (R14), and rounded on the first list computed from it.
+    rounding_step: int = one_of(10, 1, 2, 5, 10, why="a divisor of ten: a rating in tens stays as it is, R3")
     dp_table: tuple[tuple[float, float], ...] = field(default_factory=_dp_table, repr=False)
 
 
