@@ -11,7 +11,6 @@ import re
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -20,11 +19,11 @@ import pytest
 from babel.messages.extract import extract_from_dir, extract_from_file
 
 from pipeline.site.i18n import LANGUAGES, catalogue
+from tests.as_user import RATINGS, ratings, tree
 from tests.conftest import cli_runner, copy_built, write_rows
 
 TEMPLATES = "pipeline/site/templates"
 CODE = "pipeline/site/build.py"  # the words the script writes (<lang>/labels.js)
-RATINGS = str(Path(sys.executable).parent / "ratings")
 
 
 @pytest.fixture(scope="module")
@@ -426,20 +425,6 @@ def test_a_player_idle_on_the_latest_list_is_not_ranked_there(cli, tmp_path):
 
 # The site folder is copied to and from a public host: what comes back is not trusted.
 
-def _ratings(folder: Path, *args, code: int = 0) -> str:
-    """`ratings ARGS` as a user runs it, in a process of its own, in `folder`: its output;
-    the exit status must be `code`, and a refusal one message, never a traceback."""
-    done = subprocess.run([RATINGS, *map(str, args)], cwd=folder, capture_output=True, text=True, timeout=600)
-    said = done.stdout + done.stderr
-    assert done.returncode == code, said
-    assert "Traceback" not in said and "unexpected" not in said, said
-    return said
-
-
-def _tree(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
-
-
 def test_a_manifest_naming_files_outside_the_site_is_refused_and_touches_nothing(federation, tmp_path):
     w, site = federation
     elsewhere = tmp_path / "elsewhere"
@@ -452,16 +437,16 @@ def test_a_manifest_naming_files_outside_the_site_is_refused_and_touches_nothing
     for outside in ("../x", str(elsewhere / "x"), "../w.duckdb", "en/../../x", "./../x"):
         # As an earlier run's file no longer made, which a re-run removes.
         manifest.write_text(json.dumps({**names, outside: "0123456789abcdef"}))
-        before = _tree(site)
-        said = _ratings(tmp_path, "site", "--out", "site", "--warehouse", "w.duckdb", code=1)
+        before = tree(site)
+        said = ratings(tmp_path, "site", "--out", "site", "--warehouse", "w.duckdb", code=1)
         assert f"site/.site-manifest.json: not the manifest `ratings site` writes, its entry {outside!r} is not a " \
                "file inside the site folder" in said and "nothing was written or removed" in said, said
         assert (elsewhere / "x").read_text() == "the officer's own file" and (tmp_path / "x").is_file()
         assert w.read_bytes() == warehouse
-        assert _tree(site) == before
+        assert tree(site) == before
     # The manifest this command wrote: the site is made again as before.
     manifest.write_text(json.dumps(names))
-    assert "0 files changed" in _ratings(tmp_path, "site", "--out", "site", "--warehouse", "w.duckdb")
+    assert "0 files changed" in ratings(tmp_path, "site", "--out", "site", "--warehouse", "w.duckdb")
 
 
 @pytest.mark.parametrize("text, problem", [
@@ -475,11 +460,11 @@ def test_a_manifest_naming_files_outside_the_site_is_refused_and_touches_nothing
 def test_a_manifest_not_written_by_the_site_is_one_message(federation, tmp_path, text, problem):
     w, site = federation
     (site / ".site-manifest.json").write_text(text)
-    before = _tree(site)
-    said = _ratings(tmp_path, "site", "--out", "site", "--warehouse", "w.duckdb", code=1)
-    assert said.startswith(f"Error: site/.site-manifest.json: not the manifest `ratings site` writes, {problem}. "), said
+    before = tree(site)
+    said = ratings(tmp_path, "site", "--out", "site", "--warehouse", "w.duckdb", code=1)
+    assert said.startswith(f"Error: site/.site-manifest.json: not the manifest `ratings site` writes, {problem}. ")
     assert "write the site into a new folder (or empty site)" in said
-    assert _tree(site) == before
+    assert tree(site) == before
 
 
 def test_a_link_in_the_site_folder_is_refused_before_anything_is_written(federation, tmp_path):
@@ -493,15 +478,15 @@ def test_a_link_in_the_site_folder_is_refused_before_anything_is_written(federat
     manifest = site / ".site-manifest.json"
     manifest.write_text(json.dumps({**json.loads(manifest.read_text()), "en/players/mine.html": "0123456789abcdef"}))
     (elsewhere / "1.html").write_text("changed, so that a re-run would write it again")
-    outside = _tree(elsewhere)
-    said = _ratings(tmp_path, "site", "--out", "site", "--warehouse", "w.duckdb", code=1)
+    outside = tree(elsewhere)
+    said = ratings(tmp_path, "site", "--out", "site", "--warehouse", "w.duckdb", code=1)
     assert f"site/en/players: a symbolic link in the site folder (to {elsewhere})" in said
     assert "remove the link, or give another --out" in said
-    assert _tree(elsewhere) == outside
+    assert tree(elsewhere) == outside
     (site / "en" / "players").unlink()
     (site / "en" / "index.html").unlink()
     (site / "en" / "index.html").symlink_to(w)  # a file's link: the warehouse read, written through it
-    said = _ratings(tmp_path, "site", "--out", "site", "--warehouse", "w.duckdb", code=1)
+    said = ratings(tmp_path, "site", "--out", "site", "--warehouse", "w.duckdb", code=1)
     assert f"site/en/index.html: a symbolic link in the site folder (to {w})" in said
 
 
@@ -526,7 +511,7 @@ def _alive(pid: int) -> bool:
 def test_kill_9_of_the_site_kills_its_workers_and_frees_the_warehouse(tmp_path):
     # The embedded sample (a Belgian season, 15,000 pages a language): the pages of four
     # languages take the workers long enough to be killed while they write.
-    _ratings(tmp_path, "run", "--sample", "--warehouse", "w.duckdb", "--out", "out", "--no-reports")
+    ratings(tmp_path, "run", "--sample", "--warehouse", "w.duckdb", "--out", "out", "--no-reports")
     site = subprocess.Popen([RATINGS, "site", "--out", "site", "--warehouse", "w.duckdb"], cwd=tmp_path,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -544,7 +529,7 @@ def test_kill_9_of_the_site_kills_its_workers_and_frees_the_warehouse(tmp_path):
     assert not [p for p in workers if _alive(p)], "workers outlived the site's process"
     duckdb.connect(str(tmp_path / "w.duckdb")).close()  # for writing: no one holds it
     # The next run makes the site whole, without the temporary files the workers were writing.
-    _ratings(tmp_path, "site", "--out", "site", "--lang", "en", "--warehouse", "w.duckdb")
+    ratings(tmp_path, "site", "--out", "site", "--lang", "en", "--warehouse", "w.duckdb")
     assert not list((tmp_path / "site").rglob(".*.tmp"))
 
 
