@@ -1,5 +1,5 @@
 """Where a command may write what it makes: into its own folders, and never over a
-published list.
+published list nor into a folder of published lists.
 
 `site --out` and `compare --out` rewrite index.html and a dozen other names: a user's
 folder holding such a file lost it without a word. A folder is taken only when it is
@@ -43,32 +43,50 @@ def claim_folder(folder: Path, command: str) -> None:
 
 
 def check_query_file(con, out_file: Path, suffixes: tuple[str, ...] | None = QUERY_SUFFIXES) -> None:
-    """A query's result goes to a .csv or .parquet file that is not a published list:
-    a published revision is never rewritten (pipeline.publish), nor is anything in the
-    lists/ and state/ folders the warehouse published into, nor a folder another command
-    marked as its output, and an existing revision's file is refused in any folder
-    (another warehouse's publication); `suffixes` None: any name (rejects --out). Other files are
-    replaced, as a shell's `>` replaces them: a query written again is the usual case."""
+    """A query's result goes to a .csv or .parquet file outside every folder of published
+    lists (check_place: a published list and state is never replaced by a query's result,
+    nor is a query's result uploaded with them) and outside the folders other commands
+    marked as their output, and an existing revision's file is refused in any folder;
+    `suffixes` None: any name (rejects --out). Other files are replaced, as a shell's `>`
+    replaces them: a query written again is the usual case."""
     out_file = Path(out_file)
     if suffixes is not None and out_file.suffix.lower() not in suffixes:
         raise OutputRefused(f"{out_file}: write the result to a {' or '.join(suffixes)} file "
                             f"(the formats --out writes, named by the extension)")
+    check_place(con, out_file, "the result")
     target = out_file.resolve()
-    folders = [Path(f) for (f,) in con.execute("select distinct folder from published_files").fetchall()]
-    inside = next((f for f in folders for sub in ("lists", "state") if target.is_relative_to(f / sub)), None)
-    if inside is not None:
-        raise OutputRefused(f"{out_file}: refused, it is in {inside}'s published lists and states "
-                            "(write the result elsewhere)")
-    # A site is uploaded as a whole: a query's result left in it (players' birth years,
-    # say) would be published with it, and the folder is no longer the command's own.
-    marked = next((f for f in target.parents if (f / MARKER).is_file()), None)
-    if marked is not None:
-        owner = (marked / MARKER).read_text(encoding="utf-8").strip() or "another command"
-        raise OutputRefused(f"{out_file}: refused, it is in {marked}, the output of `ratings {owner}` "
-                            "(write the result elsewhere)")
     if target.exists() and REVISION_FILE.fullmatch(target.name) and target.parent.name == "lists":
         raise OutputRefused(f"{out_file}: refused, it is a published revision of a list, never rewritten "
                             "(write the result elsewhere)")
+
+
+def check_place(con, path: Path, what: str, command: str | None = None) -> None:
+    """`path`, a file or a folder a command writes, is in no folder of published lists and
+    in no folder another command marked as its output (`command`'s own folder aside:
+    claim_folder says whether it may be written again); else OutputRefused, naming it."""
+    target = Path(path).resolve()
+    folder = publication_folder(con, target)
+    if folder is not None:
+        raise OutputRefused(f"{path}: refused, it is in {folder}, a folder of published lists and states "
+                            f"(write {what} elsewhere)")
+    # A site is uploaded as a whole: a query's result left in it (players' birth years,
+    # say) would be published with it, and the folder is no longer the command's own.
+    for marked in (target, *target.parents):
+        owner = (marked / MARKER).read_text(encoding="utf-8").strip() if (marked / MARKER).is_file() else None
+        if owner is not None and not (owner == command and marked == target):
+            raise OutputRefused(f"{path}: refused, it is in {marked}, the output of "
+                                f"`ratings {owner or 'another command'}` (write {what} elsewhere)")
+
+
+def publication_folder(con, target: Path) -> Path | None:
+    """The folder of published lists holding `target` (resolved), or None: one this
+    warehouse published into (its record), or any folder laid out as publication lays
+    one out, lists/ beside state/ (another warehouse's, or one this warehouse's record
+    no longer names): the current lists and states there are as much the federation's
+    as its revisions."""
+    recorded = {Path(f) for (f,) in con.execute("select distinct folder from published_files").fetchall()}
+    return next((f for f in (target, *target.parents)
+                 if f in recorded or ((f / "lists").is_dir() and (f / "state").is_dir())), None)
 
 
 def submitted_files(con) -> set[Path]:

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,6 +58,7 @@ FORFEIT_RATE = 0.005
 WHITE_ADVANTAGE = 30.0
 MIN_RATING, MAX_RATING = 1000, 2800
 FORMATS = ("csv", "parquet")
+LIST_ID = re.compile(r"([0-9]{4})-([0-9]{2})")
 
 # Result codes: the index into RESULTS. Scores from White's and Black's side.
 RESULTS = ("1-0", "0-1", "1/2-1/2", "+/-", "-/+", "-/-")
@@ -77,14 +79,22 @@ class Window:
     season_end: int  # R2, R2a: the season of the list
 
 
+class FirstListError(ValueError):
+    """A first list that starts no simulation: not a nominal list's id, or its windows
+    out of the calendar's years; the message says which."""
+
+
 def windows(first_list: str, lists: int) -> list[Window]:
     """`lists` consecutive nominal windows (R1), the first named `first_list`."""
-    try:
-        year, month = (int(x) for x in first_list.split("-"))
-    except ValueError:
-        raise ValueError(f"first_list must be YYYY-MM, got {first_list!r}") from None
-    if month not in NOMINAL:
-        raise ValueError(f"first_list must be a nominal list month {sorted(NOMINAL)}, got {first_list!r}")
+    found = LIST_ID.fullmatch(first_list)
+    if found is None or int(found[2]) not in NOMINAL:
+        raise FirstListError(f"{first_list!r} is not the id of a nominal list: YYYY-01, YYYY-05 or YYYY-09 "
+                             "(the lists of January, May and September)")
+    year, month = int(found[1]), int(found[2])
+    last = year + (sorted(NOMINAL).index(month) + lists - 1) // len(NOMINAL)  # a year after each September
+    if year < 1000 or last > 9999:  # a list's id, and a season (R2a), is its window's four-digit year
+        raise FirstListError(f"{first_list!r} and {lists} lists run from the year {year} to {last}: a list's "
+                             "year is from 1000 to 9999")
     out = []
     for _ in range(lists):
         (dy0, m0), (dy1, m1) = NOMINAL[month]
@@ -537,9 +547,9 @@ def simulate(players: int, lists: int, seed: int, out: Path, first_list: str = "
     """
     if fmt not in FORMATS:
         raise ValueError(f"fmt must be one of {FORMATS}, got {fmt!r}")
+    tables = generate(players, lists, seed, first_list)  # refused before the folder is made
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    tables = generate(players, lists, seed, first_list)
     return {kind: write_table(table, out / f"{kind}.{fmt}", fmt) for kind, table in tables.items()}
 
 
@@ -556,7 +566,10 @@ def main(players: int, lists: int, seed: int, first_list: str, fmt: str, out: Pa
     Example: python -m pipeline.simulate --players 80000 --lists 6 --seed 1 --out sim/
     """
     began = time.perf_counter()
-    paths = simulate(players, lists, seed, out, first_list, fmt)
+    try:
+        paths = simulate(players, lists, seed, out, first_list, fmt)
+    except FirstListError as err:
+        raise click.BadParameter(str(err), param_hint="'--first-list'") from err
     seconds = time.perf_counter() - began
     for kind, path in paths.items():
         rows = pq.read_metadata(path).num_rows if fmt == "parquet" else sum(1 for _ in open(path, "rb")) - 1

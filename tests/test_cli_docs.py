@@ -4,12 +4,15 @@ gives it (regenerate it with `python -m tests.test_cli_docs`), so no option is m
 from the manual. The README names the commands of a season."""
 from __future__ import annotations
 
+import shlex
 import sys
+from pathlib import Path
 
 import click
 import pytest
 
 from pipeline.cli import main
+from tests.as_user import ratings
 from tests.conftest import PROJECT_DIR
 
 COMMANDS = (PROJECT_DIR / "docs" / "commands.md").read_text()
@@ -40,6 +43,37 @@ def test_every_option_is_in_the_reference():
     for name, command in main.commands.items():
         for option in (o for p in command.params for o in p.opts if o.startswith("--")):
             assert option in REFERENCE.read_text().split(f"## `ratings {name}`")[1].split("\n## ")[0], (name, option)
+
+
+# The examples a warehouse alone can run (the others name input files, players and lists
+# of their own): run as the help shows them, as a user runs them, on a real warehouse.
+RUNNABLE = ("audit", "corrections", "query", "scenarios", "submissions", "tunes", "validate")
+
+
+def examples(name: str) -> list[list[str]]:
+    """The examples of a command's help, each as its arguments after `ratings`."""
+    return [shlex.split(line.strip().removeprefix("Example: ratings "))
+            for line in (main.commands[name].help or "").splitlines() if line.strip().startswith("Example: ratings ")]
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory) -> Path:
+    """The embedded sample (a Belgian season) run into a warehouse: a scratch folder holding w.duckdb."""
+    folder = tmp_path_factory.mktemp("sample")
+    ratings(folder, "run", "--sample", "--warehouse", "w.duckdb", "--out", "out", "--no-reports")
+    return folder
+
+
+@pytest.mark.parametrize("name", RUNNABLE)
+def test_the_help_examples_run_on_a_real_warehouse(sample, name):
+    # Issue 50: query's example read lists.rounds_used, which layout 9 moved to performance_lists.
+    assert examples(name), name
+    for args in examples(name):
+        said = ratings(sample, *args, *([] if "--warehouse" in args else ["--warehouse", "w.duckdb"]))
+        if name == "query":  # the sample's three lists, each with its estimation's rounds
+            assert said.splitlines()[0].split() == ["list_id", "players_rated", "rounds_used"]
+            assert sorted(line.split()[0] for line in said.splitlines()[1:]) == ["2019-01", "2019-05", "2019-09"]
+            assert all(line.split()[2].isdigit() for line in said.splitlines()[1:])
 
 
 if __name__ == "__main__":

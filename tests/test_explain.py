@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.as_user import ratings
 from tests.conftest import write_rows
 
 
@@ -70,3 +71,15 @@ def test_explain_unknown_player_or_list(cli, worked_example):
                                       ok=False).output
     assert "player 99 is not in the registry" in cli("explain", 99, "--list", "2027-01", "--warehouse",
                                                      worked_example, ok=False).output
+
+
+def test_an_opponent_without_an_estimate_has_no_rating_used(small_federation, tmp_path):
+    # Issue 50: the card printed `rating used nan`. Gus (7) and Hana (8), unrated school
+    # players, play only each other: a group with no rated player, so neither has an
+    # estimate (R11) and the rating used against Hana is none, shown as FIDE's card shows it.
+    ratings(tmp_path, "run", "--players", "players.csv", "--ratings", "ratings.csv", "--games", "games.csv",
+            "--warehouse", "w.duckdb", "--out", "out", "--no-reports")
+    card = ratings(tmp_path, "explain", 7, "--list", "2027-01", "--warehouse", "w.duckdb")
+    game = next(line for line in card.splitlines() if "Hana School" in line)
+    assert game.split() == ["8", "Hana", "School", "-", "win", "no:", "the", "opponent", "has", "no", "estimate",
+                            "(R11)", "2026-09-26", "School", "day"]

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from pipeline.cli import main
 from pipeline.simulate import simulate, windows
+from tests.as_user import ratings
 
 PLAYERS, LISTS, SEED = 2000, 3, 1
 LIST_IDS = ["2020-01", "2020-05", "2020-09"]
@@ -179,3 +180,19 @@ def test_windows_follow_the_nominal_calendar():
                    ("2021-01", "2020-09-01", 122), ("2021-05", "2021-01-01", 120)]
     with pytest.raises(ValueError):
         windows("2020-03", 2)
+
+
+@pytest.mark.parametrize("first, said", [
+    ("2020-13", "'2020-13' is not the id of a nominal list: YYYY-01, YYYY-05 or YYYY-09"),
+    ("2020-02", "'2020-02' is not the id of a nominal list"),
+    ("2020-1", "'2020-1' is not the id of a nominal list"),
+    ("2020", "'2020' is not the id of a nominal list"),
+    # Six lists from September 9998: 9998-09, 9999-01, -05, -09, then 10000-01.
+    ("9998-09", "'9998-09' and 6 lists run from the year 9998 to 10000: a list's year is from 1000 to 9999"),
+    ("0999-09", "'0999-09' and 6 lists run from the year 999 to 1001"),
+])
+def test_a_first_list_that_starts_no_simulation_is_a_usage_error_and_writes_nothing(tmp_path, first, said):
+    # Issue 50: `simulate --first-list 2020-13` was an unexpected ValueError, after its folder was made.
+    printed = ratings(tmp_path, "simulate", "--players", 10, "--first-list", first, "--out", "sim", code=2)
+    assert f"Error: Invalid value for '--first-list': {said}" in printed
+    assert not (tmp_path / "sim").exists()

@@ -3,16 +3,23 @@ site in a real browser (Debian's Chromium driven by Selenium through Debian's
 chromium-driver, both installed by .ci/run)."""
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import json
 import re
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
 
 import duckdb
 import pytest
 from babel.messages.extract import extract_from_dir, extract_from_file
 
 from pipeline.site.i18n import LANGUAGES, catalogue
+from tests.as_user import RATINGS, ratings, tree
 from tests.conftest import cli_runner, copy_built, write_rows
 
 TEMPLATES = "pipeline/site/templates"
@@ -145,7 +152,8 @@ def test_categories_activity_and_ranks(federation):
     assert (rows[1]["under"], rows[1]["senior_50"]) == (None, False)
     # Finn played no game in the twelve months up to the window's end: inactive.
     assert rows[6]["active"] == 0 and all(rows[p]["active"] == 1 for p in (1, 2, 3, 4, 5))
-    assert rows[1]["sex"] == "F" and rows[4]["region"] == "B" and rows[2]["club_slug"] == "club-a"
+    # A club's page: its name's slug and the first 10 hex digits of SHA-256("Club A").
+    assert rows[1]["sex"] == "F" and rows[4]["region"] == "B" and rows[2]["club_slug"] == "club-a-2db55b7499"
     # Active means one thing on the page: the ranking's count is of these five.
     page = (site / "en" / "lists" / "2027-01.html").read_text()
     assert "Active (a game in 12 months) 5 " in page and '<p id="shown" aria-live="polite">5 of 6 players</p>' in page
@@ -169,7 +177,7 @@ def test_explain_all_writes_every_card_of_a_list(cli, federation, tmp_path):
     con = duckdb.connect(str(w), read_only=True)
     players = {p for (p,) in con.execute("select player_id from calculations where list_id = '2027-01'").fetchall()}
     con.close()
-    assert {int(p.stem) for p in out.iterdir()} == players
+    assert {int(p.stem) for p in out.glob("*.txt")} == players
     for player_id in players:  # the bulk card is the card of `ratings explain`
         single = cli("explain", player_id, "--list", "2027-01", "--warehouse", w).output
         assert (out / f"{player_id}.txt").read_text(encoding="utf-8") == single
@@ -365,7 +373,8 @@ def test_an_event_is_on_the_list_its_rule_set_rated_it_on(cli, tmp_path):
     for system in ("fide", "performance"):
         site = tmp_path / f"site-{system}"
         cli("site", "--out", site, "--lang", "en", "--system", system, "--warehouse", w)
-        event = json.loads((site / "api" / "v1" / "events" / "autumn-open.json").read_text())
+        # Its file: the name's slug and the first 10 hex digits of SHA-256("Autumn open").
+        event = json.loads((site / "api" / "v1" / "events" / "autumn-open-405a199d89.json").read_text())
         assert event["list_ids"] == rated_on[system], system
         # Its four games all there (FIDE's first window opens on 29 September: the games of
         # the 26th are rated with their event, not dropped as outside every window).
@@ -412,3 +421,141 @@ def test_a_player_idle_on_the_latest_list_is_not_ranked_there(cli, tmp_path):
     assert ranks["2027-01"] == 2 and ranks["2028-05"] is None
     page = (site / "en" / "players" / "7.html").read_text(encoding="utf-8")
     assert "not ranked: no rated game in the last 12 months" in page
+
+
+# The site folder is copied to and from a public host: what comes back is not trusted.
+
+def test_a_manifest_naming_files_outside_the_site_is_refused_and_touches_nothing(federation, tmp_path):
+    w, site = federation
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "x").write_text("the officer's own file")
+    (tmp_path / "x").write_text("beside the site")
+    manifest = site / ".site-manifest.json"
+    names = json.loads(manifest.read_text())
+    warehouse = w.read_bytes()
+    for outside in ("../x", str(elsewhere / "x"), "../w.duckdb", "en/../../x", "./../x"):
+        # As an earlier run's file no longer made, which a re-run removes.
+        manifest.write_text(json.dumps({**names, outside: "0123456789abcdef"}))
+        before = tree(site)
+        said = ratings(tmp_path, "site", "--out", "site", "--warehouse", "w.duckdb", code=1)
+        assert f"site/.site-manifest.json: not the manifest `ratings site` writes, its entry {outside!r} is not a " \
+               "file inside the site folder" in said and "nothing was written or removed" in said, said
+        assert (elsewhere / "x").read_text() == "the officer's own file" and (tmp_path / "x").is_file()
+        assert w.read_bytes() == warehouse
+        assert tree(site) == before
+    # The manifest this command wrote: the site is made again as before.
+    manifest.write_text(json.dumps(names))
+    assert "0 files changed" in ratings(tmp_path, "site", "--out", "site", "--warehouse", "w.duckdb")
+
+
+@pytest.mark.parametrize("text, problem", [
+    ('["en/index.html"]', "an array where the site's files are an object"),
+    ('"en/index.html"', "a string where the site's files are an object"),
+    ("null", "null where the site's files are an object"),
+    ('{"en/index.html": ', "not JSON (Expecting value: line 1 column 19 (char 18))"),
+    ('{"en/index.html": ["../x"]}', 'its entry \'en/index.html\' holds ["../x"], not a hash this command writes'),
+    ('{".ratings-output": "0123456789abcdef"}', "its entry '.ratings-output' is not a file inside the site folder"),
+])
+def test_a_manifest_not_written_by_the_site_is_one_message(federation, tmp_path, text, problem):
+    w, site = federation
+    (site / ".site-manifest.json").write_text(text)
+    before = tree(site)
+    said = ratings(tmp_path, "site", "--out", "site", "--warehouse", "w.duckdb", code=1)
+    assert said.startswith(f"Error: site/.site-manifest.json: not the manifest `ratings site` writes, {problem}. ")
+    assert "write the site into a new folder (or empty site)" in said
+    assert tree(site) == before
+
+
+def test_a_link_in_the_site_folder_is_refused_before_anything_is_written(federation, tmp_path):
+    # The players' pages moved elsewhere and a link left in their place: a re-run would
+    # write there, and remove there what its manifest names and it no longer makes.
+    w, site = federation
+    elsewhere = tmp_path / "elsewhere"
+    shutil.move(site / "en" / "players", elsewhere)
+    (site / "en" / "players").symlink_to(elsewhere)
+    (elsewhere / "mine.html").write_text("the officer's own page")
+    manifest = site / ".site-manifest.json"
+    manifest.write_text(json.dumps({**json.loads(manifest.read_text()), "en/players/mine.html": "0123456789abcdef"}))
+    (elsewhere / "1.html").write_text("changed, so that a re-run would write it again")
+    outside = tree(elsewhere)
+    said = ratings(tmp_path, "site", "--out", "site", "--warehouse", "w.duckdb", code=1)
+    assert f"site/en/players: a symbolic link in the site folder (to {elsewhere})" in said
+    assert "remove the link, or give another --out" in said
+    assert tree(elsewhere) == outside
+    (site / "en" / "players").unlink()
+    (site / "en" / "index.html").unlink()
+    (site / "en" / "index.html").symlink_to(w)  # a file's link: the warehouse read, written through it
+    said = ratings(tmp_path, "site", "--out", "site", "--warehouse", "w.duckdb", code=1)
+    assert f"site/en/index.html: a symbolic link in the site folder (to {w})" in said
+
+
+def _children(pid: int) -> set[int]:
+    """The processes `pid` started and that are still its children (Linux's /proc)."""
+    found = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            found |= {int(c) for c in (task / "children").read_text().split()}
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")  # a zombie is dead, waiting for its new parent to collect it
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the processes from Linux's /proc")
+def test_kill_9_of_the_site_kills_its_workers_and_frees_the_warehouse(tmp_path):
+    # The embedded sample (a Belgian season, 15,000 pages a language): the pages of four
+    # languages take the workers long enough to be killed while they write.
+    ratings(tmp_path, "run", "--sample", "--warehouse", "w.duckdb", "--out", "out", "--no-reports")
+    site = subprocess.Popen([RATINGS, "site", "--out", "site", "--warehouse", "w.duckdb"], cwd=tmp_path,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while not (workers := _children(site.pid)) and site.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert workers, "no worker process was started"
+        site.send_signal(signal.SIGKILL)
+    finally:
+        site.kill()
+        site.wait()
+    deadline = time.monotonic() + 30
+    while any(_alive(p) for p in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [p for p in workers if _alive(p)], "workers outlived the site's process"
+    duckdb.connect(str(tmp_path / "w.duckdb")).close()  # for writing: no one holds it
+    # The next run makes the site whole, without the temporary files the workers were writing.
+    ratings(tmp_path, "site", "--out", "site", "--lang", "en", "--warehouse", "w.duckdb")
+    assert not list((tmp_path / "site").rglob(".*.tmp"))
+
+
+def test_a_clubs_page_is_named_by_its_own_name_alone(cli, tmp_path):
+    # "Club A" and "CLUB A" make one slug: the page of "Club A" stays where it was when a
+    # club of that slug comes, and each club has a page of its own. So do events.
+    pages = {}
+    for clubs, event in ((["Club A", "Club B"], "Autumn open"), (["Club A", "CLUB A"], "CLUB CUP")):
+        folder = tmp_path / clubs[1].replace(" ", "_")
+        folder.mkdir()
+        players = write_rows(folder / "players.csv", ["player_id", "name", "birth_year", "club"],
+                             [[1, "Anna", 1980, clubs[0]], [2, "Bert", 1980, clubs[1]]])
+        ratings = write_rows(folder / "ratings.csv", ["player_id", "rating"], [[1, 1800], [2, 1700]])
+        games = write_rows(folder / "games.csv", ["date", "white_id", "black_id", "result", "event"],
+                           [["2026-09-05", 1, 2, "1-0", "Club cup"], ["2026-09-12", 2, 1, "1-0", event]])
+        cli("run", "--players", players, "--ratings", ratings, "--games", games, "--warehouse", folder / "w.duckdb",
+            "--out", folder / "out", "--no-reports")
+        cli("site", "--out", folder / "site", "--lang", "en", "--warehouse", folder / "w.duckdb")
+        player = json.loads((folder / "site" / "api" / "v1" / "players" / "1.json").read_text(encoding="utf-8"))
+        events = json.loads((folder / "site" / "api" / "v1" / "events.json").read_text(encoding="utf-8"))
+        pages[clubs[1]] = {"club": player["club_slug"], "events": {name: slug for slug, name, *_ in events["rows"]},
+                           "clubs": sorted(p.name for p in (folder / "site" / "en" / "clubs").iterdir()),
+                           "event pages": sorted(p.name for p in (folder / "site" / "en" / "events").iterdir())}
+    # A page's name: the slug and the first 10 hex digits of SHA-256 of the name (of "Club A":
+    # 2db55b7499, "CLUB A": 5ec5dc37d5, "Club cup": 97aa8a2e43, "CLUB CUP": 2734a6d1c3).
+    assert pages["Club B"]["club"] == pages["CLUB A"]["club"] == "club-a-2db55b7499"
+    assert pages["CLUB A"]["clubs"] == ["club-a-2db55b7499.html", "club-a-5ec5dc37d5.html"]
+    assert pages["Club B"]["events"]["Club cup"] == pages["CLUB A"]["events"]["Club cup"] == "club-cup-97aa8a2e43"
+    assert pages["CLUB A"]["event pages"] == ["club-cup-2734a6d1c3.html", "club-cup-97aa8a2e43.html"]

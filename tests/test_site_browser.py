@@ -104,8 +104,9 @@ def _event_slug(site: Path, name: str) -> str:
 @pytest.fixture(scope="module")
 def pages(site) -> dict[str, str]:
     """Each page type: its path under a language's folder."""
+    # A club's page: its name's slug and the first 10 hex digits of SHA-256("Club B").
     return {"index": "index.html", "list": f"lists/{LATEST}.html", "player": f"players/{CORRECTED_PLAYER}.html",
-            "club": "clubs/club-b.html", "event": f"events/{_event_slug(site, 'Club cup')}.html",
+            "club": "clubs/club-b-30b6bc0065.html", "event": f"events/{_event_slug(site, 'Club cup')}.html",
             "pending-index": "pending/index.html", "pending": "pending/1.html"}
 
 

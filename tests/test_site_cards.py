@@ -166,8 +166,8 @@ def test_the_games_table_fits_a_phone_and_links_its_opponents_and_events(cards):
     assert f'<a href="../events/{event_slug("Club cup")}.html">Club cup</a>' in html
     # Only the players with a page are linked.
     assert '<a href="../players/2.html">' not in card_html(card, "en", translations("en").gettext, players={4, 5})
-    # The site's own file names for the events: "Club cup" told apart from another name
-    # of the same slug ("club-cup-2"); an event the site has no page for is named only.
+    # The site's own file names for the events, as it gives them: the page linked is the
+    # one given; an event the site has no page for is named only.
     renamed = card_html(card, "en", translations("en").gettext, events={"Club cup": "club-cup-2"})
     assert '<a href="../events/club-cup-2.html">Club cup</a>' in renamed
     unpaged = card_html(card, "en", translations("en").gettext, events={})

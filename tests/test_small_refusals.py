@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from tests.as_user import ratings, tree
 from tests.conftest import write_rows
 
 
@@ -97,6 +98,54 @@ def test_query_out_never_overwrites_a_published_revision(cli, published, tmp_pat
     for _ in range(2):  # a query written again replaces its own result
         cli("query", "select 1 as x", "--out", mine, "--warehouse", w)
     assert mine.read_text() == "\"x\"\n1\n"
+
+
+def test_query_out_never_writes_into_a_folder_of_published_lists(cli, published, small_federation, tmp_path):
+    # Issue 50: the current list and state files (lists/2027-01.csv, state/2027-01.parquet)
+    # were replaced by the result of a warehouse that had not published them, and files
+    # beside the lists went out with them, whichever warehouse wrote the result.
+    w, out = published
+    other = tmp_path / "other.duckdb"  # the same files, published elsewhere: out is not in its record
+    cli("run", "--players", small_federation["players"], "--ratings", small_federation["ratings"],
+        "--games", small_federation["games"], "--warehouse", other, "--out", tmp_path / "elsewhere")
+    before = tree(out)
+    for target in ("out/lists/2027-01.csv", "out/state/2027-01.parquet", "out/lists/2027-01-excel.csv",
+                   "out/result.csv", "out/2027-01/result.parquet"):
+        for warehouse in ("other.duckdb", "w.duckdb"):
+            said = ratings(tmp_path, "query", "select 1 as x", "--out", target, "--warehouse", warehouse, code=1)
+            assert f"Error: {target}: refused, it is in {out.resolve()}, a folder of published lists and states " \
+                   "(write the result elsewhere)" in said
+    said = ratings(tmp_path, "rejects", "--out", "out/rejects.csv", "--warehouse", "w.duckdb", code=1)
+    assert f"out/rejects.csv: refused, it is in {out.resolve()}, a folder of published lists" in said
+    assert tree(out) == before
+    assert "1 row written to result.csv" in ratings(tmp_path, "query", "select 1 as x", "--out", "result.csv",
+                                                    "--warehouse", "other.duckdb")
+
+
+def test_explain_all_writes_only_into_a_folder_of_its_own(published, tmp_path):
+    # Issue 50: `explain --all --out DIR` wrote over a user's <player_id>.txt files and
+    # into the folder of published lists.
+    w, out = published
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "1.txt").write_text("my notes on player 1")
+    said = ratings(tmp_path, "explain", "--all", "--list", "2027-01", "--out", "mine", "--warehouse", w, code=1)
+    assert "mine holds files this command did not write: `ratings explain` writes only into a new or empty " \
+           "folder, or one it wrote before" in said
+    assert tree(mine) == {"1.txt": b"my notes on player 1"}
+    before = tree(out)
+    for inside in ("out", "out/cards", "out/lists"):
+        said = ratings(tmp_path, "explain", "--all", "--list", "2027-01", "--out", inside, "--warehouse", w, code=1)
+        assert f"Error: {inside}: refused, it is in {out.resolve()}, a folder of published lists and states " \
+               "(write the cards elsewhere)" in said
+    assert tree(out) == before
+    ratings(tmp_path, "site", "--out", "site", "--lang", "en", "--warehouse", w)
+    said = ratings(tmp_path, "explain", "--all", "--list", "2027-01", "--out", "site/cards", "--warehouse", w, code=1)
+    assert f"site/cards: refused, it is in {(tmp_path / 'site').resolve()}, the output of `ratings site`" in said
+    for _ in range(2):  # its own folder, written again
+        said = ratings(tmp_path, "explain", "--all", "--list", "2027-01", "--out", "cards", "--warehouse", w)
+        assert "cards of list 2027-01 written to cards" in said
+    assert "1.txt" in tree(tmp_path / "cards")
 
 
 def test_query_out_refuses_an_extension_it_does_not_write(cli, published, tmp_path):

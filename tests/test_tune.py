@@ -24,6 +24,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipeline.tune.space import SpaceError, read_space
+from tests.as_user import ratings
 from tests.conftest import cli_runner
 
 TRUE_K = 20
@@ -255,6 +256,48 @@ def test_keep_stores_the_best_trial_as_a_scenario_that_scores_as_the_trial(cli, 
         round(trial_loss, 10)
     refused = cli("tune", "keepme", "--keep", "9", "--warehouse", str(w), ok=False)
     assert "--keep 9: give `best` or a trial's number, 1 to 2" in refused.output
+
+
+def test_keep_never_replaces_an_existing_scenario(elo_warehouse, tmp_path):
+    # Issue 50: `tune NAME --keep` replaced the scenario NAME made by `ratings scenario`
+    # with the trial's parameters, without a word.
+    fresh(elo_warehouse, tmp_path)
+    (tmp_path / "k30.toml").write_text("k_standard = 30\nlogistic = true\n")
+    space(tmp_path, "[k_standard]\nchoices = [10, 40]\n")
+    ratings(tmp_path, "scenario", "keepme", "--system", "fide", "--rules", "k30.toml", "--warehouse", "w.duckdb")
+    ratings(tmp_path, "tune", "keepme", "--system", "fide", "--space", "space.toml", "--warehouse", "w.duckdb")
+    before = ratings(tmp_path, "scenarios", "--format", "csv", "--warehouse", "w.duckdb")
+    said = ratings(tmp_path, "tune", "keepme", "--keep", "best", "--warehouse", "w.duckdb", code=1)
+    assert said == ("Error: the scenario 'keepme' exists already, and --keep would replace it: drop it first "
+                    "(ratings scenario keepme --drop), then keep the trial as the scenario keepme\n")
+    assert ratings(tmp_path, "scenarios", "--format", "csv", "--warehouse", "w.duckdb") == before
+    assert "k_standard = 30" in before
+    ratings(tmp_path, "scenario", "keepme", "--drop", "--warehouse", "w.duckdb")
+    assert "kept as the scenario keepme" in ratings(tmp_path, "tune", "keepme", "--keep", "best",
+                                                    "--warehouse", "w.duckdb")
+
+
+def test_a_refused_study_makes_no_folder(elo_warehouse, tmp_path):
+    # Issue 50: the study's folder (tune-NAME beside the warehouse) was made before the
+    # study was refused: "../escape" made tune-../escape, a name with a space its folder.
+    w = fresh(elo_warehouse, tmp_path)
+    space(tmp_path, "[k_standard]\nchoices = [10, 40]\n")
+    cases = [(("../escape", "--system", "fide", "--space", "space.toml"), "study name '../escape': lower-case letters"),
+             (("Bad Name", "--system", "fide", "--space", "space.toml"), "study name 'Bad Name': lower-case letters"),
+             (("good", "--system", "fide"), "give the space to search: --space FILE.toml"),
+             (("good", "--system", "fide", "--space", "space.toml", "--train-until", "1999-01"), "no list '1999-01'")]
+    for args, message in cases:
+        assert message in ratings(tmp_path, "tune", *args, "--warehouse", "w.duckdb", code=1), args
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["space.toml", "w.duckdb"], args
+    # A folder refused (a user's files in it) leaves no study behind.
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "index.html").write_text("my page")
+    said = ratings(tmp_path, "tune", "good", "--system", "fide", "--space", "space.toml", "--out", "mine",
+                   "--warehouse", "w.duckdb", code=1)
+    assert "mine holds files this command did not write" in said
+    with duckdb.connect(str(w), read_only=True) as con:
+        assert con.execute("select count(*) from studies").fetchall() == [(0,)]
 
 
 def test_a_study_goes_on_with_its_own_settings_and_refuses_others(cli, elo_warehouse, tmp_path):

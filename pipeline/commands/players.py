@@ -100,7 +100,8 @@ def site(out: Path, languages: list[str], card_lists: int, since: str | None, do
 @click.option("--list", "list_id", required=True, help="The list (YYYY-MM; Go: the event id).")
 @click.option("--all", "every", is_flag=True, help="The cards of every player of the list (with --out).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
-              help="With --all: the folder for the cards, one text file a player (<player_id>.txt).")
+              help="With --all: the folder for the cards, one text file a player (<player_id>.txt): a new or "
+                   "empty folder, or one explain wrote before, outside the folders of published lists.")
 @series_option
 @warehouse_option
 def explain(player_id: int | None, list_id: str, every: bool, out: Path | None, system: str | None,
@@ -127,11 +128,16 @@ def explain(player_id: int | None, list_id: str, every: bool, out: Path | None, 
             click.echo(series.rule_set.card(con, series, player_id, list_id))
             return
         known_list(con, series, list_id)  # the refusal names the lists there are
+        from pipeline.outputs import check_place, claim_folder
+
+        # A folder of published lists holds what the federation published, as published,
+        # and a user's folder their own files: the cards go into neither.
+        check_place(con, out, "the cards", "explain")
+        claim_folder(out, "explain")
         cards = series.rule_set.cards(con, series, list_id)
     from pipeline.progress import progress
     from pipeline.publish import write_bytes
 
-    Path(out).mkdir(parents=True, exist_ok=True)
     for pid, text in progress(cards.items(), f"write the cards of {list_id}", unit="card"):
         write_bytes((text + "\n").encode("utf-8"), Path(out) / f"{pid}.txt")
     click.echo(f"{len(cards)} cards of list {list_id} written to {out}")

@@ -35,7 +35,8 @@ def audit(warehouse: Path, wait: float) -> None:
 @click.option("--lists", type=click.IntRange(min=1), default=6, show_default=True, help="Lists (windows) to play.")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
               help="A whole number from 0: same seed, same bytes.")
-@click.option("--first-list", default="2020-01", show_default=True, help="The first list id (YYYY-MM, nominal).")
+@click.option("--first-list", default="2020-01", show_default=True,
+              help="The first list's id: YYYY-01, YYYY-05 or YYYY-09 (a nominal list).")
 @click.option("--format", "fmt", type=click.Choice(["csv", "parquet"]), default="csv", show_default=True)
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="Folder to write to.")
 def simulate(players: int, lists: int, seed: int, first_list: str, fmt: str, out: Path) -> None:
@@ -47,10 +48,14 @@ def simulate(players: int, lists: int, seed: int, first_list: str, fmt: str, out
     """
     from pipeline.console import ConsoleReporter
     from pipeline.flow import timed
+    from pipeline.simulate import FirstListError
     from pipeline.simulate import simulate as write_federation
 
-    with timed(ConsoleReporter(), "Simulate"):
-        files = write_federation(players, lists, seed, out, first_list=first_list, fmt=fmt)
+    try:
+        with timed(ConsoleReporter(), "Simulate"):
+            files = write_federation(players, lists, seed, out, first_list=first_list, fmt=fmt)
+    except FirstListError as err:  # nothing was written: refused before the folder is made
+        raise click.BadParameter(str(err), param_hint="'--first-list'") from err
     for kind, path in files.items():
         click.echo(f"  {kind:<8} {path}")
 
@@ -67,7 +72,7 @@ def query(sql: str, warehouse: Path, wait: float, out_file: Path | None, fmt: st
     The warehouse is opened read-only with file access switched off: a query can
     neither change the warehouse nor read or write other files.
 
-    Example: ratings query "select list_id, players_rated, rounds_used from lists"
+    Example: ratings query "select list_id, players_rated, rounds_used from lists join performance_lists using (series, list_id)"
     """
     import duckdb
 

@@ -65,15 +65,19 @@ def _study(name: str, given: dict, out: Path | None, warehouse: Path, wait: floa
     from pipeline.outputs import claim_folder
     from pipeline.tune.outputs import write_study
     from pipeline.tune.study import (best, calibration_of, official_parameters, planned, prepared, run_study,
-                                     study_of, trials_of)
+                                     study_name, study_of, trials_of)
+    from pipeline.warehouse import transaction
 
-    folder = out or Path(warehouse).parent / f"tune-{name}"
+    folder = out or Path(warehouse).parent / f"tune-{study_name(name)}"
     stopped = False
     with opened(warehouse, wait) as con:
-        claim_folder(folder, "tune")
         try:  # a study stopped by Ctrl-C is a failed run in the record, its trials kept
             with recorded(con, "tune", {"study": name, **{k: v for k, v in given.items() if v is not None}}) as run_id:
-                study = prepared(con, name, given, run_id)
+                # The folder once the study is sure: a study refused makes none, and a folder
+                # refused leaves no study behind.
+                with transaction(con):
+                    study = prepared(con, name, given, run_id)
+                    claim_folder(folder, "tune")
                 click.echo(_heading(study))
                 run_study(con, study, run_id, lambda t, n: click.echo(_trial_line(study, t, n)))
         except KeyboardInterrupt:
@@ -132,13 +136,15 @@ def _summary(study, trials: list[dict], top: dict | None) -> str:
 def _keep(name: str, keep: str, warehouse: Path, wait: float) -> None:
     from pipeline import flow
     from pipeline.console import ConsoleReporter
-    from pipeline.tune.study import StudyError, kept_trial, official_parameters, parameters_text, study_of, trials_of
+    from pipeline.tune.study import (StudyError, kept_trial, no_scenario_named, official_parameters,
+                                     parameters_text, study_of, trials_of)
 
     with opened(warehouse, wait) as con:
         study = study_of(con, name)
         if study is None:
             raise StudyError(f"no study {name!r} (`ratings tunes` lists them)")
         chosen = kept_trial(study, trials_of(con, name), keep)
+        no_scenario_named(con, name)
         with recorded(con, "tune", {"study": name, "keep": keep}) as run_id, \
                 flow.timed(ConsoleReporter(), "Rate"):
             flow.run_scenario(con, run_id, ConsoleReporter(), name, study.system,

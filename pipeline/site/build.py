@@ -6,22 +6,33 @@ checksums, then the pages of each language: the index of lists, a page per list
 A re-run rewrites only what changed: each page's inputs and each data file's text
 are hashed into the folder's manifest (.site-manifest.json); a page whose hash is
 unchanged and whose file is there is not rendered again, and files of an earlier
-run that this one no longer makes are removed."""
+run that this one no longer makes are removed.
+
+The folder is copied to and from a public host: a manifest this command did not
+write, or a symbolic link in the folder, would have it remove or write files
+elsewhere (the warehouse, the officer's own). Both are refused before anything is
+written or removed."""
 from __future__ import annotations
 
+import ctypes
 import gc
 import hashlib
 import json
 import multiprocessing
 import os
+import re
 import shutil
+import signal
+import sys
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
 
-from pipeline.outputs import claim_folder
+from pipeline.outputs import OutputRefused, claim_folder
 from pipeline.progress import progress
 from pipeline.publish import write_bytes
 from pipeline.publish.record import code_digest
@@ -33,6 +44,8 @@ STATIC = Path(__file__).parent / "static"
 SCHEMA = Path(__file__).parent / "api"
 MANIFEST = ".site-manifest.json"
 POOL_FROM = 64  # pages to write from which worker processes are worth their start
+DIGEST = re.compile(r"[0-9a-f]{16}")  # a manifest's hash (_digest)
+PR_SET_PDEATHSIG = 1  # Linux's prctl option: the signal a process gets when its parent dies
 
 
 @dataclass(frozen=True)
@@ -65,13 +78,19 @@ _JOB: _Job | None = None  # set before the worker processes fork: they inherit i
 
 
 def _files(folder: Path) -> dict[str, int]:
-    """Every file under `folder`: its path (with /) and its size, from one walk."""
+    """Every file under `folder`: its path (with /) and its size, from one walk;
+    OutputRefused at a symbolic link (this command writes none, and would write or
+    remove files through it, wherever it points)."""
     found = {}
     stack = [("", str(folder))]
     while stack:
         prefix, where = stack.pop()
         with os.scandir(where) as entries:
             for e in entries:
+                if e.is_symlink():
+                    raise OutputRefused(f"{e.path}: a symbolic link in the site folder (to {os.readlink(e.path)}): "
+                                        "`ratings site` writes no link and would write or remove files through "
+                                        "it; remove the link, or give another --out")
                 if e.is_dir(follow_symlinks=False):
                     stack.append((f"{prefix}{e.name}/", e.path))
                 elif e.is_file(follow_symlinks=False):
@@ -95,16 +114,18 @@ class _Manifest:
 
     def __init__(self, out: Path):
         self.out = out
-        path = out / MANIFEST
-        try:
-            self.before: dict[str, str] = json.loads(path.read_text()) if path.is_file() else {}
-        except (OSError, ValueError):  # a damaged manifest: every file is made again
-            self.before = {}
+        # One walk of the folder rather than a stat a file (a hundred thousand of them);
+        # it refuses a link before the manifest is read (the manifest a link, too).
+        self.there = set(_files(out))
+        self.before = _manifest_before(out)
+        # A worker killed with its parent (_die_with) may have left the temporary copy of
+        # the file it was writing (.NAME.tmp: publish.replace_atomically), which no run makes.
+        for name in [n for n in self.there if n.rpartition("/")[2].startswith(".") and n.endswith(".tmp")]:
+            (out / name).unlink()
+            self.there.discard(name)
         self.now: dict[str, str] = {}
         self.files: list[tuple[str, bytes]] = []  # the data files to write
         self.changed = self.unchanged = 0
-        # One walk of the folder rather than a stat a file (a hundred thousand of them).
-        self.there = set(_files(out)) if self.before else set()
 
     def wanted(self, path: str, key: str) -> bool:
         """Whether `path` must be (re)written: its key is new or its file is gone."""
@@ -137,6 +158,47 @@ class _Manifest:
         return removed
 
 
+def _manifest_before(out: Path) -> dict[str, str]:
+    """The manifest the run before wrote (none: {}): each file of the site, by its path in
+    the folder, and its hash. OutputRefused when it is not what this command writes
+    (always written whole: pipeline.publish.write_bytes), since its names are the files a
+    re-run removes."""
+    path = out / MANIFEST
+    if not path.exists():
+        return {}
+    try:
+        before = json.loads(path.read_bytes())
+    except ValueError as err:
+        before, problem = None, f"not JSON ({err})"
+    else:
+        problem = _manifest_problem(before)
+    if problem is None:
+        return before
+    raise OutputRefused(f"{path}: not the manifest `ratings site` writes, {problem}. Its names are the files a "
+                        f"re-run removes, and it was changed outside the pipeline: nothing was written or removed; "
+                        f"write the site into a new folder (or empty {out})")
+
+
+def _manifest_problem(manifest) -> str | None:
+    """What makes `manifest` (read from JSON) other than this command's: None, nothing."""
+    if not isinstance(manifest, dict):
+        kind = {list: "an array", str: "a string", bool: "a boolean", int: "a number", float: "a number"}
+        return f"{kind.get(type(manifest), 'null')} where the site's files are an object"
+    for name, key in manifest.items():
+        if not _site_name(name):
+            return f"its entry {name!r} is not a file inside the site folder"
+        if not (isinstance(key, str) and DIGEST.fullmatch(key)):
+            return f"its entry {name!r} holds {json.dumps(key)}, not a hash this command writes"
+    return None
+
+
+def _site_name(name: str) -> bool:
+    """Whether `name` can be a file the site writes: a path inside the folder, of plain
+    parts (no '..', not absolute, no hidden file such as the manifest or the marker)."""
+    return bool(name) and all(part and not part.startswith(".") and "\\" not in part and "\0" not in part
+                              for part in name.split("/"))
+
+
 def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: list[str], card_lists: int = 1,
                since: str | None = None, download_lists: int | None = 1, pending: bool = False) -> Built:
     """Write the site of `series` to `out` in `languages` (the first: the default),
@@ -148,6 +210,7 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
     bar.set_postfix_str("data")
     data = site_data(con, series, card_lists, since)
     claim_folder(out, "site")
+    manifest = _Manifest(out)  # refused before any file is written or removed
     _remove_old_layout(out)
     bar.update()
     bar.set_postfix_str("downloads")
@@ -157,7 +220,6 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
         from pipeline.site.pending import pending_games, pending_json
 
         pending_players = pending_json(pending_games(con, series))
-    manifest = _Manifest(out)
     _data_files(manifest, data, downloads, pending_players, languages)
     bar.update()
     bar.set_postfix_str("pages")
@@ -247,13 +309,35 @@ def _write(job: _Job) -> None:
         gc.collect()
         gc.freeze()
         try:
-            with ProcessPoolExecutor(len(shares), mp_context=multiprocessing.get_context("fork")) as pool:
+            with ProcessPoolExecutor(len(shares), mp_context=multiprocessing.get_context("fork"),
+                                     initializer=_die_with, initargs=(os.getpid(),)) as pool:
                 list(pool.map(_render, shares))
         finally:
             gc.unfreeze()
     else:
         for share in shares:
             _render(share)
+
+
+def _die_with(parent: int) -> None:
+    """A worker's start: it dies when `parent`, the process that made it, dies (killed,
+    kill -9 included), instead of writing on into a folder no run manages, holding the
+    warehouse's file and the job's memory."""
+    if sys.platform.startswith("linux"):
+        # The kernel sends the signal when the thread that forked the worker ends: the
+        # main thread (the pool forks its workers all at once, from the caller's thread).
+        if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+    else:  # no such signal: a thread watches whether the worker was given to another parent
+        threading.Thread(target=_watch, args=(parent,), daemon=True).start()
+    if os.getppid() != parent:  # the parent died before the worker could ask
+        os._exit(1)
+
+
+def _watch(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
 
 
 def _pages(job: _Job) -> list[tuple[tuple, str]]:

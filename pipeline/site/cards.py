@@ -81,8 +81,8 @@ def _opponent(g: Game, players: Container[int] | None) -> Markup:
 
 
 def _event(name: str | None, events: Mapping[str, str] | None) -> Markup:
-    """The event named, linked to its page: `events` gives each event's file name as the
-    site made it (two names of one slug are told apart there); None: the name's slug."""
+    """The event named, linked to its page: `events` gives the file names of the events the
+    site has a page for; None: every event's (its name's slug)."""
     if not name:
         return Markup("")
     slug = event_slug(name) if events is None else events.get(name)

@@ -9,11 +9,10 @@ import json
 from dataclasses import dataclass, field
 
 import duckdb
-import pyarrow as pa
 
 from pipeline.rate.series import own_views
-from pipeline.site.slugs import club_slug, event_slug, unique_slugs
-from pipeline.warehouse import sql_name, stage_sql
+from pipeline.site.slugs import club_slug, event_slug
+from pipeline.warehouse import create_temp_table, sql_name, stage_sql
 
 UNDER = (8, 10, 12, 14, 16, 18, 20)
 PAGE_ROWS = 100  # a ranking page: the first is in the HTML, the others drawn from the list's JSON
@@ -48,10 +47,10 @@ def json_text(value) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
-def _slug_table(con: duckdb.DuckDBPyConnection, sql: str, make, column: str, slug_column: str) -> pa.Table:
-    """The names `sql` gives (one column) and their file names, as a table to join."""
-    slugs = unique_slugs([name for (name,) in con.execute(sql).fetchall()], make)
-    return pa.table({column: list(slugs), slug_column: list(slugs.values())})
+def _slug_table(con: duckdb.DuckDBPyConnection, table: str, sql: str, make, column: str, slug_column: str) -> None:
+    """The temporary table `table`: the names `sql` gives (one column) and their file names."""
+    names = [name for (name,) in con.execute(sql).fetchall()]
+    create_temp_table(con, table, {column: ("varchar", names), slug_column: ("varchar", [make(n) for n in names])})
 
 
 def site_data(con: duckdb.DuckDBPyConnection, series, card_lists: int, since: str | None = None) -> SiteData:
@@ -114,9 +113,9 @@ def _site_rows(con: duckdb.DuckDBPyConnection, series, first: int) -> None:
     as sql/site/ranked.sql gives them, with the rule set's own activity flag, the
     club's page and the rank among the list's active players."""
     # Every club of the series, not only of the lists shown: a club keeps its file whatever --since.
-    con.register("site_club_slugs", _slug_table(con, """select distinct club from rating_history
-                                                        where series = getvariable('series') and club is not null""",
-                                                club_slug, "club", "club_slug"))
+    _slug_table(con, "site_club_slugs", """select distinct club from rating_history
+                                           where series = getvariable('series') and club is not null""",
+                club_slug, "club", "club_slug")
     # A rating a whole number is written as one (1830, not 1830.0) in the pages and the JSON.
     rating = "r.rating::bigint" if series.rule_set.rating_step() == 1 else "r.rating"
     active, own = "r.active", ""
@@ -134,7 +133,7 @@ def _site_rows(con: duckdb.DuckDBPyConnection, series, first: int) -> None:
                            case when f.active then rank() over (partition by f.list_id, f.active
                                                                  order by f.rating desc) end as rank_active
                     from flagged f left join site_club_slugs c using (club)""")
-    con.unregister("site_club_slugs")
+    con.execute("drop table site_club_slugs")
 
 
 def _site_lists(con: duckdb.DuckDBPyConnection, first: int) -> list[dict]:
@@ -159,11 +158,10 @@ def _site_games(con: duckdb.DuckDBPyConnection, series) -> None:
     (sql/site/event_players.sql), which the player and event files both read."""
     series.rule_set.place_games(con)  # each game on the list its rule set rates it on
     con.execute(f"create or replace temp table site_games as {stage_sql('site/games')}")
-    con.register("site_event_slugs", _slug_table(con, "select distinct event from site_games", event_slug,
-                                                 "event", "slug"))
+    _slug_table(con, "site_event_slugs", "select distinct event from site_games", event_slug, "event", "slug")
     con.execute("""create or replace temp table site_games as
                    select g.*, s.slug from site_games g join site_event_slugs s using (event)""")
-    con.unregister("site_event_slugs")
+    con.execute("drop table site_event_slugs")
     con.execute(f"create or replace temp table site_event_players as {stage_sql('site/event_players')}")
 
 

@@ -1,10 +1,17 @@
-"""File names for what the site names by text (clubs, events): ASCII letters, digits
-and '-', accents dropped."""
+"""File names for what the site names by text (clubs, events): the name's slug (ASCII
+letters, digits and '-', accents dropped) and a short hash of the name itself.
+
+A name's file is a function of that name alone: adding, renaming or removing another
+club never moves a club's page (nor its links and bookmarks). Two names of one slug
+("Club A", "CLUB A") differ in their hash; 40 bits of it make two such names with
+one file name a chance in a trillion."""
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+
+LONGEST = 40  # characters of the slug kept before the hash
 
 
 def slug(name: str, fallback: str = "x") -> str:
@@ -12,27 +19,17 @@ def slug(name: str, fallback: str = "x") -> str:
     return re.sub(r"[^a-z0-9]+", "-", text).strip("-") or fallback
 
 
+def _file_name(name: str, fallback: str) -> str:
+    """The name's slug, cut to LONGEST characters, and the hash of the name's own text."""
+    readable = slug(name, fallback)[:LONGEST].rstrip("-") or fallback
+    return f"{readable}-{hashlib.sha256(name.encode('utf-8')).hexdigest()[:10]}"
+
+
 def club_slug(name: str) -> str:
-    return slug(name, "club")
+    """A club's file name (clubs/<slug>.html) and its id in the JSON API."""
+    return _file_name(name, "club")
 
 
 def event_slug(name: str) -> str:
-    """An event's file name: its name's slug cut to 40 characters (two names that give
-    one are told apart by unique_slugs)."""
-    return slug(name, "event")[:40].rstrip("-") or "event"
-
-
-def unique_slugs(names: Iterable[str], make: Callable[[str], str]) -> dict[str, str]:
-    """name -> file name, two names that give one file name told apart by -2, -3 ... in
-    the names' sorted order, so that a name keeps its file from one run to the next."""
-    slugs: dict[str, str] = {}
-    taken: set[str] = set()
-    for name in sorted(names):
-        base = s = make(name)
-        n = 1
-        while s in taken:
-            n += 1
-            s = f"{base}-{n}"
-        slugs[name] = s
-        taken.add(s)
-    return slugs
+    """An event's file name (events/<slug>.html) and its id in the JSON API."""
+    return _file_name(name, "event")

@@ -106,14 +106,19 @@ def _stored_space(system: str, stored: list[dict]) -> Space:
                                for d in stored))
 
 
+def study_name(name: str) -> str:
+    """`name` when it can name a study (and its folder, tune-NAME), else StudyError."""
+    if not STUDY_NAME.fullmatch(name):
+        raise StudyError(f"study name {name!r}: lower-case letters, digits, _ and -, at most 40 (it names its folder)")
+    return name
+
+
 def prepared(con: duckdb.DuckDBPyConnection, name: str, given: dict, run_id: int) -> Study:
     """The study NAME: made when new from the options `given` (system, space, objective,
     max_drift, train_until, trials, seed; None: not given, the default); when it
     exists, an option given must be what it was (a resumed study searches what it
     searched), and the official lists must rest on what they rested on when it began."""
-    if not STUDY_NAME.fullmatch(name):
-        raise StudyError(f"study name {name!r}: lower-case letters, digits, _ and -, at most 40 (it names its folder)")
-    held = study_of(con, name)
+    held = study_of(con, study_name(name))
     if held is not None:
         return _resumed(con, held, given)
     if given["system"] is None:
@@ -343,6 +348,14 @@ def calibration_of(con: duckdb.DuckDBPyConnection, name: str, trial: int | None)
     return con.sql("""select source, bin, bin_end, games, expected, actual from study_calibration
                       where study = ? and trial is not distinct from ? order by source desc, bin""",
                    params=[name, trial]).to_arrow_table()
+
+
+def no_scenario_named(con: duckdb.DuckDBPyConnection, name: str) -> None:
+    """`--keep` makes the scenario NAME: StudyError when a scenario of that name exists
+    (made by `ratings scenario` or an earlier --keep), which it would replace unsaid."""
+    if scalar(con, "select count(*) from series where series = ? and scenario", [name]):
+        raise StudyError(f"the scenario {name!r} exists already, and --keep would replace it: drop it first "
+                         f"(ratings scenario {name} --drop), then keep the trial as the scenario {name}")
 
 
 def kept_trial(study: Study, trials: list[dict], keep: str) -> dict:

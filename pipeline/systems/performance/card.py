@@ -247,7 +247,7 @@ def card_text(card: Card) -> str:
                  f"{'date':<10}  event")
     for g in card.games[0].rows:
         rating_used, result = g.cells
-        shown = "nan" if rating_used is None else rating_used.text()  # as printed before the card was data
+        shown = "-" if rating_used is None else rating_used.text()  # no rating: the opponent has no estimate
         why = f"{'yes' if g.counts else 'no'}: {g.reason.text()}"
         lines.append(f"{g.opponent_id:>10}  {g.opponent_name[:24]:<24} {shown:>12} {result.text():>6}  {why:<42} "
                      f"{text(g.date):<10}  {g.event or ''}".rstrip())
