@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from pipeline.commands.common import opened, recorded
+from pipeline.commands.common import exit_failed, opened, recorded
 from pipeline.commands.options import (
     publication_options,
     rules_option,
@@ -40,11 +40,12 @@ def rate(warehouse: Path, wait: float, from_list: str | None, system: str | None
     reporter = ConsoleReporter()
     with opened(warehouse, wait) as con, recorded(con, "rate", {"from": from_list}) as run_id, \
             flow.timed(reporter, "Rate"):
-        flow.rate(con, run_id, reporter, system, rules, from_list)
+        rating = flow.rate(con, run_id, reporter, system, rules, from_list)
         staged = staged_parts(con)
-    if staged:  # rate reads what was taken in; a file only staged waits for validation
-        click.echo(f"  {staged} staged file part{'s are' if staged > 1 else ' is'} not taken in yet: "
-                   "`ratings validate` (or `ratings run`) takes them in")
+        if staged:  # rate reads what was taken in; a file only staged waits for validation
+            click.echo(f"  {staged} staged file part{'s are' if staged > 1 else ' is'} not taken in yet: "
+                       "`ratings validate` (or `ratings run`) takes them in")
+        exit_failed(rating.failed, "rated")
 
 
 @click.command()
@@ -69,7 +70,7 @@ def publish(warehouse: Path, wait: float, out: Path, reports: bool, formats: tup
 
     reporter = ConsoleReporter()
     with opened(warehouse, wait) as con, recorded(con, "publish", {"out": out}), flow.timed(reporter, "Publish"):
-        flow.publish(con, out, reporter, with_dialect(formats, csv_dialect), reports, system)
+        exit_failed(flow.publish(con, out, reporter, with_dialect(formats, csv_dialect), reports, system), "published")
 
 
 @click.group()
