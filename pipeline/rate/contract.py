@@ -49,23 +49,28 @@ def running(series: Series, doing: str, refusals: tuple[type[BaseException], ...
 def rated_period(series: Series, state, games, period: Period, fixes, tables: tuple[str, ...]) -> Outcome:
     """The rule set's `rate_period` on `period`: its failure names the list it was rating,
     what it returns is checked (`checked_outcome`)."""
+    # Copies: a rule set may update its state in place (FIDE's does).
+    ids, before = (np.array(getattr(state, k), copy=True) if hasattr(state, k) else None for k in ("ids", "rating"))
     try:
         outcome = series.rule_set.rate_period(state, games, period, fixes)
     except ENVIRONMENT:
         raise
     except Exception as err:
         raise failed(series, "computed", f"failed on {period.list_id}: {type(err).__name__}: {err}") from err
-    return checked_outcome(series, period, state, outcome, tables)
+    return checked_outcome(series, period, ids, before, outcome, tables)
 
 
-def checked_outcome(series: Series, period: Period, state, outcome: Outcome, tables: tuple[str, ...]) -> Outcome:
-    """`outcome` of `period` (from `state`) when the pipeline can store it: rows of the tables
+def checked_outcome(series: Series, period: Period, ids: np.ndarray | None, before: np.ndarray | None,
+                    outcome: Outcome, tables: tuple[str, ...]) -> Outcome:
+    """`outcome` of `period` (from a state of the players `ids` rated `before`, NaN: unrated;
+    None: a state without them) when the pipeline can store it: rows of the tables
     the rule set fills (`tables`) for this period, each table's columns of one length, no
-    infinite rating, and no rating lost to NaN: a player rated before the period keeps a
-    rating on a row of theirs, and a list published as a file (RuleSet.list_files) keeps
-    someone rated when someone was. Else RuleSetFailed saying what it returned."""
-    def refused(what: str) -> RuleSetFailed:
-        return failed(series, "computed", f"returned {what} for {period.list_id}")
+    infinite rating; a state of one rating a player; and no rating lost to NaN: a player
+    rated before the period who did not play in it (no calculation) is rated after it,
+    and a list published as a file (RuleSet.list_files) keeps someone rated when someone
+    was. Else RuleSetFailed saying what it returned."""
+    def refused(what: str, why: str = "") -> RuleSetFailed:
+        return failed(series, "computed", f"returned {what} for {period.list_id}{why}")
 
     for table, part in outcome.rows.items():
         if table not in tables:
@@ -77,24 +82,24 @@ def checked_outcome(series: Series, period: Period, state, outcome: Outcome, tab
             raise refused(f"{table} columns of different lengths ("
                           + ", ".join(f"{c} {'×'.join(map(str, s)) or 'one value'}" for c, s in sizes.items()) + ")")
         for column in ("rating", "unrounded", "previous_rating"):
-            values = part.get(column)
-            if values is not None and np.asarray(values).dtype.kind == "f" and np.isinf(values).any():
+            values = np.asarray(part.get(column, ()))
+            if values.dtype.kind == "f" and np.isinf(values).any():
                 raise refused(f"infinite values of {table}.{column} ({int(np.isinf(values).sum())} players)")
-    ids, before = getattr(state, "ids", None), getattr(state, "rating", None)
-    if ids is None or before is None or "player_state" not in outcome.rows:
+    after = getattr(outcome.state, "rating", None)
+    if ids is None or before is None or after is None:
         return outcome
-    rows = outcome.rows["player_state"]
-    missing = [c for c in ("player_id", "rating") if c not in rows]
-    if missing:
-        raise refused(f"player_state rows without {' and '.join(missing)}")
-    player, rating = np.asarray(rows["player_id"]), np.asarray(rows["rating"], dtype=float)
-    at = np.minimum(np.searchsorted(ids, player), len(ids) - 1)
-    was_rated = (ids[at] == player) & np.isfinite(before[at])
-    lost = was_rated & np.isnan(rating)
+    if np.shape(after) != np.shape(ids):
+        raise refused(f"a state of {np.size(after)} ratings for {np.size(ids)} players")
+    played = np.asarray(outcome.rows.get("calculations", {}).get("player_id", ()))
+    lost = np.isfinite(before) & np.isnan(after) & ~np.isin(ids, played)
     if lost.any():
-        raise refused(f"NaN as the rating of {int(lost.sum())} players rated before it (player {int(player[lost][0])} "
-                      f"had {before[at][lost][0]:g})")
-    if series.rule_set.list_files and np.isfinite(before).any() and not np.isfinite(rating).any():
-        raise refused(f"no rating (every rating NaN, or no row), though {int(np.isfinite(before).sum())} players "
-                      "were rated before it: the list would be published empty")
+        raise refused(f"NaN as the rating of {int(lost.sum())} players", f", rated before it and without a game "
+                      f"in it (player {int(ids[lost][0])} had {before[lost][0]:g})")
+    rows = outcome.rows.get("player_state")
+    if rows is None or "rating" not in rows:
+        raise refused("no player_state rows" if rows is None else "player_state rows without a rating")
+    if series.rule_set.list_files and np.isfinite(before).any() and not np.isfinite(np.asarray(rows["rating"],
+                                                                                            dtype=float)).any():
+        raise refused("no rating (every rating NaN, or no row)", f", though {int(np.isfinite(before).sum())} "
+                      "players were rated before it: the list would be published empty")
     return outcome

@@ -226,6 +226,20 @@ def _dropped(con: duckdb.DuckDBPyConnection, name: str) -> int:
     return lists
 
 
+SERIES_COLUMNS = ("series", "rule_set", "kind", "lists", "from")
+
+
+def series_listing(con: duckdb.DuckDBPyConnection) -> list[dict]:
+    """Each series of the warehouse, first first: its rule set, official or scenario, its
+    lists, and where its rule set comes from (or why it cannot be loaded)."""
+    counts = dict(con.execute("select series, count(*) from lists group by series").fetchall())
+    return [{"series": s.name, "rule_set": s.system if isinstance(s, Unloaded) else s.rule_set.name,
+             "kind": "scenario" if s.scenario else "official", "lists": counts.get(s.name, 0),
+             "from": f"cannot be loaded: {s.reason}" if isinstance(s, Unloaded)
+             else systems.origin(s.rule_set.name)}
+            for s in _held(con)]
+
+
 SCENARIO_COLUMNS = ("scenario", "rule_set", "changes", "lists", "made_in_run", "computed_at")
 
 

@@ -86,6 +86,12 @@ def names() -> tuple[str, ...]:
     return tuple(REGISTRY)
 
 
+def refused(name: str) -> str | None:
+    """Why an installed package's rule set `name` was not taken (None: it was not refused)."""
+    _discover()
+    return REFUSED.get(name)
+
+
 def register(name: str, module: str, summary: str = "") -> None:
     """Add a rule set: `module` (importable) defines RULE_SET, whose name is `name` (a
     plain name); `summary` says what it is in the CLI's help."""
