@@ -111,7 +111,7 @@ def series_to_rate(con: duckdb.DuckDBPyConnection, system: str | None,
     if asked in {s.name for s in held}:
         return [s if s.name != asked or rules is None else Series(asked, systems.rule_set(asked, rules), s.position)
                 for s in held], asked
-    return [*held, Series(asked, systems.rule_set(asked, rules), 0)], asked
+    return [*held, Series(asked, systems.rule_set(asked, rules), 0)], asked  # 0: not stored yet
 
 
 def system_to_rate(con: duckdb.DuckDBPyConnection, system: str | None) -> str:
@@ -177,12 +177,13 @@ def calendar_takers(con: duckdb.DuckDBPyConnection, todo: list[Series]) -> str |
 
 
 def publish(con: duckdb.DuckDBPyConnection, out: Path, reporter: Reporter, formats: tuple[str, ...],
-            reports: bool, system: str | None = None) -> list[str]:
+            reports: bool, system: str | None = None, say_unloaded: bool = True) -> list[str]:
     """Write the files of each official series (the one asked for, else all), each in
     its folder; a scenario is never published. The pairing programs' files take
     ratings.toml's federation and publish_birth_year (pipeline.config.pairing_settings),
     read only when they are asked for. Returns the failures of rule sets (each one
-    message): a series whose rule set fails blocks no other's files."""
+    message): a series whose rule set fails blocks no other's files; one whose rule set
+    cannot be loaded is left as it is, and said (`say_unloaded`: not said already)."""
     from pipeline.config import PairingSettings, SettingsError, pairing_settings
     from pipeline.formats.cells import LayoutError
     from pipeline.outputs import OutputRefused
@@ -192,7 +193,7 @@ def publish(con: duckdb.DuckDBPyConnection, out: Path, reporter: Reporter, forma
     if system is not None and chosen(con, system).scenario:
         raise SeriesError(f"{system!r} is a scenario: scenarios are never published (compare them: ratings compare)")
     settings = pairing_settings() if {"txt", "swiss-manager"} & set(formats) else PairingSettings()
-    if system is None:
+    if system is None and say_unloaded:
         for gone in unloaded_series(con):
             if not gone.scenario:
                 reporter.note(gone.words())
@@ -260,5 +261,5 @@ def run(con: duckdb.DuckDBPyConnection, run_id: int, inputs: Inputs, by: str, ou
     with timed(reporter, "Rate"):
         rating = rate(con, run_id, reporter, system, rules)
     with timed(reporter, "Publish"):
-        failed = publish(con, out, reporter, formats, reports)
+        failed = publish(con, out, reporter, formats, reports, say_unloaded=False)  # rate said them
     return Ran(rejected, rating.failed + failed)
