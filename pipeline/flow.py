@@ -18,7 +18,6 @@ from pathlib import Path
 
 import duckdb
 
-from pipeline.rate.contract import RuleSetFailed, running
 from pipeline.rate.series import Series, chosen, official, series_in, unloaded_series
 
 
@@ -130,6 +129,7 @@ def rate(con: duckdb.DuckDBPyConnection, run_id: int, reporter: Reporter, system
     the others are rated."""
     from pipeline import systems
     from pipeline.rate import UnknownList, from_list_of_each, rate_series
+    from pipeline.rate.contract import RuleSetFailed, running
     from pipeline.rate.series import SeriesError
     from pipeline.warehouse import transaction
 
@@ -188,6 +188,7 @@ def publish(con: duckdb.DuckDBPyConnection, out: Path, reporter: Reporter, forma
     from pipeline.formats.cells import LayoutError
     from pipeline.outputs import OutputRefused
     from pipeline.publish import PublishedFileConflict, publish_series
+    from pipeline.rate.contract import RuleSetFailed, running
     from pipeline.rate.series import SeriesError
 
     if system is not None and chosen(con, system).scenario:
@@ -218,6 +219,7 @@ def run_scenario(con: duckdb.DuckDBPyConnection, run_id: int, reporter: Reporter
     """Make (or give new parameters to) the scenario `name` and compute its lists: all
     or nothing (a refused --from leaves no scenario without lists, nor other parameters)."""
     from pipeline.rate import UnknownList, rate_series
+    from pipeline.rate.contract import running
     from pipeline.rate.series import scenario
     from pipeline.warehouse import transaction
 

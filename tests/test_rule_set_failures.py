@@ -9,13 +9,16 @@ package of their own (`failing-rules`), built and installed apart as a federatio
 would be; every command runs from the console script, as a user runs it."""
 from __future__ import annotations
 
+import datetime as dt
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import duckdb
+import numpy as np
 import pytest
 
 from tests.conftest import write_rows, write_small_federation
@@ -265,3 +268,51 @@ def test_a_warehouse_whose_rule_set_package_is_gone_runs_the_others_and_drops_it
     assert _query(w, "select series from series") == [("performance",)]
     assert _query(w, "select count(*) from plain_elo_state") == [(0,)]
     assert "FAILED" not in ratings(federation, gone, "audit", "--warehouse", "w.duckdb").stdout
+
+
+# What checked_outcome refuses, rule by rule, on a list 2027-01 of four players: 1, 2 and 4
+# rated before it (1500, 1600, 1700), 3 not; player 1 played (a calculation), the others did not.
+IDS, BEFORE = np.array([1, 2, 3, 4]), np.array([1500.0, 1600.0, np.nan, 1700.0])
+STATE = {"list_id": "2027-01", "player_id": np.array([1, 2, 4]), "rating": np.array([1510.0, 1600.0, 1700.0])}
+PLAYED = {"list_id": "2027-01", "player_id": np.array([1]), "rating": np.array([1510.0])}
+
+
+@pytest.mark.parametrize("after, rows, what", [
+    # as it should be: 1 moved, 2 and 4 kept their ratings
+    ([1510, 1600, np.nan, 1700], {"player_state": STATE, "calculations": PLAYED}, None),
+    # a player who played may leave the list (FIDE's floor, B02 7.2.1): 1 unrated after its games
+    ([np.nan, 1600, np.nan, 1700], {"player_state": dict(STATE, player_id=np.array([2, 4]),
+                                                         rating=np.array([1600.0, 1700.0])),
+                                    "calculations": PLAYED}, None),
+    # 2 did not play, and lost its rating to NaN
+    ([1510, np.nan, np.nan, 1700], {"player_state": STATE, "calculations": PLAYED},
+     "NaN as the rating of 1 player for 2027-01, rated before it and without a game in it (player 2 had 1600)"),
+    ([1510, 1600, np.nan, 1700], {"player_state": dict(STATE, rating=np.array([np.inf, 1600.0, 1700.0]))},
+     "infinite values of player_state.rating (1 player) for 2027-01"),
+    ([1510, 1600, np.nan, 1700], {"player_state": STATE, "games": {"list_id": "2027-01", "x": np.array([1])}},
+     "rows of games, a table it does not own (its tables: player_state, calculations) for 2027-01"),
+    ([1510, 1600, np.nan, 1700], {"player_state": dict(STATE, list_id="2027-05")},
+     "player_state rows of the list '2027-05' for 2027-01"),
+    ([1510, 1600, 1700], {"player_state": STATE}, "a state of 3 ratings for 4 players for 2027-01"),
+    # everyone played and every rating is NaN: the list would hold no one
+    ([np.nan] * 4, {"player_state": dict(STATE, rating=np.full(3, np.nan)),
+                    "calculations": dict(PLAYED, player_id=IDS, rating=np.full(4, np.nan))},
+     "no rating (every rating NaN, or no row) for 2027-01, though 3 players were rated before it: the list would be "
+     "published empty"),
+])
+def test_what_the_pipeline_refuses_to_store(after, rows, what):
+    from pipeline import systems
+    from pipeline.rate.contract import RuleSetFailed, checked_outcome
+    from pipeline.rate.series import Series
+    from pipeline.systems.base import Outcome, Period
+
+    series = Series("performance", systems.rule_set("performance"), 1)
+    period = Period(0, "2027-01", dt.date(2026, 9, 1), dt.date(2026, 12, 31))
+    outcome = Outcome(SimpleNamespace(ids=IDS, rating=np.array(after, dtype=float)), rows, {}, None)
+    if what is None:
+        assert checked_outcome(series, period, IDS, BEFORE, outcome, ("player_state", "calculations")) is outcome
+        return
+    with pytest.raises(RuleSetFailed) as refused:
+        checked_outcome(series, period, IDS, BEFORE, outcome, ("player_state", "calculations"))
+    assert str(refused.value) == ("the performance lists were not computed: the rule set performance (the pipeline's "
+                                  f"own) returned {what}")

@@ -94,7 +94,7 @@ def from_list_of_each(con: duckdb.DuckDBPyConnection, series: list[Series],
     no series holds it."""
     if from_list is None or len(series) == 1:
         return {s.name: from_list for s in series}  # one series: rate_series refuses an unknown one itself
-    from pipeline.rate.contract import RuleSetFailed, running
+    from pipeline.rate.contract import RuleSetFailed, running  # NumPy: loaded when series are rated
 
     held, waits = {}, None
     for s in series:

@@ -84,7 +84,7 @@ def checked_outcome(series: Series, period: Period, ids: np.ndarray | None, befo
         for column in ("rating", "unrounded", "previous_rating"):
             values = np.asarray(part.get(column, ()))
             if values.dtype.kind == "f" and np.isinf(values).any():
-                raise refused(f"infinite values of {table}.{column} ({int(np.isinf(values).sum())} players)")
+                raise refused(f"infinite values of {table}.{column} ({_players(int(np.isinf(values).sum()))})")
     after = getattr(outcome.state, "rating", None)
     if ids is None or before is None or after is None:
         return outcome
@@ -93,13 +93,17 @@ def checked_outcome(series: Series, period: Period, ids: np.ndarray | None, befo
     played = np.asarray(outcome.rows.get("calculations", {}).get("player_id", ()))
     lost = np.isfinite(before) & np.isnan(after) & ~np.isin(ids, played)
     if lost.any():
-        raise refused(f"NaN as the rating of {int(lost.sum())} players", f", rated before it and without a game "
+        raise refused(f"NaN as the rating of {_players(int(lost.sum()))}", f", rated before it and without a game "
                       f"in it (player {int(ids[lost][0])} had {before[lost][0]:g})")
     rows = outcome.rows.get("player_state")
     if rows is None or "rating" not in rows:
         raise refused("no player_state rows" if rows is None else "player_state rows without a rating")
-    if series.rule_set.list_files and np.isfinite(before).any() and not np.isfinite(np.asarray(rows["rating"],
-                                                                                            dtype=float)).any():
-        raise refused("no rating (every rating NaN, or no row)", f", though {int(np.isfinite(before).sum())} "
-                      "players were rated before it: the list would be published empty")
+    rated = int(np.isfinite(before).sum())
+    if series.rule_set.list_files and rated and not np.isfinite(np.asarray(rows["rating"], dtype=float)).any():
+        raise refused("no rating (every rating NaN, or no row)", f", though {_players(rated)} "
+                      f"{'was' if rated == 1 else 'were'} rated before it: the list would be published empty")
     return outcome
+
+
+def _players(n: int) -> str:
+    return f"{n} player{'' if n == 1 else 's'}"
