@@ -316,3 +316,22 @@ def test_what_the_pipeline_refuses_to_store(after, rows, what):
         checked_outcome(series, period, IDS, BEFORE, outcome, ("player_state", "calculations"))
     assert str(refused.value) == ("the performance lists were not computed: the rule set performance (the pipeline's "
                                   f"own) returned {what}")
+
+
+def test_a_series_whose_name_is_not_a_plain_name_publishes_nothing_outside_out(cli, small_federation, tmp_path):
+    """A warehouse written by other means, its FIDE series renamed ../x: read, its name is
+    refused as a rule set's would be, nothing is written outside --out, and it can be dropped."""
+    w, out = tmp_path / "w.duckdb", tmp_path / "out"
+    files = ["--players", small_federation["players"], "--ratings", small_federation["ratings"], "--games",
+             small_federation["games"]]
+    cli("run", *files, "--warehouse", w, "--out", out, "--no-reports")
+    cli("run", "--system", "fide", "--warehouse", w, "--out", out, "--no-reports")
+    with duckdb.connect(str(w)) as con:
+        for (table,) in con.execute("""select distinct c.table_name from duckdb_columns() c
+                                       join duckdb_tables() t using (schema_name, table_name)
+                                       where c.column_name = 'series' and c.schema_name = 'main'""").fetchall():
+            con.execute(f"update \"{table}\" set series = '../x' where series = 'fide'")
+    published = cli("publish", "--warehouse", w, "--out", out)
+    assert "the ../x lists are left as they are: its name '../x' is not a plain name" in published.output
+    assert not (tmp_path / "x").exists()
+    assert cli("series", "--drop", "../x", "--warehouse", w).output == "Series ../x dropped (5 lists).\n"

@@ -65,18 +65,23 @@ class Unloaded:
     system: str
     scenario: bool
     reason: str  # why, naming the package
+    remedy: str = "install its package again, or drop them"
 
     def words(self) -> str:
-        return (f"the {self.name} lists are left as they are: {self.reason}; install its package again, or "
-                f"drop them: ratings series --drop {self.name}")
+        return f"the {self.name} lists are left as they are: {self.reason}; {self.remedy}: ratings series --drop {self.name}"
 
 
 def _held(con: duckdb.DuckDBPyConnection) -> list[Series | Unloaded]:
     """Every series of the warehouse, first first: each with its rule set and the parameters
-    its lists use, or Unloaded when the rule set cannot be loaded."""
+    its lists use, or Unloaded when the rule set cannot be loaded (or the series' name is
+    not a plain name: a warehouse written by other means)."""
     found = []
     for name, system, parameters, position, scenario in con.execute(
             "select series, system, parameters, position, scenario from series order by position").fetchall():
+        if not systems.PLAIN_NAME.fullmatch(name):  # it names the series' folder under --out
+            found.append(Unloaded(name, system, scenario, f"its name {name!r} is not a plain name "
+                                                          f"({systems.PLAIN_WORDS})", "drop them"))
+            continue
         try:
             found.append(Series(name, systems.rule_set(system, json.loads(parameters), stored=True), position,
                                 scenario))
