@@ -11,6 +11,7 @@ from pipeline.flow import Reporter
 
 if TYPE_CHECKING:  # what the reports describe; imported by the commands that make them
     from pipeline.ingest import Intake
+    from pipeline.rate.waiting import Waiting
     from pipeline.systems.base import RatedList
     from pipeline.validate import Replacement, Validated
 
@@ -105,6 +106,16 @@ def report_rating(rated: list[RatedList], series: str = "") -> None:
                    + "".join(f" {v:>{max(6, len(h))}}" for h, v in r.figures) + f"  {revision}")
 
 
+def waiting_words(w: Waiting) -> str:
+    """The games waiting for a list whose window has not closed (pipeline/rate/waiting.py),
+    as `run` and `rate` say it; the site's pending page names the same list and day."""
+    games = f"{w.games} games wait" if not w.later else f"{w.games} games wait, {w.games - w.later}"
+    return (f"Waiting: {games} for list {w.list_id}, computed from {w.computed_on} once its window "
+            f"({w.window_start} … {w.window_end}) has closed"
+            + (f", {w.later} for later lists" if w.later else "")
+            + "; `ratings site --pending` shows them to the players")
+
+
 def report_table(relation: duckdb.DuckDBPyRelation, empty: str, fmt: str = "table") -> None:
     """A query's rows as an aligned text table (or what to say when there are none), CSV
     or JSON: every listing prints through pipeline/listing.py, so the formats agree."""
@@ -132,6 +143,10 @@ class ConsoleReporter(Reporter):
     def rated(self, series, rated: list[RatedList]) -> None:
         label = f"scenario {series.name}" if series.scenario else "" if series.position == 1 else series.name
         report_rating(rated, label)
+
+    def waiting(self, series, waiting) -> None:
+        if waiting is not None:
+            click.echo(f"  {waiting_words(waiting)}")
 
     def note(self, text: str) -> None:
         click.echo(f"  Note: {text}")

@@ -3,7 +3,10 @@ callable without the CLI (which only parses options and prints what a `Reporter`
 is told).
 
 A warehouse holds one or more series (a rule set's official lists): rating and
-publication work on each, from the first one whose inputs changed.
+publication work on each, from the first one whose inputs changed, up to the last
+whose window has closed (pipeline/rate/waiting.py). A rule set that fails blocks no
+other: its series is left as it was and named in what the stage returns
+(pipeline/rate/contract.py).
 """
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ from pathlib import Path
 import duckdb
 
 from pipeline.rate.initial import off_step
-from pipeline.rate.series import Series, chosen, official, series_in
+from pipeline.rate.series import Series, chosen, official, series_in, unloaded_series
 from pipeline.warehouse import scalar
 
 
@@ -41,6 +44,7 @@ class Reporter:
     def validated(self, con: duckdb.DuckDBPyConnection, checked: list, replacements: list) -> int:
         return sum(v.rows_rejected for v in checked)
     def rated(self, series: Series, rated: list) -> None: ...
+    def waiting(self, series: Series, waiting) -> None: ...  # a pipeline.rate.Waiting, or None
     def published(self, series: Series, out: Path, list_ids: list[str], written: int, pages: list[Path]) -> None: ...
     def note(self, text: str) -> None: ...
 
@@ -81,16 +85,34 @@ def take_in(con: duckdb.DuckDBPyConnection, run_id: int, inputs: Inputs, by: str
     return rejected
 
 
-def series_to_rate(con: duckdb.DuckDBPyConnection, run_id: int, system: str | None,
-                   rules: dict | None = None) -> list[Series]:
-    """The series a run or `rate` computes: every series of the warehouse, the one
-    asked for made when new (with the parameters of --rules, which replace those of
-    an existing one); on a new warehouse, the default rule set's."""
+@dataclass(frozen=True)
+class Rating:
+    """What `rate` did: each series' lists computed, and the failures of rule sets (each
+    one message; their series left as they were)."""
+
+    done: dict[str, list]
+    failed: list[str]
+
+
+def series_to_rate(con: duckdb.DuckDBPyConnection, system: str | None,
+                   rules: dict | None = None) -> tuple[list[Series], str | None]:
+    """The series a run or `rate` computes, and the name of the one asked for (None: none):
+    every series of the warehouse whose rule set loads, and the one asked for with the
+    parameters of --rules (which replace those of an existing one), not stored yet
+    (`official` stores it with its lists, all or nothing); on a new warehouse, the
+    default rule set's."""
     from pipeline import systems
 
-    if system is not None or rules is not None:
-        official(con, system_to_rate(con, system), run_id, rules)
-    return series_in(con) or [official(con, systems.DEFAULT, run_id)]
+    held = series_in(con)
+    asked = system_to_rate(con, system) if system is not None or rules is not None else None
+    if asked is None and not held and not unloaded_series(con):
+        asked = systems.DEFAULT
+    if asked is None:
+        return held, None
+    if asked in {s.name for s in held}:
+        return [s if s.name != asked or rules is None else Series(asked, systems.rule_set(asked, rules), s.position)
+                for s in held], asked
+    return [*held, Series(asked, systems.rule_set(asked, rules), 0)], asked  # 0: not stored yet
 
 
 def system_to_rate(con: duckdb.DuckDBPyConnection, system: str | None) -> str:
@@ -103,30 +125,49 @@ def system_to_rate(con: duckdb.DuckDBPyConnection, system: str | None) -> str:
 
 
 def rate(con: duckdb.DuckDBPyConnection, run_id: int, reporter: Reporter, system: str | None = None,
-         rules: dict | None = None, from_list: str | None = None) -> dict[str, list]:
-    """Compute the lists of each series to rate; returns series → lists computed."""
-    from pipeline.rate import from_list_of_each, rate_series
+         rules: dict | None = None, from_list: str | None = None) -> Rating:
+    """Compute the lists of each series to rate, each series in a transaction of its own:
+    a rule set that fails leaves its series as it was (one asked for is not made) and
+    the others are rated."""
+    from pipeline import systems
+    from pipeline.rate import UnknownList, from_list_of_each, rate_series
+    from pipeline.rate.contract import RuleSetFailed, running
+    from pipeline.rate.series import SeriesError
+    from pipeline.warehouse import transaction
 
-    done = {}
-    todo = series_to_rate(con, run_id, system, rules)
+    refusals = (UnknownList, SeriesError, systems.ParameterError, systems.UnknownRuleSet)
+    for gone in unloaded_series(con):
+        reporter.note(gone.words())
+    todo, asked = series_to_rate(con, system, rules)
     starts = from_list_of_each(con, todo, from_list)
+    done, failed = {}, []
     for series in todo:
-        done[series.name] = rate_series(con, run_id, series, from_list=starts[series.name])
-        reporter.rated(series, done[series.name])
-        rated = done[series.name]  # in order: the first list was computed when the first computed is it
-        if rated and rated[0].list_id == scalar(con, "select list_id from lists where series = ? and position = 0",
-                                                [series.name]) and (n := off_step(con, series.rule_set)):
+        try:
+            with transaction(con), running(series, "computed", refusals):
+                if series.name == asked:
+                    series = official(con, asked, run_id, rules)
+                rated = rate_series(con, run_id, series, from_list=starts[series.name])
+        except RuleSetFailed as err:
+            failed.append(str(err))
+            continue
+        done[series.name] = rated.lists
+        reporter.rated(series, rated.lists)
+        reporter.waiting(series, rated.waiting)
+        # in order: the first list was computed when the first computed is it
+        if rated.lists and rated.lists[0].list_id == scalar(
+                con, "select list_id from lists where series = ? and position = 0", [series.name]) \
+                and (n := off_step(con, series.rule_set)):
             step = f"{series.rule_set.rating_step():g}"
             reporter.note(f"{n} initial rating{'s' if n > 1 else ''} not a multiple of {step}, the {series.name} "
                           "lists' step: taken as given; only the ratings the rules compute are rounded")
-        if done[series.name] and series.rule_set.game == "chess" and not con.execute(
+        if rated.lists and series.rule_set.game == "chess" and not con.execute(
                 "select 1 from initial_ratings limit 1").fetchall():
             reporter.note(f"no initial ratings were given: every player of the {series.name} lists started unrated "
                           "(give --ratings FILE, or --ratings-from-files to take the ratings a TRF prints)")
-    said = calendar_takers(con, todo)
+    said = calendar_takers(con, [s for s in todo if s.name in done])
     if said:
         reporter.note(said)
-    return done
+    return Rating(done, failed)
 
 
 def calendar_takers(con: duckdb.DuckDBPyConnection, todo: list[Series]) -> str | None:
@@ -145,49 +186,76 @@ def calendar_takers(con: duckdb.DuckDBPyConnection, todo: list[Series]) -> str |
 
 
 def publish(con: duckdb.DuckDBPyConnection, out: Path, reporter: Reporter, formats: tuple[str, ...],
-            reports: bool, system: str | None = None) -> None:
+            reports: bool, system: str | None = None, say_unloaded: bool = True) -> list[str]:
     """Write the files of each official series (the one asked for, else all), each in
     its folder; a scenario is never published. The pairing programs' files take
     ratings.toml's federation and publish_birth_year (pipeline.config.pairing_settings),
-    read only when they are asked for."""
-    from pipeline.config import PairingSettings, pairing_settings
-    from pipeline.publish import publish_series
+    read only when they are asked for. Returns the failures of rule sets (each one
+    message): a series whose rule set fails blocks no other's files; one whose rule set
+    cannot be loaded is left as it is, and said (`say_unloaded`: not said already)."""
+    from pipeline.config import PairingSettings, SettingsError, pairing_settings
+    from pipeline.formats.cells import LayoutError
+    from pipeline.outputs import OutputRefused
+    from pipeline.publish import PublishedFileConflict, publish_series
+    from pipeline.rate.contract import RuleSetFailed, running
     from pipeline.rate.series import SeriesError
 
     if system is not None and chosen(con, system).scenario:
         raise SeriesError(f"{system!r} is a scenario: scenarios are never published (compare them: ratings compare)")
     settings = pairing_settings() if {"txt", "swiss-manager"} & set(formats) else PairingSettings()
+    if system is None and say_unloaded:
+        for gone in unloaded_series(con):
+            if not gone.scenario:
+                reporter.note(gone.words())
+    failed = []
     for series in ([chosen(con, system)] if system else series_in(con, scenarios=False)):
-        published = publish_series(con, out, series, formats, settings=settings)
-        pages = []
-        if reports:
-            from pipeline.publish.report import write_reports  # Jinja2: only when reports are asked for
-            pages = write_reports(con, out, series, published.lists)
+        try:
+            with running(series, "published", (PublishedFileConflict, OutputRefused, SettingsError, LayoutError)):
+                published = publish_series(con, out, series, formats, settings=settings)
+                pages = []
+                if reports:
+                    from pipeline.publish.report import write_reports  # Jinja2: only when reports are asked for
+                    pages = write_reports(con, out, series, published.lists)
+        except RuleSetFailed as err:
+            failed.append(str(err))
+            continue
         reporter.published(series, Path(series.folder(Path(out))), published.list_ids, published.written, pages)
+    return failed
 
 
 def run_scenario(con: duckdb.DuckDBPyConnection, run_id: int, reporter: Reporter, name: str, system: str | None,
                  rules: dict, from_list: str | None = None) -> list:
     """Make (or give new parameters to) the scenario `name` and compute its lists: all
     or nothing (a refused --from leaves no scenario without lists, nor other parameters)."""
-    from pipeline.rate import rate_series
+    from pipeline.rate import UnknownList, rate_series
+    from pipeline.rate.contract import running
     from pipeline.rate.series import scenario
     from pipeline.warehouse import transaction
 
     with transaction(con):
         series = scenario(con, name, system, rules, run_id)
-        rated = rate_series(con, run_id, series, from_list=from_list)
-    reporter.rated(series, rated)
-    return rated
+        with running(series, "computed", (UnknownList,)):
+            rated = rate_series(con, run_id, series, from_list=from_list)
+    reporter.rated(series, rated.lists)
+    reporter.waiting(series, rated.waiting)
+    return rated.lists
+
+
+@dataclass(frozen=True)
+class Ran:
+    """What a run did that its exit status tells: the rows rejected, the rule sets that failed."""
+
+    rejected: int
+    failed: list[str]
 
 
 def run(con: duckdb.DuckDBPyConnection, run_id: int, inputs: Inputs, by: str, out: Path, reporter: Reporter,
         system: str | None = None, rules: dict | None = None, formats: tuple[str, ...] = ("csv", "parquet"),
-        reports: bool = True) -> int:
-    """All four stages; returns the rows rejected. The files are taken in and validated
-    in one transaction, staged in memory: a file is recorded as taken in only once
-    its rows are in the warehouse or in rejects; what an earlier `ingest` staged is
-    validated with them."""
+        reports: bool = True) -> Ran:
+    """All four stages. The files are taken in and validated in one transaction, staged
+    in memory: a file is recorded as taken in only once its rows are in the warehouse or
+    in rejects; what an earlier `ingest` staged is validated with them. A rule set that
+    fails is named in what it returns; the others' lists are rated and published."""
     from pipeline import systems
     from pipeline.rate.series import record_game
     from pipeline.warehouse import temp_staging, transaction
@@ -202,7 +270,7 @@ def run(con: duckdb.DuckDBPyConnection, run_id: int, inputs: Inputs, by: str, ou
     with transaction(con):
         rejected = take_in(con, run_id, inputs, by, temp_staging(con), True, reporter, system)
     with timed(reporter, "Rate"):
-        rate(con, run_id, reporter, system, rules)
+        rating = rate(con, run_id, reporter, system, rules)
     with timed(reporter, "Publish"):
-        publish(con, out, reporter, formats, reports)
-    return rejected
+        failed = publish(con, out, reporter, formats, reports, say_unloaded=False)  # rate said them
+    return Ran(rejected, rating.failed + failed)

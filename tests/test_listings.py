@@ -70,6 +70,9 @@ LISTINGS = {
                          "status"], {"player_id": 2, "name": "Bert Rated", "rating": 1850, "status": "in force"}),
     "scenarios": ((), ["scenario", "rule_set", "changes", "lists", "made_in_run", "computed_at"],
                   {"scenario": "quota12", "changes": "senior_quota = 12", "lists": 2}),
+    "series": ((), ["series", "rule_set", "kind", "lists", "from"],
+               {"series": "quota12", "rule_set": "performance", "kind": "scenario", "lists": 2,
+                "from": "the pipeline's own"}),
     "query": (("select list_id, players_rated, window_start, null as nothing from lists "
                "where series = 'performance' order by list_id",),
               ["list_id", "players_rated", "window_start", "nothing"],

@@ -56,10 +56,25 @@ def exit_rejected(rejected: int) -> None:
     """Exit status 3 when rows were rejected and their rejects are open, so that scripts can
     tell; a closed reject is never examined again, so it never counts here."""
     if rejected:
-        click.echo(f"{rejected} rows rejected: `ratings rejects --out FILE.csv` writes them out to be fixed; "
-                   "one no fix can take in is closed with `ratings rejects --close SUBMISSION:ROW --reason TEXT`",
-                   err=True)
+        _say_rejected(rejected)
         click.get_current_context().exit(REJECTED)
+
+
+def _say_rejected(rejected: int) -> None:
+    click.echo(f"{rejected} rows rejected: `ratings rejects --out FILE.csv` writes them out to be fixed; "
+               "one no fix can take in is closed with `ratings rejects --close SUBMISSION:ROW --reason TEXT`",
+               err=True)
+
+
+def exit_failed(failed: list[str], others: str, rejected: int = 0) -> None:
+    """Exit status 1 when a rule set failed (pipeline/rate/contract.py), each failure one
+    line, once the others' lists were `others` ("rated", "rated and published"); the
+    rows rejected said too."""
+    if not failed:
+        return
+    if rejected:
+        _say_rejected(rejected)
+    raise click.ClickException("\n".join(failed) + f"\n(every other rule set's lists were {others})")
 
 
 def warn_duplicates(con) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from pipeline import config
-from pipeline.commands.common import exit_rejected, input_files, opened, recorded, warn_duplicates, who
+from pipeline.commands.common import exit_failed, exit_rejected, input_files, opened, recorded, warn_duplicates, who
 from pipeline.commands.options import (
     by_option,
     date_option,
@@ -87,10 +87,11 @@ def run(players, ratings, calendar, games, events, warehouse: Path, wait: float,
             files = list(config.SAMPLE_FILES.items())
             click.echo(f"No input files and an empty warehouse: using the embedded sample in {config.SAMPLE_DIR}")
         inputs = flow.Inputs(files, register_new, replaces, again, date, ratings_from_files)
-        rejected = flow.run(con, run_id, inputs, by, out, ConsoleReporter(), system, rules,
-                            with_dialect(formats, csv_dialect), reports)
+        ran = flow.run(con, run_id, inputs, by, out, ConsoleReporter(), system, rules,
+                       with_dialect(formats, csv_dialect), reports)
         warn_duplicates(con)
-    exit_rejected(rejected)
+        exit_failed(ran.failed, "rated and published", ran.rejected)
+    exit_rejected(ran.rejected)
 
 
 @click.command()

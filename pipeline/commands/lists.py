@@ -1,12 +1,13 @@
-"""The lists: `ratings rate` computes them, `publish` writes them, `export history`
-writes the whole history for other tools (pipeline/flow.py, pipeline/publish/)."""
+"""The lists: `ratings rate` computes them, `publish` writes them, `series` lists whose
+they are (and drops those whose rule set is gone), `export history` writes the whole
+history for other tools (pipeline/flow.py, pipeline/publish/)."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import click
 
-from pipeline.commands.common import opened, recorded
+from pipeline.commands.common import exit_failed, opened, recorded
 from pipeline.commands.options import (
     publication_options,
     rules_option,
@@ -15,6 +16,7 @@ from pipeline.commands.options import (
     warehouse_option,
     with_dialect,
 )
+from pipeline.listing import listing_format
 
 
 @click.command()
@@ -40,11 +42,12 @@ def rate(warehouse: Path, wait: float, from_list: str | None, system: str | None
     reporter = ConsoleReporter()
     with opened(warehouse, wait) as con, recorded(con, "rate", {"from": from_list}) as run_id, \
             flow.timed(reporter, "Rate"):
-        flow.rate(con, run_id, reporter, system, rules, from_list)
+        rating = flow.rate(con, run_id, reporter, system, rules, from_list)
         staged = staged_parts(con)
-    if staged:  # rate reads what was taken in; a file only staged waits for validation
-        click.echo(f"  {staged} staged file part{'s are' if staged > 1 else ' is'} not taken in yet: "
-                   "`ratings validate` (or `ratings run`) takes them in")
+        if staged:  # rate reads what was taken in; a file only staged waits for validation
+            click.echo(f"  {staged} staged file part{'s are' if staged > 1 else ' is'} not taken in yet: "
+                       "`ratings validate` (or `ratings run`) takes them in")
+        exit_failed(rating.failed, "rated")
 
 
 @click.command()
@@ -69,7 +72,37 @@ def publish(warehouse: Path, wait: float, out: Path, reports: bool, formats: tup
 
     reporter = ConsoleReporter()
     with opened(warehouse, wait) as con, recorded(con, "publish", {"out": out}), flow.timed(reporter, "Publish"):
-        flow.publish(con, out, reporter, with_dialect(formats, csv_dialect), reports, system)
+        exit_failed(flow.publish(con, out, reporter, with_dialect(formats, csv_dialect), reports, system), "published")
+
+
+@click.command("series")
+@click.option("--drop", metavar="NAME", help="Remove a scenario, or the lists of a rule set that cannot be loaded "
+                                           "(its package uninstalled or broken), and everything computed for them.")
+@listing_format
+@warehouse_option
+def series_command(drop: str | None, fmt: str, warehouse: Path, wait: float) -> None:
+    """List the warehouse's series (each rule set's official lists, and the scenarios):
+    the rule set, its lists, the package it comes from or why it cannot be loaded.
+
+    A series whose rule set cannot be loaded is left as it is by every command, which
+    says so; --drop removes it. The official lists of a rule set that loads are a
+    record: they are never dropped.
+
+    Example: ratings series --drop plain-elo
+    """
+    from pipeline.listing import print_rows
+    from pipeline.rate.series import SERIES_COLUMNS, drop_series, series_listing
+    from pipeline.warehouse import transaction
+
+    if drop is not None:
+        with opened(warehouse, wait) as con, recorded(con, "series", {"drop": drop}), transaction(con):
+            lists = drop_series(con, drop)
+        click.echo(f"Series {drop} dropped ({lists} lists).")
+        return
+    with opened(warehouse, wait, read_only=True) as con:
+        found = series_listing(con)
+    print_rows(SERIES_COLUMNS, [[f[c] for c in SERIES_COLUMNS] for f in found], fmt,
+               "no series yet (ratings run computes the first)")
 
 
 @click.group()
@@ -106,4 +139,4 @@ def export_history(warehouse: Path, wait: float, system: str | None, out: Path) 
     click.echo(f"{history.num_rows} rows of {parts} {'lists' if key == 'list_id' else 'events'} written to {out}")
 
 
-COMMANDS = (rate, publish, export)
+COMMANDS = (rate, publish, series_command, export)

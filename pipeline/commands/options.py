@@ -73,6 +73,8 @@ def input_options(f):
 
 
 def _system(ctx, param, value: str | None) -> str | None:
+    if value is not None and systems.refused(value):  # an installed package's, refused when it loaded
+        raise click.BadParameter(systems.refused(value))
     if value is not None and value not in systems.names():  # the registry, as it is when the command runs
         raise click.BadParameter(f"{value!r}: the rule sets are {', '.join(systems.names())}")
     return value

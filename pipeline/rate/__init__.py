@@ -2,18 +2,22 @@
 series' rule set, and store them with revisions.
 
 This is the one period loop of every rule set: the periods to compute (from the
-first whose inputs changed), their games fetched once, one call of the rule set's
-`rate_period` a period, everything computed stored in one transaction.
+first whose inputs changed, up to the last whose window has closed), their games
+fetched once, one call of the rule set's `rate_period` a period, everything computed
+stored in one transaction.
 """
 from __future__ import annotations
 
 import dataclasses
 import json
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import duckdb
 
+from pipeline.config import today
 from pipeline.rate.series import Series
+from pipeline.rate.waiting import Waiting, as_day, closed, computed_from, waiting_games
 from pipeline.warehouse import scalar
 
 if TYPE_CHECKING:  # numpy, pandas and Arrow are loaded when a series is rated, not by every command
@@ -26,10 +30,38 @@ class UnknownList(ValueError):
     """--from names a list that is not among the series' lists."""
 
 
+def found_periods(con: duckdb.DuckDBPyConnection, series: Series) -> pd.DataFrame:
+    """Every period of the series as its rule set finds them, in order (list_id,
+    window_start, window_end; its games placed in them: the temp table placed_games),
+    with `computed` (the series has the list) and `due` (computed now: its window has
+    closed, pipeline/rate/waiting.py; or computed before, and revised whatever the day)."""
+    periods = series.rule_set.periods(con, series.name)
+    stored = [k for (k,) in con.execute("select list_id from lists where series = ?", [series.name]).fetchall()]
+    computed = periods["list_id"].isin(stored)
+    return periods.assign(computed=computed, due=computed | closed(periods, today()))
+
+
+def due_periods(found: pd.DataFrame) -> pd.DataFrame:
+    """Of `found_periods`, those to compute, in order: list_id, window_start, window_end,
+    position (what a rule set's own signature orders them by: the audit recomputes
+    signatures too)."""
+    return (found[found["due"]].drop(columns=["computed", "due"]).reset_index(drop=True)
+            .assign(position=lambda p: range(len(p))))
+
+
 def periods_of(con: duckdb.DuckDBPyConnection, series: Series) -> pd.DataFrame:
-    """The series' periods, in order: list_id, window_start, window_end, position (what a
-    rule set's own signature orders them by: the audit recomputes signatures too)."""
-    return series.rule_set.periods(con, series.name).assign(position=lambda p: range(len(p)))
+    """The series' periods to compute, in order (`due_periods`)."""
+    return due_periods(found_periods(con, series))
+
+
+def not_due(found: pd.DataFrame, list_id: str) -> str | None:
+    """Why `list_id`, one of the periods found, is not computed yet (None: it is due or not
+    among them): a list asked for by --from before its window has closed."""
+    held = found[(found["list_id"] == list_id) & ~found["due"]]
+    if held.empty:
+        return None
+    end = as_day(held["window_end"].iloc[0])
+    return f"list {list_id!r} is not computed yet: its window closes on {end}, it is computed from {computed_from(end)}"
 
 
 def signatures_of(con: duckdb.DuckDBPyConnection, series: Series, periods: pd.DataFrame) -> dict[str, int]:
@@ -62,12 +94,23 @@ def from_list_of_each(con: duckdb.DuckDBPyConnection, series: list[Series],
     no series holds it."""
     if from_list is None or len(series) == 1:
         return {s.name: from_list for s in series}  # one series: rate_series refuses an unknown one itself
-    held = {}
+    from pipeline.rate.contract import RuleSetFailed, running  # NumPy: loaded when series are rated
+
+    held, waits = {}, None
     for s in series:
         con.execute("set variable series = ?", [s.name])
         con.execute("set variable parameters = ?", [json.dumps(s.rule_set.parameter_values(), sort_keys=True)])
-        held[s.name] = list(periods_of(con, s)["list_id"])
+        try:
+            with running(s, "computed"):
+                found = found_periods(con, s)
+        except RuleSetFailed:  # told when the series is rated, which fails the same way
+            held[s.name] = []
+            continue
+        held[s.name] = list(due_periods(found)["list_id"])
+        waits = waits or not_due(found, from_list)
     if not any(from_list in ids for ids in held.values()):
+        if waits:
+            raise UnknownList(waits)
         ranges = "; ".join(f"the {name} lists are {ids[0]} … {ids[-1]}" if ids else f"the {name} series has none"
                            for name, ids in held.items())
         raise UnknownList(f"no list {from_list!r}; {ranges}")
@@ -89,15 +132,32 @@ def first_to_compute(list_ids: list[str], signatures: dict[str, int], stored: di
     return first
 
 
+@dataclass(frozen=True)
+class Computed:
+    """What a rating pass computed, not stored yet."""
+
+    frames: dict[str, list] | None  # table → the rows of each list (pipeline.rate.store); None: every list current
+    summary: list[RatedList]  # each list's, as the run reports it
+    waiting: Waiting | None  # the games of the lists whose windows have not closed
+
+
+@dataclass(frozen=True)
+class Rated:
+    """What rating a series did: the lists computed, and the games still waiting."""
+
+    lists: list[RatedList]
+    waiting: Waiting | None
+
+
 def computed_lists(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, from_list: str | None = None,
-                   show_progress: bool | None = None) -> tuple[dict[str, list], list[RatedList]] | None:
+                   show_progress: bool | None = None) -> Computed:
     """The series' lists computed, in order, from the first one whose inputs changed (or
-    `from_list`) to the last, each from the stored state of the one before, not stored:
-    table → the rows of each list (pipeline.rate.store), and each list's summary; None
-    when every list is current."""
+    `from_list`) to the last whose window has closed, each from the stored state of the
+    one before, not stored; and the games waiting for the lists after it."""
     import pandas as pd
 
     from pipeline.progress import progress
+    from pipeline.rate.contract import rated_period
     from pipeline.rate.corrections import fixes_in_force
     from pipeline.rate.initial import refuse_unreadable
     from pipeline.rate.periods import list_row
@@ -110,13 +170,17 @@ def computed_lists(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, 
     con.execute("set variable parameters = ?", [parameters])
     if rs.schema():
         con.execute(rs.schema())
-    periods = periods_of(con, series)
+    found = found_periods(con, series)
+    waiting = waiting_games(con, found[~found["due"]])
+    if from_list is not None and (waits := not_due(found, from_list)):
+        raise UnknownList(waits)
+    periods = due_periods(found)
     signatures = signatures_of(con, series, periods)
     stored = {k: int(v) for k, v in con.execute("select list_id, input_signature from lists where series = ?",
                                                  [series.name]).fetchall()}
     first = first_to_compute(list(periods["list_id"]), signatures, stored, from_list)
     if first is None:
-        return None
+        return Computed(None, [], waiting)
     if rs.recomputes_from_the_first:
         first = 0
     before = None if first == 0 else periods["list_id"].iloc[first - 1]
@@ -127,13 +191,14 @@ def computed_lists(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, 
     games = rs.period_games(con, series.name, todo)
     fixes = fixes_in_force(con, series.name, state.ids)
     frames: dict[str, list] = {t: [] for t in (*COMMON_TABLES, *rs.tables)}
+    filled = tuple(t for t in frames if t != "lists")  # a list's own row is the pipeline's (list_row)
     context = {"run_id": run_id, "parameters": parameters,
                "registry_version": scalar(con, "select coalesce(max(version), 0) from player_versions")}
     summary = []
     with progress(step=f"rate {series.name}", total=len(todo), unit="list", show=show_progress) as bar:
         for i, (list_id, start, end) in enumerate(todo[["list_id", "window_start", "window_end"]].itertuples(index=False)):
             period = Period(i, list_id, pd.Timestamp(start).date(), pd.Timestamp(end).date())
-            outcome = rs.rate_period(state, games.of(i), period, fixes.get(list_id))
+            outcome = rated_period(series, state, games.of(i), period, fixes.get(list_id), filled)
             state = outcome.state
             for table, rows in outcome.rows.items():
                 frames[table].append(rows)
@@ -144,13 +209,14 @@ def computed_lists(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, 
             summary.append(dataclasses.replace(outcome.summary, figures=tuple(
                 (heading, int(outcome.figures[key])) for heading, key in rs.figures.items())))
             bar.update()
-    return frames, summary
+    return Computed(frames, summary, waiting)
 
 
 def rate_series(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, from_list: str | None = None,
-                show_progress: bool | None = None) -> list[RatedList]:
+                show_progress: bool | None = None) -> Rated:
     """Compute the series' lists, in order, from the first one whose inputs changed
-    (or `from_list`) to the last; each starts from the stored state of the one before.
+    (or `from_list`) to the last whose window has closed; each starts from the stored
+    state of the one before.
 
     A recomputed list whose results differ gets a new revision (the old one is
     kept, with who changed and why); one whose results are the same is left as it
@@ -160,11 +226,11 @@ def rate_series(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, fro
     from pipeline.rate.store import store
 
     computed = computed_lists(con, run_id, series, from_list, show_progress)
-    if computed is None:
-        return []
-    frames, summary = computed
-    revised = store(con, series.name, frames, run_id, series.rule_set.extensions)
-    return [dataclasses.replace(r, revision=revised.get(r.list_id)) for r in summary]
+    if computed.frames is None:
+        return Rated([], computed.waiting)
+    revised = store(con, series.name, computed.frames, run_id, series.rule_set.extensions)
+    return Rated([dataclasses.replace(r, revision=revised.get(r.list_id)) for r in computed.summary], computed.waiting)
 
 
-__all__ = ["Series", "UnknownList", "computed_lists", "first_to_compute", "from_list_of_each", "rate_series"]
+__all__ = ["Computed", "Rated", "Series", "UnknownList", "Waiting", "computed_lists", "first_to_compute",
+           "from_list_of_each", "rate_series"]

@@ -9,7 +9,6 @@ published in OUT/, the others' in OUT/<series>/.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -57,20 +56,62 @@ def record_game(con: duckdb.DuckDBPyConnection, system: str) -> str:
     return game
 
 
+@dataclass(frozen=True)
+class Unloaded:
+    """A series whose rule set cannot be loaded (its package uninstalled or broken): its
+    lists stay in the warehouse, left as they are, until it is back or they are dropped."""
+
+    name: str
+    system: str
+    scenario: bool
+    reason: str  # why, naming the package
+    remedy: str = "install its package again, or drop them"
+
+    def words(self) -> str:
+        return f"the {self.name} lists are left as they are: {self.reason}; {self.remedy}: ratings series --drop {self.name}"
+
+
+def _held(con: duckdb.DuckDBPyConnection) -> list[Series | Unloaded]:
+    """Every series of the warehouse, first first: each with its rule set and the parameters
+    its lists use, or Unloaded when the rule set cannot be loaded (or the series' name is
+    not a plain name: a warehouse written by other means)."""
+    found = []
+    for name, system, parameters, position, scenario in con.execute(
+            "select series, system, parameters, position, scenario from series order by position").fetchall():
+        if not systems.PLAIN_NAME.fullmatch(name):  # it names the series' folder under --out
+            found.append(Unloaded(name, system, scenario, f"its name {name!r} is not a plain name "
+                                                          f"({systems.PLAIN_WORDS})", "drop them"))
+            continue
+        try:
+            found.append(Series(name, systems.rule_set(system, json.loads(parameters), stored=True), position,
+                                scenario))
+        except (systems.UnknownRuleSet, systems.ParameterError) as err:
+            found.append(Unloaded(name, system, scenario, str(err)))
+    return found
+
+
 def series_in(con: duckdb.DuckDBPyConnection, scenarios: bool = True) -> list[Series]:
-    """The warehouse's series, first first, each with the parameters its lists use
-    (without the scenarios if asked)."""
-    return [Series(name, systems.rule_set(system, json.loads(parameters), stored=True), position, scenario)
-            for name, system, parameters, position, scenario in con.execute(
-                "select series, system, parameters, position, scenario from series order by position").fetchall()
-            if scenarios or not scenario]
+    """The warehouse's series whose rule set loads, first first, each with the parameters
+    its lists use (without the scenarios if asked): a series whose rule set cannot be
+    loaded blocks none of the others (`unloaded_series`)."""
+    return [s for s in _held(con) if isinstance(s, Series) and (scenarios or not s.scenario)]
+
+
+def unloaded_series(con: duckdb.DuckDBPyConnection) -> list[Unloaded]:
+    """The warehouse's series whose rule set cannot be loaded, first first."""
+    return [s for s in _held(con) if isinstance(s, Unloaded)]
 
 
 def chosen(con: duckdb.DuckDBPyConnection, name: str | None) -> Series:
-    """The series a reading command works on: the one named, else the warehouse's first."""
+    """The series a reading command works on: the one named, else the warehouse's first
+    (whose rule set loads)."""
     held = series_in(con)
+    gone = {u.name: u for u in unloaded_series(con)}
+    if name in gone:
+        raise SeriesError(gone[name].words())
     if not held:
-        raise SeriesError("no list has been computed in this warehouse yet")
+        raise SeriesError("no list has been computed in this warehouse yet"
+                          + "".join(f"; {u.words()}" for u in gone.values()))
     if name is None:
         return held[0]
     for s in held:
@@ -117,7 +158,7 @@ def official(con: duckdb.DuckDBPyConnection, system: str, run_id: int, parameter
     return Series(system, rule_set, held[0])
 
 
-SCENARIO_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
+SCENARIO_NAME = systems.PLAIN_NAME
 
 
 def scenario(con: duckdb.DuckDBPyConnection, name: str, system: str | None, parameters: dict, run_id: int) -> Series:
@@ -128,6 +169,9 @@ def scenario(con: duckdb.DuckDBPyConnection, name: str, system: str | None, para
         raise SeriesError(f"scenario name {name!r}: lower-case letters, digits, _ and -, at most 40 "
                           "(it names the scenario's series and folders)")
     held = {s.name: s for s in series_in(con)}
+    for gone in unloaded_series(con):
+        if gone.name == name:
+            raise SeriesError(gone.words())
     if name in systems.names() or (name in held and not held[name].scenario):
         raise SeriesError(f"{name!r} names a rule set's official lists: choose another name for the scenario")
     officials = [s for s in held.values() if not s.scenario]
@@ -158,6 +202,26 @@ def drop_scenario(con: duckdb.DuckDBPyConnection, name: str) -> int:
         raise SeriesError(f"no scenario {name!r} (`ratings scenarios` lists them)")
     if not found[0]:
         raise SeriesError(f"{name!r} is a rule set's official lists, not a scenario: they cannot be dropped")
+    return _dropped(con, name)
+
+
+def drop_series(con: duckdb.DuckDBPyConnection, name: str) -> int:
+    """Remove a scenario, or the official lists of a rule set that cannot be loaded (its
+    package uninstalled or broken), and everything computed for them; returns the lists
+    they had. The official lists of a rule set that loads are a record: never dropped."""
+    found = row(con, "select scenario, system from series where series = ?", [name])
+    if found is None:
+        held = [n for (n,) in con.execute("select series from series order by position").fetchall()]
+        raise SeriesError(f"no series {name!r} in this warehouse (it holds {', '.join(held) or 'none'})")
+    scenario_, system = found
+    if not scenario_ and not any(u.name == name for u in unloaded_series(con)):
+        raise SeriesError(f"{name!r} is the official lists of the rule set {system}, which is installed: they are "
+                          "a record, never dropped (only a scenario, or lists whose rule set cannot be loaded)")
+    return _dropped(con, name)
+
+
+def _dropped(con: duckdb.DuckDBPyConnection, name: str) -> int:
+    """The series `name` removed with its rows in every table keyed by series; its lists' count."""
     lists = scalar(con, "select count(*) from lists where series = ?", [name])
     tables = [t for (t,) in con.execute("""select distinct table_name from duckdb_columns()
                                            where schema_name = 'main' and column_name = 'series'
@@ -165,6 +229,20 @@ def drop_scenario(con: duckdb.DuckDBPyConnection, name: str) -> int:
     for table in sorted(tables):
         con.execute(f'delete from "{table}" where series = ?', [name])
     return lists
+
+
+SERIES_COLUMNS = ("series", "rule_set", "kind", "lists", "from")
+
+
+def series_listing(con: duckdb.DuckDBPyConnection) -> list[dict]:
+    """Each series of the warehouse, first first: its rule set, official or scenario, its
+    lists, and where its rule set comes from (or why it cannot be loaded)."""
+    counts = dict(con.execute("select series, count(*) from lists group by series").fetchall())
+    return [{"series": s.name, "rule_set": s.system if isinstance(s, Unloaded) else s.rule_set.name,
+             "kind": "scenario" if s.scenario else "official", "lists": counts.get(s.name, 0),
+             "from": f"cannot be loaded: {s.reason}" if isinstance(s, Unloaded)
+             else systems.origin(s.rule_set.name)}
+            for s in _held(con)]
 
 
 SCENARIO_COLUMNS = ("scenario", "rule_set", "changes", "lists", "made_in_run", "computed_at")

@@ -1,8 +1,9 @@
 """The pre-publication check of the site (the Belgian federation's "ELO-controlelijst"):
-the games in force that arrived after the latest list, each player's as they read
+the games in force that wait for a list not computed yet, each player's as they read
 them, so that a player finds a wrong or missing game and tells the rating officer
 before the next list is computed, quoting the file and row it came from
-(sql/site/pending.sql)."""
+(sql/site/pending.sql). The games and the list are those `ratings run` says wait
+(pipeline/rate/waiting.py): the list is computed the day after its window closes."""
 from __future__ import annotations
 
 import datetime as dt
@@ -13,6 +14,8 @@ import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.rate import found_periods
+from pipeline.rate.waiting import as_day, computed_from, waiting_games
 from pipeline.warehouse import stage_sql
 
 # A game as pending_json gives it: its key there, the column of sql/site/pending.sql.
@@ -24,11 +27,11 @@ GAME_FIELDS = {"date": "date", "event": "event", "round": "round", "colour": "co
 @dataclass(frozen=True)
 class Pending:
     series: str
-    list_id: str | None  # the next list (None: no list computed yet, or a rule set of events, not windows)
+    list_id: str | None  # the next list (None: no game waits, and a rule set of events, which no calendar foretells)
     window_start: dt.date | None  # its games window, in the rule set's calendar
     window_end: dt.date | None
     computed_on: dt.date | None  # the day after its window closes: the games in force then are the ones it rates
-    after: dt.date | None  # the latest list's window end: the games dated after it are listed
+    after: dt.date | None  # the latest list's window end (None: no list computed yet)
     games: pa.Table  # sql/site/pending.sql: a row a player and game, by player, date, file and row
 
 
@@ -44,25 +47,27 @@ def next_list_window(con: duckdb.DuckDBPyConnection, series) -> tuple[str, dt.da
     if not con.execute("select 1 from lists where series = ? limit 1", [series.name]).fetchall():
         return None
     window = next_window(con, series).iloc[0]
-    return window["list_id"], _day(window["window_start"]), _day(window["window_end"])
-
-
-def _day(value) -> dt.date:
-    return value.date() if isinstance(value, dt.datetime) else value  # a pandas Timestamp is a datetime
+    return window["list_id"], as_day(window["window_start"]), as_day(window["window_end"])
 
 
 def pending_games(con: duckdb.DuckDBPyConnection, series) -> Pending:
-    """The games in force dated after the series' latest list, per player, and the
-    next list they go to with the day it is computed."""
+    """The games in force placed in the series' lists not computed yet (as its rule set
+    places them), per player, and the first of those lists that holds games, with the day
+    it is computed; when no game waits, the list after the latest one."""
     con.execute("set variable series = ?", [series.name])
+    found = found_periods(con, series)
+    waiting = waiting_games(con, found[~found["computed"]])  # leaves uncomputed_lists, which the SQL reads
     games = con.sql(stage_sql("site/pending")).to_arrow_table()
     after = con.execute("select arg_max(window_end, position) from lists where series = ?",
                         [series.name]).fetchone()[0]
-    following = next_list_window(con, series)
+    if waiting is not None:
+        following = waiting.list_id, waiting.window_start, waiting.window_end
+    else:
+        following = next_list_window(con, series)
     if following is None:
         return Pending(series.name, None, None, None, None, after, games)
     list_id, start, end = following
-    return Pending(series.name, list_id, start, end, end + dt.timedelta(days=1), after, games)
+    return Pending(series.name, list_id, start, end, computed_from(end), after, games)
 
 
 def pending_json(p: Pending) -> dict[int, dict]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -47,11 +48,20 @@ class UnknownRuleSet(LookupError):
 
 
 ENTRY_POINTS = "ratings.rule_sets"  # an installed package's rule sets: name = "module"
+# A rule set's name names its official lists' series, their folder under --out and its
+# tables' rows: a plain name, so that no name reaches outside the folder it names.
+PLAIN_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
+PLAIN_WORDS = "lower-case letters, digits, _ and -, at most 40"
+# name → where it comes from, as the failures name it: an installed package's, or a module
+# registered by `register`; the registry's own rule sets are the pipeline's.
+ORIGINS: dict[str, str] = {}
+REFUSED: dict[str, str] = {}  # name → why an installed package's rule set is not taken
 _discovered = False
 
 
 def _discover() -> None:
-    """Add the rule sets installed packages declare (once; the registry's own names win)."""
+    """Add the rule sets installed packages declare (once; the registry's own names win);
+    one whose name is not a plain name is refused (REFUSED), the others taken."""
     global _discovered
     if _discovered:
         return
@@ -59,9 +69,16 @@ def _discover() -> None:
     from importlib.metadata import entry_points
 
     for point in entry_points(group=ENTRY_POINTS):
-        if point.name not in REGISTRY:
-            REGISTRY[point.name] = point.value
-            SUMMARIES.setdefault(point.name, f"from the installed package {point.dist.name if point.dist else point.value}")
+        if point.name in REGISTRY:
+            continue
+        package = f"the package {point.dist.name} {point.dist.version}" if point.dist else f"the module {point.value}"
+        if not PLAIN_NAME.fullmatch(point.name):
+            REFUSED[point.name] = (f"the rule set {point.name!r} of {package} is refused: its name is not a plain "
+                                   f"name ({PLAIN_WORDS}), and it names the lists' folder")
+            continue
+        REGISTRY[point.name] = point.value
+        ORIGINS[point.name] = package
+        SUMMARIES.setdefault(point.name, f"from the installed package {point.dist.name if point.dist else point.value}")
 
 
 def names() -> tuple[str, ...]:
@@ -69,11 +86,31 @@ def names() -> tuple[str, ...]:
     return tuple(REGISTRY)
 
 
+def refused(name: str) -> str | None:
+    """Why an installed package's rule set `name` was not taken (None: it was not refused)."""
+    _discover()
+    return REFUSED.get(name)
+
+
 def register(name: str, module: str, summary: str = "") -> None:
-    """Add a rule set: `module` (importable) defines RULE_SET, whose name is `name`;
-    `summary` says what it is in the CLI's help."""
+    """Add a rule set: `module` (importable) defines RULE_SET, whose name is `name` (a
+    plain name); `summary` says what it is in the CLI's help."""
+    if not PLAIN_NAME.fullmatch(name):
+        raise UnknownRuleSet(f"rule set name {name!r} refused: {PLAIN_WORDS} (it names the lists' folder)")
     REGISTRY[name] = module
     SUMMARIES[name] = summary
+    ORIGINS[name] = f"the module {module}"
+
+
+def origin(name: str) -> str:
+    """Where the rule set `name` comes from, in words: its package (or module), or the pipeline."""
+    _discover()
+    return ORIGINS.get(name, "the pipeline's own")
+
+
+def described_rule_set(name: str) -> str:
+    """The rule set as a failure names it: its name and where it comes from."""
+    return f"the rule set {name} ({origin(name)})"
 
 
 def described() -> str:
@@ -83,10 +120,24 @@ def described() -> str:
 
 
 def rule_set_class(name: str) -> type[RuleSet]:
+    """The rule set `name`'s class, loaded: UnknownRuleSet when no rule set of that name is
+    installed, or its package cannot give one (it fails to import, defines no RULE_SET, or
+    one of another name), the message naming the package."""
+    from pipeline.systems.base import RuleSet  # NumPy: loaded with a rule set, not by `ratings --help`
+
     _discover()
+    if name in REFUSED:
+        raise UnknownRuleSet(REFUSED[name])
     if name not in REGISTRY:
         raise UnknownRuleSet(f"no rule set {name!r}: the rule sets are {', '.join(REGISTRY)}")
-    cls = importlib.import_module(REGISTRY[name]).RULE_SET
+    try:
+        cls = getattr(importlib.import_module(REGISTRY[name]), "RULE_SET", None)
+    except Exception as err:  # the package's own import: any failure of it is the package's
+        raise UnknownRuleSet(f"{described_rule_set(name)} cannot be loaded: importing {REGISTRY[name]} failed "
+                             f"({type(err).__name__}: {err})") from err
+    if not (isinstance(cls, type) and issubclass(cls, RuleSet)):
+        raise UnknownRuleSet(f"{described_rule_set(name)} cannot be loaded: {REGISTRY[name]} defines no RULE_SET "
+                             "subclass of pipeline.systems.base.RuleSet")
     if cls.name != name:
         raise UnknownRuleSet(f"{REGISTRY[name]} defines the rule set {cls.name!r}, registered as {name!r}")
     return cls

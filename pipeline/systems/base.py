@@ -202,7 +202,10 @@ class RuleSet(ABC):
         con.execute(f"create or replace temp table placed_games as {stage_sql('19_placed_games')}")
 
     def periods(self, con: duckdb.DuckDBPyConnection, series: str) -> pd.DataFrame:
-        """The series' periods, in order: list_id, window_start, window_end (sql/20_lists.sql)."""
+        """The series' periods, in order: list_id, window_start, window_end (sql/20_lists.sql),
+        its games placed in them (the temp table placed_games, which counts the games
+        waiting). window_end is the period's last day: it is computed from the day after
+        (pipeline/rate/waiting.py)."""
         from pipeline.warehouse import stage
         self.place_games(con)
         return stage(con, "20_lists").df()

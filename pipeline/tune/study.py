@@ -82,6 +82,9 @@ def _official(con: duckdb.DuckDBPyConnection, system: str) -> None:
     if series.rule_set.game != "chess":
         raise StudyError(f"{system!r}: studies score chess lists (the games table); the Go rule sets' are not "
                          "supported yet")
+    if not scalar(con, "select count(*) from lists where series = ?", [series.name]):
+        raise StudyError(f"no {system} list has been computed yet (a list is computed once its window has "
+                         "closed): a study scores its trials against the official lists")
     stale = stale_lists(con, series)
     if stale:
         raise StudyError(f"the {system} lists {stale[0]}{' …' if len(stale) > 1 else ''} are not current (games or "

@@ -74,7 +74,7 @@ def rated_trial(con: duckdb.DuckDBPyConnection, setting: Setting, parameters: di
             series = scenario(con, TRIAL, setting.system, {**setting.base, **parameters}, setting.run_id)
         except ParameterError as err:
             return Outcome(parameters, time.perf_counter() - started, refused=str(err).removesuffix("; nothing was rated"))
-        frames, _ = computed_lists(con, setting.run_id, series, show_progress=False)
+        frames = computed_lists(con, setting.run_id, series, show_progress=False).frames
         _rows_scored(con, series, frames)
         found = _scores(con, setting)
     return Outcome(parameters, time.perf_counter() - started, **found)

@@ -1,18 +1,17 @@
 -- The pre-publication check (the Belgian federation's "ELO-controlelijst"): every game
--- in force dated after the series' last list's window, once for each of its two players,
+-- in force that waits for a list of the series not computed yet (placed there by its rule
+-- set: pipeline/rate/waiting.py), once for each of its two players,
 -- as that player reads it: their colour, the opponent, the result from their side
 -- (1, ½, 0; + and - for a forfeit won or lost, never rated), and the file and row it
 -- came from, which a player quotes to the rating officer to have it corrected before the
 -- next list is computed. Only `games` is read: a withdrawn or replaced file's games left
 -- it (withdrawn_rows), a staged file's are not in it yet. Names as the registry has them now.
--- inputs: games, source_files, submissions, players, lists, getvariable('series')
+-- inputs: games, placed_games (the rule set's placement), uncomputed_lists (the series' lists
+--         not computed yet), source_files, submissions, players
 -- grain: player_id, game_key
-with last_list as (
-    -- no list yet: a null date, so no game is listed (nothing is computed to check against)
-    select arg_max(window_end, position) as window_end from lists where series = getvariable('series')
-),
-later as (
-    select g.* from games g join last_list l on g.date > l.window_end
+with later as (
+    select g.* from games g join placed_games p using (game_key)
+    where p.list_id in (select list_id from uncomputed_lists)
 ),
 sides as (
     -- each result as [white's side, black's side], read at the player's side (1: white, 2: black)
