@@ -13,9 +13,11 @@ from __future__ import annotations
 import datetime as dt
 
 import duckdb
+import numpy as np
 import pandas as pd
 import pytest
 
+from pipeline.systems.fide.first_event import FirstEvents
 from tests.conftest import cli_runner, write_rows
 
 RATED = {1: "A", 2: "B", 3: "C", 4: "D", 5: "E", 6: "F", 7: "G", 8: "H"}
@@ -129,6 +131,23 @@ def test_x8_a_league_taken_in_late_revises_the_list_of_a_tournament_rated_before
     clean.mkdir()
     _, from_scratch = _run(clean, games)
     assert _lists(tmp_path / "out").equals(from_scratch)
+
+
+@pytest.mark.parametrize("known, games, first", [
+    # (day, event's first day, event rank, event key) of what was known and of the games; the
+    # first event is the earliest game's: by day, then the earlier start, then the event id (rank).
+    (None, [(10, 10, 2, 200), (9, 3, 5, 500)], 500),  # the earlier day, whatever the start
+    (None, [(10, 10, 2, 200), (10, 4, 5, 500)], 500),  # the same day: the earlier start
+    (None, [(10, 4, 2, 200), (10, 4, 5, 500)], 200),  # the same day and start: the smaller id
+    ((8, 8, 9, 900), [(10, 4, 2, 200)], 900),  # known from an earlier list's games, and earlier
+    ((11, 1, 1, 100), [(10, 4, 2, 200)], 200),  # known, but a later game
+])
+def test_x8_the_earliest_game_decides_the_first_event(known, games, first):
+    firsts = FirstEvents.none(1)
+    if known is not None:
+        firsts.merge(np.zeros(1, dtype=np.int64), *(np.array([v]) for v in known))
+    firsts.merge(np.zeros(len(games), dtype=np.int64), *(np.array(column) for column in zip(*games)))
+    assert firsts.event[0] == first
 
 
 # ---------------------------------------------------------------------------
