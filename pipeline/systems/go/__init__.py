@@ -19,7 +19,7 @@ import pandas as pd
 
 from pipeline.rate.periods import column, local_indices
 from pipeline.systems.base import Fixes, Outcome, Period, RatedList, RuleSet
-from pipeline.systems.go.grades import grade_text, level_of_points, levels_of_grades, middle_of
+from pipeline.systems.go.grades import corrected_level, grade_text, level_of_points, levels_of_grades, middle_of
 from pipeline.systems.texts import first_that_holds
 from pipeline.config import GO_MAX_RATING, GO_MIN_RATING
 
@@ -171,9 +171,10 @@ class GoRuleSet(RuleSet):
                                  (played > 0) & (r.games == 0)],
                                 ["first rating (G2)", "no rating to count from", "no game counted: weight 0 (G7)",
                                  "no game counted: no opponent with a rating"], "rated")
-        if fixes is not None:  # the commission's rating, and the grade it reads as; every later event follows
+        if fixes is not None:  # the commission's rating; every later event follows
             s.rating[who] = fixes.ratings
-            s.level[who] = level_of_points(fixes.ratings)
+            # G4a: the correction replaces what the event's games gave: the grade moves from the one before it
+            s.level[who] = corrected_level(before_level[np.searchsorted(local, who)], fixes.ratings)
             rule[np.searchsorted(local, who)] = [f"correction by the rating commission: {why}" for why in fixes.reasons]
         has = ~np.isnan(s.rating)
         return Outcome(
