@@ -135,6 +135,28 @@ def test_g9_a_rematch_in_another_round_is_another_game(cli, tmp_path):
     assert _state(out, "open").loc[1, "games"] == 2
 
 
+@pytest.mark.parametrize("system", ["go-belgium", "go-ffg1984"])
+def test_a_game_won_by_default_is_stored_counted_and_never_rated(cli, tmp_path, system):
+    # Issue 50: a game won by default was an open reject no fix could take in. Written B+F or W+F
+    # (SGF's notation; the tournament files' _BYDEF and `!` are read as such), it is stored and
+    # counted as the list's forfeit, and rated by neither rule set: Anna, Bram and Cleo get what the
+    # same event without it gives them.
+    players = [[1, "Anna", "10k"], [2, "Bram", "10k"], [3, "Cleo", "12k"]]
+    events = [["one", "One", "2026-01-10", "2026-01-10", "C"]]
+    played = [["one", "2026-01-10", 1, 2, "B", 0, 1], ["one", "2026-01-10", 2, 3, "W", 0, 2]]
+    ratings = {}
+    for name, games in (("without", played), ("with", [*played, ["one", "2026-01-10", 3, 1, "W+F", 0, 2]])):
+        folder = tmp_path / name
+        folder.mkdir()
+        w, out, result = _belgian(cli, folder, players, events, games, "--system", system)
+        assert "rejected 0" in result.output
+        ratings[name] = _state(out, "one")[["rating", "games"]]
+    assert ratings["with"].equals(ratings["without"])
+    with duckdb.connect(str(w), read_only=True) as con:
+        assert con.execute("select winner, black_result from go_games where black_id = 3").fetchall() == [("W+F", 0.0)]
+        assert con.execute("select games_rated, forfeits from lists").fetchall() == [(2, 1)]
+
+
 def test_a_correction_for_a_player_who_did_not_play_is_in_the_history_and_the_card(cli, tmp_path):
     players = [[1, "Anna", "10k"], [2, "Bram", "10k"], [3, "Cleo", "5k"]]
     events = [["one", "One", "2026-01-10", "2026-01-10", "C"], ["two", "Two", "2026-01-17", "2026-01-17", "C"]]
