@@ -104,6 +104,7 @@ def rate(con: duckdb.DuckDBPyConnection, run_id: int, reporter: Reporter, system
          rules: dict | None = None, from_list: str | None = None) -> dict[str, list]:
     """Compute the lists of each series to rate; returns series → lists computed."""
     from pipeline.rate import from_list_of_each, rate_series
+    from pipeline.rate.corrections import set_aside_by
 
     done = {}
     todo = series_to_rate(con, run_id, system, rules)
@@ -111,6 +112,10 @@ def rate(con: duckdb.DuckDBPyConnection, run_id: int, reporter: Reporter, system
     for series in todo:
         done[series.name] = rate_series(con, run_id, series, from_list=starts[series.name])
         reporter.rated(series, done[series.name])
+        for correction_id, player_id, list_id, why in set_aside_by(con, series.name, run_id):
+            reporter.note(f"correction {correction_id} of the {series.name} lists (player {player_id}, list {list_id}) "
+                          f"is set aside, no longer applied: {why}; if it still stands, enter it again on the list "
+                          "that now rates the player (`ratings corrections` lists it)")
         if done[series.name] and series.rule_set.game == "chess" and not con.execute(
                 "select 1 from initial_ratings limit 1").fetchall():
             reporter.note(f"no initial ratings were given: every player of the {series.name} lists started unrated "

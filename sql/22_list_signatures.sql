@@ -3,7 +3,8 @@
 -- (late results, replaced or withdrawn games, corrections in force; X8: the games played
 -- before the window of the list that rates them). The first list also depends on the registry
 -- (birth years: R2), the initial ratings and the rule set's parameters (--rules).
--- inputs: lists_to_rate (the output of 20_lists), games, placed_games (19: how each game is placed), corrections, players, initial_ratings,
+-- inputs: lists_to_rate (the output of 20_lists), games, placed_games (19: how each game is placed),
+--         corrections_in_force (the temp table of sql/corrections_in_force.sql), players, initial_ratings,
 --         getvariable('series'), getvariable('parameters')
 -- grain: list_id
 with lists as (select row_number() over (order by window_start) as list_index, * from lists_to_rate),
@@ -26,9 +27,9 @@ pending_sums as (
     where g.date < r.window_start
     group by l.list_id
 ),
-correction_sums as (
-    select list_id, sum(hash(correction_id, player_id, rating)) as h from corrections
-    where series = getvariable('series') and withdrawn_at is null group by list_id
+correction_sums as (  -- those in force: withdrawn and set aside ones left out (sql/corrections_in_force.sql)
+    select list_id, sum(hash(correction_id, player_id, rating)) as h from corrections_in_force
+    where set_aside is null group by list_id
 ),
 starting_point as (
     select (select coalesce(sum(hash(player_id, birth_year)), 0) from players)

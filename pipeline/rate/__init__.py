@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
+from pipeline.rate.corrections import fixes_in_force, record_set_aside
 from pipeline.rate.series import Series
-from pipeline.warehouse import scalar
+from pipeline.warehouse import scalar, stage_sql, transaction
 
 if TYPE_CHECKING:  # numpy, pandas and Arrow are loaded when a series is rated, not by every command
     import pandas as pd  # that imports this package (`ratings submissions`)
@@ -34,8 +35,12 @@ def periods_of(con: duckdb.DuckDBPyConnection, series: Series) -> pd.DataFrame:
 
 def signatures_of(con: duckdb.DuckDBPyConnection, series: Series, periods: pd.DataFrame) -> dict[str, int]:
     """What each period is computed from, as one number (sql/22_list_signatures.sql,
-    or the rule set's own)."""
+    or the rule set's own), with the corrections in force (the temp table
+    corrections_in_force: each correction of the series, set aside where it no longer
+    stands, sql/corrections_in_force.sql)."""
     con.register("lists_to_rate", periods)
+    con.execute("set variable periods_are = ?", [series.rule_set.periods_are])
+    con.execute(f"create or replace temp table corrections_in_force as {stage_sql('corrections_in_force')}")
     signatures = {k: int(v) for k, v in con.sql(series.rule_set.signature_sql()).fetchall()}
     con.unregister("lists_to_rate")
     return signatures
@@ -98,7 +103,6 @@ def computed_lists(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, 
     import pandas as pd
 
     from pipeline.progress import progress
-    from pipeline.rate.corrections import fixes_in_force
     from pipeline.rate.periods import list_row
     from pipeline.rate.store import COMMON_TABLES
     from pipeline.systems.base import Period
@@ -122,7 +126,7 @@ def computed_lists(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, 
     todo = periods.iloc[first:].reset_index(drop=True)
     state = rs.starting_state(con, series.name, before)
     games = rs.period_games(con, series.name, todo)
-    fixes = fixes_in_force(con, series.name, state.ids)
+    fixes = fixes_in_force(con, state.ids)
     frames: dict[str, list] = {t: [] for t in (*COMMON_TABLES, *rs.tables)}
     context = {"run_id": run_id, "parameters": parameters,
                "registry_version": scalar(con, "select coalesce(max(version), 0) from player_versions")}
@@ -160,7 +164,9 @@ def rate_series(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, fro
     if computed is None:
         return []
     frames, summary = computed
-    revised = store(con, series.name, frames, run_id, series.rule_set.extensions)
+    with transaction(con):  # the corrections set aside with the lists that no longer apply them
+        record_set_aside(con, run_id)
+        revised = store(con, series.name, frames, run_id, series.rule_set.extensions)
     return [dataclasses.replace(r, revision=revised.get(r.list_id)) for r in summary]
 
 
