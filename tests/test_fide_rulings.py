@@ -114,6 +114,17 @@ def test_x8_the_first_event_is_the_earliest_games_whichever_list_rates_it(x8, pl
     assert (_pooled(w, "2026-03", player), _pooled(w, "2026-04", player)) == (pooled_march, pooled_april)
 
 
+def test_x8_the_card_replays_the_first_event_as_the_list_was_rated(x8):
+    # A card replays one list from the warehouse (the first events known from the lists before
+    # it), not the pass that rated it: the same verdicts.
+    w, _ = x8
+    n1 = cli_runner()("explain", 21, "--list", "2026-04", "--warehouse", w).output
+    assert n1.count("loss  not counted: first event with a zero score (B02 8.2)") == 2
+    assert "2 games of a first event with a zero score are ignored" in n1
+    n2 = cli_runner()("explain", 22, "--list", "2026-03", "--warehouse", w).output
+    assert n2.count("loss  joins the pool") == 3 and "first event" not in n2
+
+
 def test_x8_a_league_taken_in_late_revises_the_list_of_a_tournament_rated_before_it(tmp_path):
     # The Weekend alone first: N2's 3 losses are their first event, ignored on list 2026-03.
     # Then the League (which started before it) is taken in: the Weekend is no longer N2's first

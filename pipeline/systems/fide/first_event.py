@@ -86,7 +86,14 @@ def first_games_before(con: duckdb.DuckDBPyConnection, series: str, computing: l
     the initial ratings (a start list that is none of the series' lists, or none)."""
     found = con.execute("""
         with numbered as (select player_id, (row_number() over (order by player_id) - 1)::bigint as i from players),
-        stored as (select list_id from lists where series = $series and not list_contains($computing, list_id)),
+        -- the lists computed before these (a card's replay computes one list: not those after it)
+        stored as (
+            select list_id from lists
+            where series = $series and not list_contains($computing, list_id)
+              and window_start < coalesce((select min(window_start) from lists
+                                           where series = $series and list_contains($computing, list_id)),
+                                          date '9999-12-31')
+        ),
         ever_rated as (
             select player_id from initial_ratings where rating is not null
             union select player_id from player_state
