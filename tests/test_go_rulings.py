@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from pipeline.systems.go_belgium import RULES, first_ratings, game_weight, sides_of
-from tests.conftest import write_rows
+from tests.conftest import cli_runner, write_rows
 
 NAN = np.nan
 
@@ -79,9 +79,9 @@ def test_small_board_weights_apply_from_2021(klass, board, date, weight):
 # ---------------------------------------------------------------------------
 # Through the CLI
 
-def _belgian(cli, tmp_path, players, events, games, *more, **expect):
+def _belgian(cli, tmp_path, players, events, games, *more, system="go-belgium", **expect):
     w, out = tmp_path / "w.duckdb", tmp_path / "out"
-    result = cli("run", "--system", "go-belgium",
+    result = cli("run", "--system", system,
                  "--players", write_rows(tmp_path / "players.csv", ["player_id", "name", "grade"], players),
                  "--events", write_rows(tmp_path / "events.csv",
                                         ["event_id", "name", "start_date", "end_date", "class"], events),
@@ -148,7 +148,7 @@ def test_a_game_won_by_default_is_stored_counted_and_never_rated(cli, tmp_path, 
     for name, games in (("without", played), ("with", [*played, ["one", "2026-01-10", 3, 1, "W+F", 0, 2]])):
         folder = tmp_path / name
         folder.mkdir()
-        w, out, result = _belgian(cli, folder, players, events, games, "--system", system)
+        w, out, result = _belgian(cli, folder, players, events, games, system=system)
         assert "rejected 0" in result.output
         ratings[name] = _state(out, "one")[["rating", "games"]]
     assert ratings["with"].equals(ratings["without"])
@@ -178,8 +178,6 @@ def test_a_correction_for_a_player_who_did_not_play_is_in_the_history_and_the_ca
 def g4a(tmp_path_factory):
     """Event "one": Fien (10k) beats Hans (5k); Gijs (10k) beats Fien. Then the commission
     corrects six players at "one" (five of whom did not play in it)."""
-    from tests.conftest import cli_runner
-
     folder = tmp_path_factory.mktemp("g4a")
     cli = cli_runner()
     players = [[1, "Anna", "5k"], [2, "Bram", "5k"], [3, "Cleo", "1d"], [4, "Dirk", "1d"], [5, "Eva", "NC"],
