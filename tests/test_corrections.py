@@ -2,6 +2,11 @@
 who entered them, withdrawn with a reason, and the lists follow at the next rate."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import duckdb
 import pytest
 
@@ -205,3 +210,34 @@ def test_a_warehouse_of_layout_10_knows_whether_its_corrections_lists_rated_thei
     cli("run", "--events", events, "--warehouse", w, "--out", out, "--no-reports")
     assert query(w, "select correction_id, rated_at_entry, set_aside is not null from corrections order by 1") == [
         (1, True, True), (2, False, False)]
+
+
+def test_a_correction_set_aside_as_an_officer_sees_it(tmp_path):
+    # The same case through the `ratings` command in a scratch folder, each step a fresh process:
+    # the run that takes the late report in says which correction it set aside and why (exit 0),
+    # and `ratings corrections` shows it. The warehouse is the default one, in the folder.
+    environment = {k: v for k, v in os.environ.items() if k not in ("RATINGS_WAREHOUSE", "RATINGS_OUT")}
+
+    def ratings(*args) -> subprocess.CompletedProcess:
+        done = subprocess.run([str(Path(sys.executable).parent / "ratings"), *map(str, args)], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=300, env=environment)
+        assert done.returncode == 0, done.stdout + done.stderr
+        return done
+
+    write_rows(tmp_path / "players.csv", ["player_id", "name"], FIDE_PLAYERS)
+    write_rows(tmp_path / "ratings.csv", ["player_id", "rating", "games_total"], FIDE_RATINGS)
+    write_rows(tmp_path / "games.csv", ["date", "white_id", "black_id", "result", "event"], FIDE_GAMES)
+    write_rows(tmp_path / "late.csv", ["event_id", "name", "start_date", "end_date", "rated_in"],
+               [["F", "F", "2026-02-10", "2026-02-11", "2026-05"]])
+    ratings("run", "--system", "fide", "--players", "players.csv", "--ratings", "ratings.csv", "--games", "games.csv",
+            "--out", "lists", "--no-reports")
+    ratings("correct", 4, "--list", "2026-03", "--rating", 1750, "--reason", "appeal upheld")
+    assert ratings_of(tmp_path / "lists", "2026-03")[4] != 1750
+    ratings("run", "--out", "lists", "--no-reports")
+    assert ratings_of(tmp_path / "lists", "2026-03")[4] == 1750
+    said = ratings("run", "--events", "late.csv", "--out", "lists", "--no-reports").stdout
+    assert ("Note: correction 1 of the fide lists (player 4, list 2026-03) is set aside, no longer applied: "
+            "list 2026-03 no longer rates player 4") in " ".join(said.split())
+    assert ratings_of(tmp_path / "lists", "2026-03")[4] != 1750
+    listed = ratings("corrections").stdout
+    assert "set aside: list 2026-03 no longer rates player 4" in listed and "in force" not in listed
