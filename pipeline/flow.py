@@ -132,6 +132,7 @@ def rate(con: duckdb.DuckDBPyConnection, run_id: int, reporter: Reporter, system
     from pipeline import systems
     from pipeline.rate import UnknownList, from_list_of_each, rate_series
     from pipeline.rate.contract import RuleSetFailed, running
+    from pipeline.rate.corrections import set_aside_by
     from pipeline.rate.series import SeriesError
     from pipeline.warehouse import transaction
 
@@ -153,6 +154,10 @@ def rate(con: duckdb.DuckDBPyConnection, run_id: int, reporter: Reporter, system
         done[series.name] = rated.lists
         reporter.rated(series, rated.lists)
         reporter.waiting(series, rated.waiting)
+        for correction_id, player_id, list_id, why in set_aside_by(con, series.name, run_id):
+            reporter.note(f"correction {correction_id} of the {series.name} lists (player {player_id}, list {list_id}) "
+                          f"is set aside, no longer applied: {why}; if it still stands, enter it again on the list "
+                          "that now rates the player (`ratings corrections` lists it)")
         # in order: the first list was computed when the first computed is it
         if rated.lists and rated.lists[0].list_id == scalar(
                 con, "select list_id from lists where series = ? and position = 0", [series.name]) \

@@ -33,13 +33,14 @@ class WarehouseMissing(WarehouseError):
     """A command that reads the warehouse was given a path where there is none."""
 
 
-WAREHOUSE_VERSION = 10  # the layout of sql/schema.sql and sql/migrations/; 2: lists have revisions; 3: the FIDE
+WAREHOUSE_VERSION = 11  # the layout of sql/schema.sql and sql/migrations/; 2: lists have revisions; 3: the FIDE
 # rule set; 4: submissions, withdrawn rows, registry versions, corrections with a trail; 5: series (several rule
 # sets); 6: events for chess too (rated_in, games_scheduled), lists in their rating order (position);
 # 7: published_files (what each list's publication wrote); 8: reject_closures and duplicate_decisions (the
 # officer's decisions on rejects no fix can take in and on possible duplicate games); 9: each rule set's
 # own columns in tables of its own (RuleSet.extensions), none added to the shared tables; 10: parameter
-# studies (`ratings tune`: studies, study_trials, study_calibration)
+# studies (`ratings tune`: studies, study_trials, study_calibration); 11: corrections set aside where their list
+# no longer rates their player, or would not be made (rated_at_entry, set_aside, set_aside_run)
 # sql/schema.sql is layout 6; sql/migrations/<n>.sql brings layout n - 1 to n. A warehouse of layout 6 or later
 # is brought up to date at its first writable connection; an older one is refused (rebuild it).
 MIGRATED_FROM = 6
@@ -198,7 +199,10 @@ def _after_migration(con: duckdb.DuckDBPyConnection, n: int) -> None:
     """Layout 9 moved each rule set's columns to tables of its own, made for every rule set
     of layout 8: those of rule sets the warehouse holds no series of, left empty, are dropped
     (the rule set's schema.sql makes them when it first rates), and so are the revisions
-    tables left empty (the store makes them at a list's first revision)."""
+    tables left empty (the store makes them at a list's first revision). Layout 11: the
+    corrections entered before it are told whether their list rated their player then."""
+    if n == 11:
+        _rated_at_entry(con)
     if n != 9:
         return
     for (name,) in con.execute("""select m.name from moved_tables m
@@ -210,6 +214,23 @@ def _after_migration(con: duckdb.DuckDBPyConnection, n: int) -> None:
                 and not scalar(con, f"select count(*) from {name}"):
             con.execute(f"drop table {name}")
     con.execute("drop table moved_tables")
+
+
+def _rated_at_entry(con: duckdb.DuckDBPyConnection) -> None:
+    """Each correction's `rated_at_entry`: the player had games on its list in the list's
+    revision in force when it was entered (an older revision's rows are in
+    calculations_revisions, which only a warehouse with revisions has)."""
+    rows = "select l.revision, k.series, k.list_id, k.player_id, k.games_played from calculations k join lists l " \
+           "using (series, list_id)"
+    if con.execute("select 1 from duckdb_tables() where table_name = 'calculations_revisions'").fetchall():
+        rows += " union all select revision, series, list_id, player_id, games_played from calculations_revisions"
+    con.execute(f"""
+        update corrections c set rated_at_entry = coalesce((
+            select bool_or(a.games_played > 0) from ({rows}) a
+            where a.series = c.series and a.list_id = c.list_id and a.player_id = c.player_id
+              and a.revision = (select max(r.revision) from list_revisions r
+                                where r.series = c.series and r.list_id = c.list_id and r.computed_at <= c.entered_at)
+        ), false)""")
 
 
 def _check_version(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) -> None:

@@ -1,8 +1,8 @@
 -- Who changed between the stored revision of a list and its recomputation, and why:
 -- a player whose rating, counted games or archives changed, or whose name or club
 -- in the registry changed since the revision was computed (the published list shows
--- the registry as it was then). The reasons, in this order: corrections entered or
--- withdrawn since; games a replacement or a withdrawal changed (which submission,
+-- the registry as it was then). The reasons, in this order: corrections entered,
+-- withdrawn, set aside or back in force since; games a replacement or a withdrawal changed (which submission,
 -- from what to what); late games (which submission); the registry; else "earlier
 -- lists or opponents changed".
 -- inputs: changed (the recomputed lists: list_id, window_start, window_end, old_revision,
@@ -52,6 +52,12 @@ corrected as (
            'correction ' || c.correction_id || ' withdrawn by ' || c.withdrawn_by || ': ' || c.withdrawn_reason
     from revised r join corrections c on c.series = getvariable('series') and c.list_id = r.list_id
      and c.withdrawn_run > r.old_run_id
+    union all
+    select r.list_id, c.player_id, 2, c.correction_id,
+           'correction ' || c.correction_id
+           || case when c.set_aside is null then ' back in force' else ' set aside: ' || c.set_aside end
+    from revised r join corrections c on c.series = getvariable('series') and c.list_id = r.list_id
+     and c.set_aside_run > r.old_run_id and c.withdrawn_at is null
 ),
 -- One game withdrawn as a duplicate leaves its submission in force (its description says so).
 change_sides as (

@@ -1,6 +1,6 @@
 -- Why each new revision of a list exists: the submissions whose games in its window
 -- were taken in, replaced or withdrawn since the revision before, the corrections
--- entered or withdrawn at the list since; otherwise it follows from an earlier list
+-- entered, withdrawn, set aside or back in force at the list since; otherwise it follows from an earlier list
 -- (or, for the first list, from the registry or the initial ratings). A list computed
 -- for the first time says so.
 -- inputs: changed (list_id, window_start, window_end, old_revision, old_run_id), games, go_games,
@@ -55,6 +55,11 @@ causes as (
     select r.list_id, 'correction ' || c.correction_id || ' withdrawn'
     from revised r join corrections c on c.series = getvariable('series') and c.list_id = r.list_id
      and c.withdrawn_run > r.old_run_id
+    union
+    select r.list_id, 'correction ' || c.correction_id
+                      || case when c.set_aside is null then ' back in force' else ' set aside: ' || c.set_aside end
+    from revised r join corrections c on c.series = getvariable('series') and c.list_id = r.list_id
+     and c.set_aside_run > r.old_run_id and c.withdrawn_at is null
 ),
 first_list as (select min(window_start) as window_start from lists where series = getvariable('series')),
 final as (

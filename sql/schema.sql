@@ -343,7 +343,7 @@ create table if not exists go_games (
     date         date not null,
     black_id     bigint not null,
     white_id     bigint not null,
-    winner       varchar not null,         -- B, W or jigo
+    winner       varchar not null,         -- B, W or jigo; B+F, W+F won by default: counted, never rated
     black_result double not null,          -- 1, 0 or 0.5
     handicap     integer not null,         -- stones Black receives (0: even)
     weight       double,                   -- a game's own weight, overriding class × board size

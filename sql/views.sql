@@ -104,7 +104,7 @@ summary as (
 select l.series, p.player_id, p.name, p.club, l.rating, l.last_list, s.peak_rating, s.peak_list,
        s.first_list, s.last_played_list, s.games,
        (select count(*) from corrections k where k.player_id = p.player_id and k.series = l.series
-          and k.withdrawn_at is null) as corrections
+          and k.withdrawn_at is null and k.set_aside is null) as corrections
 from players p join latest l using (player_id) join summary s using (series, player_id);
 
 comment on view player_card is 'One row per player ever rated in a series: current rating, peak, first list, games.';
@@ -119,7 +119,7 @@ comment on column player_card.peak_list is 'The list of the peak (the latest if 
 comment on column player_card.first_list is 'The first list with a rating.';
 comment on column player_card.last_played_list is 'The latest list on which the player had rated games.';
 comment on column player_card.games is 'Compatible games counted over all lists.';
-comment on column player_card.corrections is 'Corrections by the rating commission in force (withdrawn ones aside).';
+comment on column player_card.corrections is 'Corrections by the rating commission in force (withdrawn and set aside ones left out).';
 
 create or replace view list_summary as
 with history as (select * from rating_history),

@@ -21,19 +21,22 @@ import pytest
 
 from pipeline.systems.fide import (RULES, Rule, event_sides, expected_score, half_away, k_factor, rate_sides,
                                    rating_difference)
+from pipeline.systems.fide.first_event import NO_EVENT, FirstEvents, rated_opponent_sides
 
 NAN = np.nan
 EPOCH = dt.date(1970, 1, 1)  # the games' days count from it, as in the pipeline's arrays
 MONDAY = (dt.date(2026, 3, 2) - EPOCH).days  # the games' day 0: a 2026 date, so the junior rule reads 2026
 
 
-def period(games, rating, games_total=None, peak=None, birth_year=None, year=2026, pool=None, started=None,
+def period(games, rating, games_total=None, peak=None, birth_year=None, year=2026, pool=None, first_elsewhere=(),
            events=None, first_days=None, rules=RULES):
     """One list on a few players, as Fide.rate_arrays computes it: event_sides, then
     rate_sides, every event having started from the list before (`rating`, `games_total`,
     `peak`). Games are (white, black, white's score[, day from 2 March 2026]); `events`
     names each game's event (default: one event); an event starts on its first game's
-    day unless `first_days` gives it a date; an event of exactly two players is a match (X6)."""
+    day unless `first_days` gives it a date; an event of exactly two players is a match (X6).
+    A player's first event (X8) is the event of their earliest game here against a rated
+    player, unless they are in `first_elsewhere` (it was on another list)."""
     n = len(rating)
     rating = np.array(rating, dtype=float)
     white = np.array([g[0] for g in games], dtype=np.int64)
@@ -51,11 +54,13 @@ def period(games, rating, games_total=None, peak=None, birth_year=None, year=202
     peak = np.array(peak if peak is not None else rating, dtype=float)
     birth_year = np.array(birth_year if birth_year is not None else [1980] * n, dtype=float)
     pool = pool or (np.zeros(n, dtype=np.int64), np.zeros(n), np.zeros(n))
-    started = np.array(started if started is not None else ~np.isnan(rating))
     start = (rating, games_total, peak)  # X2: the list in force at every event's start is the list before
     sides = event_sides(white, black, score, day, event, first_day, match, np.zeros(len(games), dtype=bool),
                         tuple(a[white] for a in start), tuple(a[black] for a in start), *start, rules)
-    return rate_sides(sides, rating, games_total, peak, birth_year, year, *pool, started, rules)
+    first = FirstEvents.none(n)
+    first.merge(*rated_opponent_sides(white, black, day, first_day, event, event, match, rating))
+    first.event[list(first_elsewhere)] = NO_EVENT
+    return rate_sides(sides, rating, games_total, peak, birth_year, year, *pool, first.event, ~np.isnan(rating), rules)
 
 
 @pytest.mark.parametrize("d, e", [
@@ -206,8 +211,8 @@ def test_an_initial_rating_with_the_two_1800_draws():
     ([1400] * 5, 0.0, 1205, NAN),
 ])
 def test_initial_rating_bounds(opponents, score, ru, published):
-    # (started: 0 met rated players before, so five losses are not a first event to ignore)
-    r = period([(0, i + 1, score) for i in range(5)], [NAN, *opponents], started=[True] * 6)
+    # (0's first event was on an earlier list, so five losses are not a first event to ignore)
+    r = period([(0, i + 1, score) for i in range(5)], [NAN, *opponents], first_elsewhere=[0])
     assert half_away(r.unrounded[0]) == ru
     np.testing.assert_equal(r.rating[0], published)
     if np.isnan(published):
@@ -221,10 +226,10 @@ def test_games_are_pooled_until_five():
     # (Two opponents at 1600: an event of two players would be a match, not rated with an
     # unrated player, X6.)
     games = [(0, 1, 0.5), (0, 2, 0.5), (0, 1, 1.0), (0, 2, 0.0)]
-    alone = period(games, [NAN, 1600, 1600], started=[True] * 3)
+    alone = period(games, [NAN, 1600, 1600], first_elsewhere=[0])
     assert np.isnan(alone.rating[0]) and alone.rule[0] == Rule.POOLED and alone.pool_games[0] == 4
     pool = (np.array([1, 0, 0]), np.array([1800.0, 0, 0]), np.array([1.0, 0, 0]))
-    pooled = period(games, [NAN, 1600, 1600], pool=pool, started=[True] * 3)
+    pooled = period(games, [NAN, 1600, 1600], pool=pool, first_elsewhere=[0])
     assert pooled.rating[0] == 1736 and pooled.games_total[0] == 5 and pooled.pool_games[0] == 0
 
 
@@ -233,20 +238,20 @@ def test_a_first_event_with_a_zero_score_is_ignored():
     # scores 1 / 2 in event 9 (days 3, 4): only event 9's two games join the pool.
     # (Each event has two rated opponents at 1600: not a match, X6.)
     games = [(0, 1, 0.0, 1), (0, 2, 0.0, 2), (0, 1, 1.0, 3), (0, 2, 0.0, 4)]
-    r = period(games, [NAN, 1600, 1600], events=[7, 7, 9, 9], started=[False, True, True])
+    r = period(games, [NAN, 1600, 1600], events=[7, 7, 9, 9])
     assert (r.pool_games[0], r.ignored_games[0], r.pool_score[0]) == (2, 2, 1.0)
-    # Someone who already met rated players keeps a zero-score event.
-    again = period(games, [NAN, 1600, 1600], events=[7, 7, 9, 9], started=[True] * 3)
+    # Someone whose first event was on an earlier list keeps a zero-score event.
+    again = period(games, [NAN, 1600, 1600], events=[7, 7, 9, 9], first_elsewhere=[0])
     assert (again.pool_games[0], again.ignored_games[0]) == (4, 0)
     # A first event with a point is kept.
-    kept = period([(0, 1, 0.5, 1), (0, 2, 0.0, 2)], [NAN, 1600, 1600], events=[7, 7], started=[False, True, True])
+    kept = period([(0, 1, 0.5, 1), (0, 2, 0.0, 2)], [NAN, 1600, 1600], events=[7, 7])
     assert (kept.pool_games[0], kept.ignored_games[0]) == (2, 0)
 
 
 def test_games_between_two_unrated_players_never_count():
     # 0 and 1 are unrated and meet twice; 0 also meets rated 2 once (a draw, first event kept).
     # Only that draw joins 0's pool; 1 met nobody rated: nothing pooled, and the rule says so.
-    r = period([(0, 1, 1.0), (1, 0, 0.0), (0, 2, 0.5)], [NAN, NAN, 1800], started=[True, True, True])
+    r = period([(0, 1, 1.0), (1, 0, 0.0), (0, 2, 0.5)], [NAN, NAN, 1800], first_elsewhere=[0, 1])
     assert (r.pool_games[0], r.pool_score[0], r.pool_opponents[0]) == (1, 0.5, 1800)
     assert r.pool_games[1] == 0 and r.rule[1] == Rule.UNRATED_OPPONENTS_ONLY
     assert r.games[2] == 0 and r.rating[2] == 1800  # and the rated player's game against 0 changes nothing

@@ -160,7 +160,13 @@ def test_opengotha_save_with_a_doctype_line_is_read_whole(cli, tmp_path):
     with duckdb.connect(str(w), read_only=True) as con:
         assert con.execute("select count(*) from staged_go_games").fetchall()[0][0] == 2708
     # Rated whole: grep -o 'result="[A-Z_]*"' | sort | uniq -c gives 1300 + 1390 games played and
-    # 8 + 10 won by default (`_BYDEF`), which are not counted (rejected with that reason).
-    result = cli("run", "--system", "go-belgium", "--warehouse", w, "--out", tmp_path / "out", "--no-reports",
-                 rejected=True).output
-    assert "read 2708 = accepted 2690 + rejected 18" in result and "read 760 = accepted 760" in result
+    # 8 + 10 won by default (`_BYDEF`): stored as B+F and W+F, counted and never rated, as chess
+    # forfeits (issue 50: they were open rejects no fix could take in).
+    result = cli("run", "--system", "go-belgium", "--warehouse", w, "--out", tmp_path / "out", "--no-reports").output
+    assert "read 2708 = accepted 2708 + rejected 0" in result and "read 760 = accepted 760" in result
+    with duckdb.connect(str(w), read_only=True) as con:
+        assert con.execute("select winner, count(*) from go_games where winner like '%+F' group by 1 order by 1"
+                           ).fetchall() == [("B+F", 8), ("W+F", 10)]
+        assert con.execute("select sum(games_rated), sum(forfeits) from lists").fetchall() == [(2690, 18)]
+        assert con.execute("select count(*) from go_game_sides g join go_games using (game_key) "
+                           "where winner like '%+F'").fetchall() == [(0,)]

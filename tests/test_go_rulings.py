@@ -1,4 +1,4 @@
-"""The Go rulings G2 and G5-G9, F2 and F3, each on the defect that asked for it,
+"""The Go rulings G2, G4a and G5-G9, F2 and F3, each on the defect that asked for it,
 with the numbers computed by hand (go-ratings.md; Table I of the Belgian seed:
 Con 116 and A 200 at −1950, Con 10 and A 70 at 650 and above)."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from pipeline.systems.go_belgium import RULES, first_ratings, game_weight, sides_of
-from tests.conftest import write_rows
+from tests.conftest import cli_runner, write_rows
 
 NAN = np.nan
 
@@ -79,9 +79,9 @@ def test_small_board_weights_apply_from_2021(klass, board, date, weight):
 # ---------------------------------------------------------------------------
 # Through the CLI
 
-def _belgian(cli, tmp_path, players, events, games, *more, **expect):
+def _belgian(cli, tmp_path, players, events, games, *more, system="go-belgium", **expect):
     w, out = tmp_path / "w.duckdb", tmp_path / "out"
-    result = cli("run", "--system", "go-belgium",
+    result = cli("run", "--system", system,
                  "--players", write_rows(tmp_path / "players.csv", ["player_id", "name", "grade"], players),
                  "--events", write_rows(tmp_path / "events.csv",
                                         ["event_id", "name", "start_date", "end_date", "class"], events),
@@ -135,6 +135,28 @@ def test_g9_a_rematch_in_another_round_is_another_game(cli, tmp_path):
     assert _state(out, "open").loc[1, "games"] == 2
 
 
+@pytest.mark.parametrize("system", ["go-belgium", "go-ffg1984"])
+def test_a_game_won_by_default_is_stored_counted_and_never_rated(cli, tmp_path, system):
+    # Issue 50: a game won by default was an open reject no fix could take in. Written B+F or W+F
+    # (SGF's notation; the tournament files' _BYDEF and `!` are read as such), it is stored and
+    # counted as the list's forfeit, and rated by neither rule set: Anna, Bram and Cleo get what the
+    # same event without it gives them.
+    players = [[1, "Anna", "10k"], [2, "Bram", "10k"], [3, "Cleo", "12k"]]
+    events = [["one", "One", "2026-01-10", "2026-01-10", "C"]]
+    played = [["one", "2026-01-10", 1, 2, "B", 0, 1], ["one", "2026-01-10", 2, 3, "W", 0, 2]]
+    ratings = {}
+    for name, games in (("without", played), ("with", [*played, ["one", "2026-01-10", 3, 1, "W+F", 0, 2]])):
+        folder = tmp_path / name
+        folder.mkdir()
+        w, out, result = _belgian(cli, folder, players, events, games, system=system)
+        assert "rejected 0" in result.output
+        ratings[name] = _state(out, "one")[["rating", "games"]]
+    assert ratings["with"].equals(ratings["without"])
+    with duckdb.connect(str(w), read_only=True) as con:
+        assert con.execute("select winner, black_result from go_games where black_id = 3").fetchall() == [("W+F", 0.0)]
+        assert con.execute("select games_rated, forfeits from lists").fetchall() == [(2, 1)]
+
+
 def test_a_correction_for_a_player_who_did_not_play_is_in_the_history_and_the_card(cli, tmp_path):
     players = [[1, "Anna", "10k"], [2, "Bram", "10k"], [3, "Cleo", "5k"]]
     events = [["one", "One", "2026-01-10", "2026-01-10", "C"], ["two", "Two", "2026-01-17", "2026-01-17", "C"]]
@@ -150,6 +172,47 @@ def test_a_correction_for_a_player_who_did_not_play_is_in_the_history_and_the_ca
     assert "correction sets the points to -300.0 (moved up after a league)" in card
     assert "change over the event: +0.000" in card  # no game: the correction is not a game's change
     assert _state(out, "two").loc[3, "rating"] > -300  # event two counts from the correction, Cleo wins
+
+
+@pytest.fixture(scope="module")
+def g4a(tmp_path_factory):
+    """Event "one": Fien (10k) beats Hans (5k); Gijs (10k) beats Fien. Then the commission
+    corrects six players at "one" (five of whom did not play in it)."""
+    folder = tmp_path_factory.mktemp("g4a")
+    cli = cli_runner()
+    players = [[1, "Anna", "5k"], [2, "Bram", "5k"], [3, "Cleo", "1d"], [4, "Dirk", "1d"], [5, "Eva", "NC"],
+               [6, "Fien", "10k"], [7, "Gijs", "10k"], [8, "Hans", "5k"]]
+    games = [["one", "2026-01-10", 8, 6, "W", 0, 1], ["one", "2026-01-10", 6, 7, "W", 0, 2]]
+    w, out, _ = _belgian(cli, folder, players, [["one", "One", "2026-01-10", "2026-01-10", "C"]], games)
+    for player, points in G4A_CORRECTIONS.items():
+        cli("correct", player, "--list", "one", "--rating", points, "--reason", "commission", "--warehouse", w)
+    cli("run", "--warehouse", w, "--out", out)
+    return _state(out, "one")
+
+
+G4A_CORRECTIONS = {1: -600, 2: -601, 3: 100, 4: 100.01, 5: -600, 8: -600}
+
+
+@pytest.mark.parametrize("player, grade", [
+    # 5 kyu (its lower bound −500) corrected to −600: demoted only strictly below −500 − 100: stays 5k.
+    # (Read afresh from the points, −600 was ⌊600/100⌋ + 1 = 7 kyu.)
+    (1, "5k"),
+    # 5 kyu corrected to −601: below −600, demoted to the grade that keeps the 100-point margin,
+    # the reading of −601 + 100 = −501: ⌊501/100⌋ + 1 = 6 kyu (read afresh: 7 kyu).
+    (2, "6k"),
+    # 1 dan (upper bound 100) corrected to 100: promoted only strictly above: stays 1d (read afresh: 2d).
+    (3, "1d"),
+    # 1 dan corrected to 100.01: above 100: ⌊100.01/100⌋ + 1 = 2 dan.
+    (4, "2d"),
+    # No grade (NC) corrected to −600: G4's first reading, ⌊600/100⌋ + 1 = 7 kyu.
+    (5, "7k"),
+    # Hans (5k, −450) played in "one" (a loss): the correction replaces what the event gave, and the
+    # grade moves from the one he had before it: −600 stays 5 kyu.
+    (8, "5k"),
+])
+def test_g4a_a_correction_keeps_the_grades_hysteresis(g4a, player, grade):
+    assert g4a.loc[player, "rating"] == pytest.approx(G4A_CORRECTIONS[player])
+    assert g4a.loc[player, "grade"] == grade
 
 
 def test_g8_an_events_file_decides_the_class_of_a_tournament_file(cli, tmp_path):

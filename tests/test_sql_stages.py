@@ -7,7 +7,7 @@ import duckdb
 import pytest
 
 from pipeline.config import SQL_DIR
-from pipeline.warehouse import stage
+from pipeline.warehouse import stage, stage_sql
 
 # Stages that read the transient tables of one recomputation (new_*, changed), or
 # that hold rows only once a list is revised: their grain is checked in
@@ -45,6 +45,8 @@ def warehouse(tmp_path_factory, small_federation_module):
     from pipeline.rate.series import own_views, series_in
     own_views(con, series_in(con)[0])  # series_player_state: the state with the rule set's own columns
     con.register("lists_to_rate", stage(con, "20_lists").df())
+    con.execute("set variable periods_are = 'windows'")  # the corrections in force, as the signatures read them
+    con.execute(f"create temp table corrections_in_force as {stage_sql('corrections_in_force')}")
     return con
 
 

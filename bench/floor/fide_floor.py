@@ -6,9 +6,10 @@ each game's event on FIDE's monthly lists as the pipeline does (rulings X1, X2, 
 pipeline/systems/fide/events.sql without an events file: an event is the games of
 one name, a name recurring after more than 90 days without games being another
 event, else the games of a month; it is rated on the list whose window holds its
-last day, from the list in force on its first day; two players make a match), rates
-each list with the pipeline's own array functions (pipeline.systems.fide.rules:
-event_sides, rate_sides, k_factor; the pool of unrated players' games), stores the
+last day, from the list in force on its first day; two players of a named event make
+a match, X6a), rates each list with the pipeline's own array functions
+(pipeline.systems.fide.rules: event_sides, rate_sides, k_factor; the pool of unrated
+players' games, counted in lists, X9; each player's first event, X8), stores the
 states in a DuckDB file, writes five files a list as the pipeline does
 (OUT/lists/<list>-r1.{csv,parquet}, the same bytes as OUT/lists/<list>.{csv,parquet},
 OUT/state/<list>.parquet) and (unless --no-reports) one HTML page a list
@@ -55,7 +56,8 @@ from bench.floor.common import (  # noqa: E402
 from pipeline.rate.periods import local_indices  # noqa: E402
 from pipeline.systems.fide import list_date  # noqa: E402
 from pipeline.systems.fide.calendar import monthly_calendar  # noqa: E402
-from pipeline.systems.fide.pool import EPOCH, Pool, pool_cutoff  # noqa: E402
+from pipeline.systems.fide.first_event import FirstEvents, rated_opponent_sides  # noqa: E402
+from pipeline.systems.fide.pool import EPOCH, Pool  # noqa: E402
 from pipeline.systems.fide.rules import RULES, event_sides, is_junior, k_factor, rate_sides  # noqa: E402
 
 
@@ -116,6 +118,8 @@ def main(players: str, ratings: str, games: str, out: str, reports: bool) -> dic
         np.minimum.at(lo_, event_of, side)
         np.maximum.at(hi_, event_of, side)
         match &= lo_ == hi_
+    match &= events > 0  # X6a: a month's games without an event are never a match
+    rank = np.unique(np.array(keys, dtype=object), return_inverse=True)[1].astype(np.int64)  # X8's ties: by id
     rated_at = np.searchsorted(window_start, last_day, side="right") - 1  # X1
     start_at = np.searchsorted(list_day, first_day, side="right") - 1  # X2 (-1: none)
     # The lists: every window from the first that rates an event to the last (empty ones between).
@@ -133,7 +137,7 @@ def main(players: str, ratings: str, games: str, out: str, reports: bool) -> dic
     g = {k: v[order] for k, v in game.items()}
     event = event_of[order]
     g |= {"event": event_hash[event], "start": start_list[event], "first_day": first_day[event],
-          "match": match[event], "after_decided": np.zeros(len(event), dtype=bool)}
+          "match": match[event], "after_decided": np.zeros(len(event), dtype=bool), "rank": rank[event]}
     bounds = np.searchsorted(g["list_index"], np.arange(1, len(lists) + 2))
     t["place"] = time.perf_counter()
 
@@ -142,21 +146,31 @@ def main(players: str, ratings: str, games: str, out: str, reports: bool) -> dic
     rating, games_total, peak = (people["rating"].to_numpy(), people["games_total"].to_numpy().astype(np.int64),
                                  people["peak"].to_numpy())
     initial = (rating, games_total, peak)
-    started = ~np.isnan(rating)
+    ever_rated = ~np.isnan(rating)
     last_rated = np.full(n, -1, dtype=np.int64)
     pool = Pool()
+    # X8: each player's earliest game against a rated opponent, known from the games whose
+    # events start from the initial ratings, then from each list once it is computed.
+    firsts = FirstEvents.none(n)
+
+    def starting_from(list_index: int, ratings: np.ndarray) -> None:
+        at = g["start"] == list_index
+        firsts.merge(*rated_opponent_sides(*(g[k][at] for k in ("white", "black", "day", "first_day", "rank", "event",
+                                                                  "match")), ratings))
+
+    starting_from(-1, rating)
     began = (pd.Timestamp(lists["window_start"].iloc[0]) - EPOCH).days
     # The last list that reads each list as an event's start list (X2): its state is kept until then.
     last_use = np.full(len(lists), -1, dtype=np.int64)
     np.maximum.at(last_use, g["start"][g["start"] >= 0], g["list_index"][g["start"] >= 0] - 1)
     snapshots: dict[int, tuple] = {}
     state_parts, list_parts = [], []
-    for i, (window_start_i, window_end_i) in enumerate(zip(lists["window_start"], lists["window_end"])):
+    for i, window_end_i in enumerate(lists["window_end"]):
         at = slice(bounds[i], bounds[i + 1])
         white, black, starts = g["white"][at], g["black"][at], g["start"][at]
         local, w, b = local_indices(white, black, n)
         end = pd.Timestamp(window_end_i)
-        pool.since(pool_cutoff(end, rules))
+        pool.within(i + 1, rules.pool_months)  # X9: this list and the 25 before it
         pool_games, pool_opponents, pool_score = (a[local] for a in pool.totals(n))
         start_white = [np.empty(len(w)), np.empty(len(w), dtype=np.int64), np.empty(len(w))]
         start_black = [np.empty(len(w)), np.empty(len(w), dtype=np.int64), np.empty(len(w))]
@@ -170,15 +184,16 @@ def main(players: str, ratings: str, games: str, out: str, reports: bool) -> dic
                             peak[local], rules)
         dated = list_date(end, rules)
         r = rate_sides(sides, rating[local], games_total[local], peak[local], birth[local], dated.year,
-                       pool_games, pool_opponents, pool_score, started[local], rules)
+                       pool_games, pool_opponents, pool_score, firsts.event[local], ever_rated[local], rules)
         previous = rating
         rating, games_total, peak = rating.copy(), games_total.copy(), peak.copy()
-        rating[local], games_total[local], peak[local], started[local] = r.rating, r.games_total, r.peak, r.started
+        rating[local], games_total[local], peak[local] = r.rating, r.games_total, r.peak
+        ever_rated |= ~np.isnan(rating)
         last_rated[local] = np.maximum(last_rated[local], r.last_rated)
         pool.forget(~np.isnan(rating) & np.isnan(previous))
         joins = r.pool_games > 0
-        pool.add(pd.Timestamp(window_start_i), local[joins], r.pool_games[joins], r.pool_opponents[joins],
-                 r.pool_score[joins])
+        pool.add(i + 1, local[joins], r.pool_games[joins], r.pool_opponents[joins], r.pool_score[joins])
+        starting_from(i, rating)
         if last_use[i] > i:
             snapshots[i] = (rating, games_total, peak)
         for key in [k for k in snapshots if last_use[k] <= i]:

@@ -62,7 +62,8 @@ def input_options(f):
         ("calendar", "Calendar (R1): list_id, window_start, window_end. Default: the nominal windows."),
         ("games", "Games: date, white_id, black_id, result, optional game_id, event, round; "
                   "or a tournament report file (FIDE TRF, Belgian SWAR), read from its content. "
-                  "Go: event_id, date, black_id, white_id, winner (B, W, jigo), handicap, weight."),
+                  "Go: event_id, date, black_id, white_id, winner (B, W, jigo; B+F, W+F won by default, "
+                  "never rated), handicap, weight."),
         ("events", "Events: event_id, name, start_date, end_date; chess (a games file's `event`): optional "
                    "rated_in (YYYY-MM, a late report) and games_scheduled (a match); Go: class (A/B/C/D), "
                    "board_size (9/13/19)."),

@@ -83,7 +83,8 @@ def correct(player_id: int | None, list_id: str | None, rating: float | None, re
 @listing_format
 @warehouse_option
 def list_corrections(player_id: int | None, list_id: str | None, warehouse: Path, wait: float, fmt: str) -> None:
-    """List the rating commission's corrections, in force or withdrawn, with who entered them and when.
+    """List the rating commission's corrections, in force, set aside (their list no longer rates the player,
+    with why) or withdrawn, with who entered them and when.
 
     Example: ratings corrections --player 12345
     """

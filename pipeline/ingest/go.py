@@ -3,8 +3,10 @@ pairgoth .tour): its event, its games
 and its bad lines into the staging tables, its players matched to the registry.
 
 As for chess tournament files (pipeline/ingest_trf.py), a row is a record: the
-games, then the games that are not counted (by default, both won, both lost)
-and the problems found reading, which validation rejects with their reason.
+games (a game won by default as B+F or W+F: stored, never rated, as a chess
+forfeit), then the games no rule rates and no fix can change (both won, both
+lost, a jigo by default) and the problems found reading, which validation
+rejects with their reason.
 """
 from __future__ import annotations
 
@@ -212,15 +214,17 @@ def _staged_games(t: GoTournament, ids: pd.Series, register_new: bool = False,
         for side, key, mapped in (("black", g["black"], black), ("white", g["white"], white)))
     joined = black_text + np.where((black_text != "") & (white_text != ""), "; ", "") + white_text
     unknown = joined.where(joined != "")
+    won_by_default = g["forfeit"] & g["winner"].isin(["B", "W"])  # stored as B+F, W+F: never rated
     why_not = pd.Series("not counted: " + g["forfeit"].map({True: "a game by default", False: "both won or both lost"}),
-                        index=g.index).where(~g["counted"])
+                        index=g.index).where(~g["counted"] & ~won_by_default)
     problem = why_not.fillna(unknown).astype(object)
+    winner = g["winner"].mask(won_by_default, g["winner"].fillna("") + "+F")
     dates = pd.to_datetime(g["date"], errors="coerce").dt.strftime("%Y-%m-%d").astype(object)
     games = pd.DataFrame({
         "event_id": t.event["event_id"],
         "date": dates.where(dates.notna(), None),
         "black_id": black.astype("string"), "white_id": white.astype("string"),
-        "winner": g["winner"], "handicap": g["handicap"].astype(str), "weight": None,
+        "winner": winner, "handicap": g["handicap"].astype(str), "weight": None,
         "round": g["round"].astype(str),
         "problem": problem.where(problem.notna(), None),
     })

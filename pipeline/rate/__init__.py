@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from pipeline.config import today
+from pipeline.rate.corrections import fixes_in_force, record_set_aside
 from pipeline.rate.series import Series
 from pipeline.rate.waiting import Waiting, as_day, closed, computed_from, waiting_games
-from pipeline.warehouse import scalar
+from pipeline.warehouse import scalar, stage_sql, transaction
 
 if TYPE_CHECKING:  # numpy, pandas and Arrow are loaded when a series is rated, not by every command
     import pandas as pd  # that imports this package (`ratings submissions`)
@@ -66,8 +67,12 @@ def not_due(found: pd.DataFrame, list_id: str) -> str | None:
 
 def signatures_of(con: duckdb.DuckDBPyConnection, series: Series, periods: pd.DataFrame) -> dict[str, int]:
     """What each period is computed from, as one number (sql/22_list_signatures.sql,
-    or the rule set's own)."""
+    or the rule set's own), with the corrections in force (the temp table
+    corrections_in_force: each correction of the series, set aside where it no longer
+    stands, sql/corrections_in_force.sql)."""
     con.register("lists_to_rate", periods)
+    con.execute("set variable periods_are = ?", [series.rule_set.periods_are])
+    con.execute(f"create or replace temp table corrections_in_force as {stage_sql('corrections_in_force')}")
     signatures = {k: int(v) for k, v in con.sql(series.rule_set.signature_sql()).fetchall()}
     con.unregister("lists_to_rate")
     return signatures
@@ -158,7 +163,6 @@ def computed_lists(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, 
 
     from pipeline.progress import progress
     from pipeline.rate.contract import rated_period
-    from pipeline.rate.corrections import fixes_in_force
     from pipeline.rate.initial import refuse_unreadable
     from pipeline.rate.periods import list_row
     from pipeline.rate.store import COMMON_TABLES
@@ -189,7 +193,7 @@ def computed_lists(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, 
     todo = periods.iloc[first:].reset_index(drop=True)
     state = rs.starting_state(con, series.name, before)
     games = rs.period_games(con, series.name, todo)
-    fixes = fixes_in_force(con, series.name, state.ids)
+    fixes = fixes_in_force(con, state.ids)
     frames: dict[str, list] = {t: [] for t in (*COMMON_TABLES, *rs.tables)}
     filled = tuple(t for t in frames if t != "lists")  # a list's own row is the pipeline's (list_row)
     context = {"run_id": run_id, "parameters": parameters,
@@ -228,7 +232,9 @@ def rate_series(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, fro
     computed = computed_lists(con, run_id, series, from_list, show_progress)
     if computed.frames is None:
         return Rated([], computed.waiting)
-    revised = store(con, series.name, computed.frames, run_id, series.rule_set.extensions)
+    with transaction(con):  # the corrections set aside with the lists that no longer apply them
+        record_set_aside(con, run_id)
+        revised = store(con, series.name, computed.frames, run_id, series.rule_set.extensions)
     return Rated([dataclasses.replace(r, revision=revised.get(r.list_id)) for r in computed.summary], computed.waiting)
 
 

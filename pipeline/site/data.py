@@ -171,7 +171,7 @@ def _notes(con: duckdb.DuckDBPyConnection) -> dict[int, dict]:
     notes: dict[int, dict] = {}
     for kind, sql in (("corrections", """select player_id, list_id, rating, reason from corrections
                                          where series = getvariable('series') and withdrawn_at is null
-                                           and list_id in (select list_id from site_lists)
+                                           and set_aside is null and list_id in (select list_id from site_lists)
                                          order by player_id, correction_id"""),
                       ("revisions", """select player_id, list_id, revision, old_rating, new_rating, reason
                                        from rating_changes

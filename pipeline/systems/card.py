@@ -260,7 +260,7 @@ def corrections(con, series, list_id: str) -> dict[int, Correction]:
     list: the replayed card is the computation without it, the correction is data beside it."""
     return {int(p): Correction(Num(rating), reason) for p, rating, reason in con.execute(
         """select player_id, arg_max(rating, correction_id), arg_max(reason, correction_id) from corrections
-           where series = ? and list_id = ? and withdrawn_at is null group by player_id""",
+           where series = ? and list_id = ? and withdrawn_at is null and set_aside is null group by player_id""",
         [series.name, list_id]).fetchall()}
 
 

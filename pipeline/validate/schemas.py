@@ -347,7 +347,9 @@ class GoGamesInput(pa.DataFrameModel):
     date: Day = pa.Field(nullable=False, metadata=parsed(DATE, UNPARSEABLE_DATE, **CALENDAR_DATE))
     black_id: Int = pa.Field(nullable=False, metadata=parsed(ID, NOT_AN_ID))
     white_id: Int = pa.Field(nullable=False, metadata=parsed(ID, NOT_AN_ID))
-    winner: Text = pa.Field(nullable=False, isin=["B", "W", "b", "w", "jigo", "Jigo", "JIGO"])
+    # B+F, W+F: won by default (SGF's notation): stored and counted, never rated, as chess forfeits
+    winner: Text = pa.Field(nullable=False, isin=["B", "W", "b", "w", "jigo", "Jigo", "JIGO", "B+F", "W+F", "b+f",
+                                                  "w+f"])
     handicap: Int = pa.Field(nullable=True, metadata=parsed(
         whole("[0-9]"), "handicap must be a whole number of stones from 0 to 9"))
     weight: Number = pa.Field(nullable=True, metadata=parsed(NUMBER, WEIGHT))

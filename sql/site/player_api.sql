@@ -19,7 +19,8 @@ fixes as (
                                              'entered_on', entered_at::date)::varchar, ',' order by correction_id)
            as corrections
     from corrections
-    where series = getvariable('series') and withdrawn_at is null and list_id in (select list_id from site_lists)
+    where series = getvariable('series') and withdrawn_at is null and set_aside is null
+      and list_id in (select list_id from site_lists)
     group by player_id
 ),
 revised as (

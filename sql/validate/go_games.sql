@@ -22,7 +22,8 @@ outside_event as (
 -- the values as they will be stored, so that `3` and `03`, or `b` and `B`, are one
 parsed as (
     select row_number, event_id, date, black_id, white_id,
-           case lower(winner) when 'b' then 'B' when 'w' then 'W' else 'jigo' end as winner,
+           case lower(winner) when 'b' then 'B' when 'w' then 'W' when 'b+f' then 'B+F' when 'w+f' then 'W+F'
+                              else 'jigo' end as winner,
            coalesce(handicap, 0) as handicap, weight, round
     from candidates
 ),

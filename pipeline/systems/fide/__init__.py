@@ -12,7 +12,8 @@ from pipeline.systems.base import Fixes, Outcome, Period, RatedList, RuleSet
 from pipeline.systems.fide.calendar import list_date as calendar_list_date
 from pipeline.systems.fide.calendar import monthly_calendar
 from pipeline.systems.fide.events import FideGames, fide_period_games, place_fide_games
-from pipeline.systems.fide.pool import EPOCH, FideState, fide_starting_state, pool_cutoff, state_arrays
+from pipeline.systems.fide.first_event import rated_opponent_sides
+from pipeline.systems.fide.pool import EPOCH, FideState, fide_starting_state, state_arrays
 from pipeline.systems.fide.rules import *  # noqa: F403 (the rules, for their users)
 from pipeline.systems.fide.rules import FideRules, PeriodResult, event_sides, is_junior, k_factor, rate_sides
 
@@ -64,7 +65,9 @@ class Fide(RuleSet):
         rules = self.parameters
         games, x = g.games, g.games.extra
         local, w, b = local_indices(games.white, games.black, len(s.ids), also=also)
-        s.pool.since(pool_cutoff(end, rules))
+        if g.firsts_before is not None:  # X8: what the lists computed before this pass tell
+            s.firsts.merge(*g.firsts_before)
+        s.pool.within(s.place + 1, rules.pool_months)  # X9: this list and the 25 before it
         pool_games, pool_opponents, pool_score = (a[local] for a in s.pool.totals(len(s.ids)))
         start_white = [np.empty(len(w)), np.empty(len(w), dtype=np.int64), np.empty(len(w))]
         start_black = [np.empty(len(w)), np.empty(len(w), dtype=np.int64), np.empty(len(w))]
@@ -76,7 +79,8 @@ class Fide(RuleSet):
                             x["after_decided"], start_white, start_black, s.rating[local], s.games_total[local],
                             s.peak[local], rules)
         r = rate_sides(sides, s.rating[local], s.games_total[local], s.peak[local], s.birth_year[local],
-                       list_date(end, rules).year, pool_games, pool_opponents, pool_score, s.started[local], rules)
+                       list_date(end, rules).year, pool_games, pool_opponents, pool_score, s.firsts.event[local],
+                       s.ever_rated[local], rules)
         return local, w, b, r
 
     def rate_period(self, s: FideState, g: FideGames, period: Period, fixes: Fixes | None) -> Outcome:
@@ -85,16 +89,18 @@ class Fide(RuleSet):
         local, w, b, r = self.rate_arrays(s, g, pd.Timestamp(period.end))
         previous = s.rating
         s.rating, s.games_total, s.peak = s.rating.copy(), s.games_total.copy(), s.peak.copy()
-        s.rating[local], s.games_total[local], s.peak[local], s.started[local] = r.rating, r.games_total, r.peak, r.started
+        s.rating[local], s.games_total[local], s.peak[local] = r.rating, r.games_total, r.peak
         s.last_rated[local] = np.maximum(s.last_rated[local], r.last_rated)
         calculations = _calculations(period.list_id, s.ids[local], previous[local], r)
         if fixes is not None:  # the commission's rating replaces the computed one
             s.rating[fixes.who] = fixes.ratings
             s.peak[fixes.who] = np.fmax(s.peak[fixes.who], fixes.ratings)
             mark_corrections(calculations, s.ids[fixes.who], fixes.ratings, fixes.reasons)
+        s.ever_rated |= ~np.isnan(s.rating)  # a correction may give an unrated player a rating
         s.pool.forget(~np.isnan(s.rating) & np.isnan(previous))
         joins = (r.pool_games > 0) | (r.ignored_games > 0)
-        s.pool.add(pd.Timestamp(period.start), local[r.pool_games > 0],
+        s.place += 1
+        s.pool.add(s.place, local[r.pool_games > 0],
                    *(a[r.pool_games > 0] for a in (r.pool_games, r.pool_opponents, r.pool_score)))
         s.began = (pd.Timestamp(period.start) - EPOCH).days if s.began is None else s.began
         published = list_date(pd.Timestamp(period.end), rules)
@@ -107,6 +113,9 @@ class Fide(RuleSet):
         inactive = np.where(s.last_rated >= 0, s.last_rated, s.began) < active_since
         last_rated = np.where(s.last_rated >= 0, s.last_rated, np.iinfo(np.int64).min).astype("datetime64[D]")
         self.keep_start_lists(s, g, period)
+        starting = g.starting_from(period.list_id)
+        if starting is not None:  # X8: the games of later lists whose events start from this one
+            s.firsts.merge(*rated_opponent_sides(*starting, s.rating))
         rated = int((~np.isnan(s.rating)).sum())
         played = len(games.white)
         return Outcome(

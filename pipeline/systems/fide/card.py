@@ -17,7 +17,8 @@ import pandas as pd
 from pipeline.rate.replay import replayed
 from pipeline.systems.card import (CHESS_COLUMNS, RESULTS, Card, Game, Games, Line, Num, chess_cells, corrections,
                                    day, said, text)
-from pipeline.systems.fide.pool import EPOCH, pool_cutoff
+from pipeline.systems.fide.first_event import NO_EVENT, NONE
+from pipeline.systems.fide.pool import EPOCH
 from pipeline.systems.fide.rules import (FideRules, PeriodResult, Rule, SideUse, expected_score, is_junior,
                                         k_factor, rating_difference)
 
@@ -57,16 +58,20 @@ def fide_replay(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int
     r = replayed(con, series, player_id, list_id)
     s, g, me = r.state, r.games, r.me
     end = pd.Timestamp(r.period.end)
-    s.pool.since(pool_cutoff(end, rules))
+    s.pool.within(s.place + 1, rules.pool_months)  # X9: this list and the 25 before it
     pool = s.pool.totals(len(s.ids))
     if extra_game is not None:  # a fictitious established opponent, index n, on the window's last day
         opponent, extra_score = extra_game
         s.ids, s.rating = np.append(s.ids, -1), np.append(s.rating, opponent)
         s.games_total, s.peak = np.append(s.games_total, rules.established_games), np.append(s.peak, opponent)
-        s.birth_year, s.started = np.append(s.birth_year, np.nan), np.append(s.started, True)
+        s.birth_year, s.ever_rated = np.append(s.birth_year, np.nan), np.append(s.ever_rated, True)
         day = (end - EPOCH).days
+        last = np.iinfo(np.int64).max  # the asked game's event comes after every stored one on its day (X8)
+        s.firsts.append(NONE, NONE, NONE, NO_EVENT)
+        s.firsts.merge(np.array([me]), np.array([day]), np.array([day]), np.array([last]), np.array([-1]))
         one = {"day": day, "event_key": -1, "start_list": s.list_id, "first_day": day, "match": False,
-               "after_decided": False, "game_key": -1}  # the fictitious game: no key of a stored one
+               "after_decided": False, "event_rank": last,
+               "game_key": -1}  # the fictitious game: no key of a stored one
         games = g.games
         games = replace(games, white=np.append(games.white, me), black=np.append(games.black, len(s.ids) - 1),
                         white_score=np.append(games.white_score, extra_score),

@@ -3,7 +3,7 @@ it takes ratings from, and the games of the lists to compute with the states of
 those start lists that this pass does not compute itself."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
@@ -12,6 +12,7 @@ import pandas as pd
 
 from pipeline.rate.periods import WindowGames, span_rated, window_games
 from pipeline.systems.fide.calendar import list_date, monthly_calendar
+from pipeline.systems.fide.first_event import first_games_before
 
 HERE = Path(__file__).parent
 INITIAL = None  # the start "list" of an event that began before the series' first list
@@ -52,29 +53,49 @@ def place_fide_games(con: duckdb.DuckDBPyConnection, closing_days: int) -> None:
         select game_key, rated_on as list_id, (hash(event_key) >> 1)::bigint as event_key,
                hash(event_key, start_list, first_day, match, after_decided) as placement,
                start_list, datediff('day', date '1970-01-01', first_day)::integer as first_day,
-               match, after_decided
+               match, after_decided, event_rank
         from fide_placed""")
 
 
 PLACED_COLUMNS = {"day": np.int64, "event_key": np.int64, "start_list": object, "first_day": np.int64,
-                  "match": bool, "after_decided": bool}
+                  "match": bool, "after_decided": bool, "event_rank": np.int64}
 
 
 @dataclass(frozen=True)
 class FideGames:
     """The games of the lists to compute (`games.extra` holds each game's day, event,
     start list, the event's first day, whether it is a match and, in a match, whether
-    it was played after the match was decided); the states (rating, games_total,
-    peak) of the start lists computed before this pass, by list id (INITIAL: the
-    initial ratings); and the last list (1-based index) that reads each start list
-    computed in this pass."""
+    it was played after the match was decided, and the event's rank by id); the states
+    (rating, games_total, peak) of the start lists computed before this pass, by list id
+    (INITIAL: the initial ratings); and the last list (1-based index) that reads each
+    start list computed in this pass.
+
+    For the first-event rule (X8): `firsts_before`, the earliest game against a rated
+    opponent of each player that the games of start lists computed before this pass
+    give (with the first list's games only: `of(0)`), and, by each start list computed
+    in this pass, the indices in `all_games` (the whole pass) of the games that start
+    from it, to be known once it is computed."""
 
     games: WindowGames
     start_states: dict
     last_use: dict[str, int]
+    all_games: WindowGames | None = None
+    by_start: dict[str, np.ndarray] = field(default_factory=dict)
+    firsts_before: tuple[np.ndarray, ...] | None = None
 
     def of(self, i: int) -> FideGames:
-        return FideGames(self.games.of(i), self.start_states, self.last_use)
+        return FideGames(self.games.of(i), self.start_states, self.last_use, self.all_games, self.by_start,
+                         self.firsts_before if i == 0 else None)
+
+    def starting_from(self, list_id: str) -> tuple[np.ndarray, ...] | None:
+        """(white, black, day, first_day, event_rank, event_key, match) of the pass's games
+        whose events start from `list_id`; None when there are none."""
+        at = self.by_start.get(list_id)
+        if at is None:
+            return None
+        g = self.all_games
+        return (g.white[at], g.black[at], *(g.extra[k][at] for k in ("day", "first_day", "event_rank", "event_key",
+                                                                       "match")))
 
 
 def fide_period_games(con: duckdb.DuckDBPyConnection, series: str, periods: pd.DataFrame, states) -> FideGames:
@@ -97,4 +118,9 @@ def fide_period_games(con: duckdb.DuckDBPyConnection, series: str, periods: pd.D
     needed = set(last_use)
     last_use = {key: index for key, index in last_use.items() if key in computing}
     start_states = {key: states(key) for key in needed - computing}
-    return FideGames(games, start_states, last_use)
+    # X8: the games that start from a list of this pass, by that list (known once it is computed)
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(len(keys) + 1))
+    by_start = {key: order[bounds[k]:bounds[k + 1]] for k, key in enumerate(keys.tolist()) if key in computing}
+    firsts = first_games_before(con, series, sorted(computing))
+    return FideGames(games, start_states, last_use, games, by_start, firsts)

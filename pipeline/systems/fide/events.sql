@@ -1,6 +1,6 @@
 -- FIDE rates a tournament as a whole (rulings X1-X3, X6): each game with its event,
 -- the list that rates the event (X1), the list in force when it started (X2), and
--- whether it is a match game played after the match was decided (X6).
+-- whether it is a match game played after the match was decided (X6, X6a).
 -- An event is, in this order: the events-file row whose event_id is the game's
 -- `event`; the tournament file the game came from (TRF, SWAR: one file, one event);
 -- the games' `event` name, a name recurring after more than 90 days without games
@@ -48,7 +48,10 @@ spans as (
            -- two players: every game between the same pair (a game is never a player against
            -- themself), told without collecting each event's players (a tenth of the placement's time)
            min(least(p.white_id, p.black_id)) = max(least(p.white_id, p.black_id))
-               and min(greatest(p.white_id, p.black_id)) = max(greatest(p.white_id, p.black_id)) as two_players
+               and min(greatest(p.white_id, p.black_id)) = max(greatest(p.white_id, p.black_id)) as two_players,
+           -- X6a: a match is an event an events file or a tournament file declares (or the games'
+           -- `event`), never the one-event-per-calendar-month grouping of games without one
+           not starts_with(p.event_key, 'month ') as declared
     from played p left join described e on 'event ' || e.event_id = p.event_key
     group by p.event_key
 ),
@@ -74,7 +77,7 @@ match_points as (
                     case p.result when '+/-' then (p.white_id > p.black_id)::integer
                                   when '-/+' then (p.white_id < p.black_id)::integer else 0 end) as second_points
     from played p join placed e using (event_key)
-    where e.two_players and e.games_scheduled is not null
+    where e.two_players and e.declared and e.games_scheduled is not null
 ),
 decided as (
     select m.game_key,
@@ -85,7 +88,9 @@ decided as (
 ),
 final as (
     select p.game_key, p.event_key, e.event_name, e.first_day, e.last_day, e.rated_on, e.start_list,
-           e.two_players as match, coalesce(d.after_decided, false) as after_decided
+           e.two_players and e.declared as match, coalesce(d.after_decided, false) as after_decided,
+           -- X8: a first event's ties (same day, same start) go to the event id
+           dense_rank() over (order by p.event_key) as event_rank
     from played p join placed e using (event_key) left join decided d using (game_key)
 )
 select * from final

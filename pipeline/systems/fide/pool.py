@@ -1,8 +1,9 @@
 """What FIDE's rules carry from list to list besides the rating: rated games to
 date and the highest published rating (K factor), the day of the last rated game
-(inactive players), whether the player has met a rated opponent (the first-event
-rule), the pooled games of unrated players, kept per list so that those older than
-26 months drop out, and the states of the lists later events take ratings from (X2)."""
+(inactive players), whether the player was ever rated and their earliest game
+against a rated opponent (the first-event rule, X8: first_event.py), the pooled
+games of unrated players, kept per list so that those of more than 26 lists back
+drop out (X9), and the states of the lists later events take ratings from (X2)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -13,28 +14,32 @@ import pandas as pd
 import pyarrow as pa
 
 from pipeline.rate.periods import column
-from pipeline.systems.fide.rules import RULES, FideRules
+from pipeline.systems.fide.first_event import FirstEvents
 
 EPOCH = pd.Timestamp("1970-01-01")
 
 
 @dataclass
 class Pool:
-    """Unrated players' games against rated opponents, one entry per list (B02 8.2)."""
+    """Unrated players' games against rated opponents, one entry per list (B02 8.2),
+    each with the list's place in the series (1: its first list)."""
 
-    starts: list[pd.Timestamp] = field(default_factory=list)  # window start of each entry's list
+    places: list[int] = field(default_factory=list)
     entries: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=list)
 
-    def add(self, start: pd.Timestamp, who: np.ndarray, games: np.ndarray, opponents: np.ndarray,
+    def add(self, place: int, who: np.ndarray, games: np.ndarray, opponents: np.ndarray,
             score: np.ndarray) -> None:
         if len(who):
-            self.starts.append(pd.Timestamp(start))
+            self.places.append(int(place))
             self.entries.append((who, games, opponents, score))
 
-    def since(self, cutoff: pd.Timestamp) -> None:
-        """Drop the lists whose window starts before the cutoff (26 months)."""
-        keep = [i for i, s in enumerate(self.starts) if s >= cutoff]  # at most one entry a list
-        self.starts = [self.starts[i] for i in keep]
+    def within(self, place: int, lists: int) -> None:
+        """Keep what the pool of the list at `place` holds: ruling X9, the games of the
+        `lists` lists that end with it (the list itself and the 25 before it), counted
+        in lists, not by a date minus 26 months (which loses a list in February, May
+        and September, whose windows start on the 29th or 30th of a month)."""
+        keep = [i for i, p in enumerate(self.places) if p > place - lists]  # at most one entry a list
+        self.places = [self.places[i] for i in keep]
         self.entries = [self.entries[i] for i in keep]
 
     def forget(self, rated: np.ndarray) -> None:
@@ -57,21 +62,17 @@ class FideState:
     rating: np.ndarray
     games_total: np.ndarray
     peak: np.ndarray
-    started: np.ndarray
+    ever_rated: np.ndarray  # rated on a list or by the initial ratings: their first event is behind them (X8)
     pool: Pool
     last_rated: np.ndarray  # days since 1970-01-01 of the last rated game (−1: none in the history)
+    firsts: FirstEvents  # each player's earliest game against a rated opponent known so far (X8)
     list_id: str | None = None  # the list this is the state after (None: the initial ratings)
+    place: int = 0  # that list's place in the series (1: the first list; 0: the initial ratings), for X9
     began: int | None = None  # the day the series' first window starts (activity before it is unknown)
     snapshots: dict = field(default_factory=dict)  # list id → (rating, games_total, peak) after it (X2)
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return self.rating, self.games_total, self.peak
-
-
-def pool_cutoff(window_end: pd.Timestamp, rules: FideRules = RULES) -> pd.Timestamp:
-    """The earliest window start whose games are still pooled: the 26 months that
-    end with this window (a January window keeps the lists from December two years before)."""
-    return pd.Timestamp(window_end) + pd.Timedelta(days=1) - pd.DateOffset(months=rules.pool_months)
 
 
 def list_state(con: duckdb.DuckDBPyConnection, series: str, list_id: str | None) -> pa.Table:
@@ -103,28 +104,27 @@ def state_arrays(con: duckdb.DuckDBPyConnection, series: str, list_id: str | Non
 
 def fide_starting_state(con: duckdb.DuckDBPyConnection, series: str, before: str | None) -> FideState:
     """Every registered player's state after the list `before` of the series (None:
-    the initial ratings)."""
+    the initial ratings). Their earliest games against rated opponents (X8) are the
+    games' to give (FideGames.firsts_before): they depend on the lists being computed."""
     params = {"before": before, "series": series}
     players = list_state(con, series, before)
-    started = con.sql("""
+    rated = con.sql("""
         with upto as (
             select list_id from lists
             where series = $series
               and window_start <= (select window_start from lists where series = $series and list_id = $before)
         ),
-        started as (
+        rated as (
             select player_id from initial_ratings where rating is not null
-            union select player_id from pooled_games
-                  where series = $series and list_id in (select list_id from upto)
             union select player_id from player_state
                   where series = $series and rating is not null and list_id in (select list_id from upto)
         )
-        select p.player_id in (select player_id from started) as started from players p order by p.player_id""",
-                      params=params).to_arrow_table()
+        select p.player_id in (select player_id from rated) as ever_rated from players p order by p.player_id""",
+                    params=params).to_arrow_table()
     ids = column(players, "player_id", np.int64)
     pooled = con.sql("""
         with upto as (
-            select list_id, window_start from lists
+            select list_id, window_start, row_number() over (order by window_start) as place from lists
             where series = $series
               and window_start <= (select window_start from lists where series = $series and list_id = $before)
         ),
@@ -132,16 +132,21 @@ def fide_starting_state(con: duckdb.DuckDBPyConnection, series: str, before: str
             select player_id, max(u.window_start) as last from player_state s join upto u using (list_id)
             where s.series = $series and s.rating is not null group by player_id
         )
-        select u.window_start, q.player_id, q.games, q.opponents_sum, q.score
+        select u.place, q.player_id, q.games, q.opponents_sum, q.score
         from pooled_games q join upto u using (list_id) left join last_rated r using (player_id)
         where q.series = $series and q.games > 0 and (r.last is null or u.window_start > r.last)
-        order by u.window_start, q.player_id""", params=params).df()
+        order by u.place, q.player_id""", params=params).df()
     pool = Pool()
-    for start, rows in pooled.groupby("window_start", sort=True):  # one group per list: at most 26 are kept
-        pool.add(start, np.searchsorted(ids, rows["player_id"].to_numpy()), rows["games"].to_numpy(),
+    for place, rows in pooled.groupby("place", sort=True):  # one group per list: at most 26 are kept
+        pool.add(place, np.searchsorted(ids, rows["player_id"].to_numpy()), rows["games"].to_numpy(),
                  rows["opponents_sum"].to_numpy(float), rows["score"].to_numpy(float))
-    began = con.execute("select min(window_start) from lists where series = ?", [series]).fetchall()[0][0]
+    began, place = con.execute("""
+        select min(window_start),
+               count(*) filter (where window_start <= (select window_start from lists
+                                                       where series = $series and list_id = $before))
+        from lists where series = $series""", params).fetchall()[0]
     return FideState(ids, column(players, "birth_year"), column(players, "rating"),
                      column(players, "games_total", np.int64), column(players, "peak_rating"),
-                     column(started, "started", bool), pool, column(players, "last_rated", np.int64), before,
-                     None if before is None or began is None else (pd.Timestamp(began) - EPOCH).days)
+                     column(rated, "ever_rated", bool), pool, column(players, "last_rated", np.int64),
+                     FirstEvents.none(len(ids)), list_id=before, place=int(place),
+                     began=None if before is None or began is None else (pd.Timestamp(began) - EPOCH).days)

@@ -9,9 +9,10 @@
 |   X3, X6)                                               |                        |
 | one change per list, K per event, 0.5 away (X3)         | `rate_sides`           |
 | the 1400 floor (B02 7.2.1)                              | `rate_sides`           |
-| unrated: 5 games pooled over 26 months, two 1800 draws, | `initial_ratings`,     |
+| unrated: 5 games pooled over 26 lists (X9), 1800 draws, | `initial_ratings`,     |
 |   dp at p to the hundredth, at most 2200, from 1400     |   `rate_sides`         |
-| a first event with a zero score is ignored              | `first_event_ignored`  |
+| a first event with a zero score is ignored (X8)         | `first_event_ignored`, |
+|                                                         |   `first_event.py`     |
 | monthly lists closing 3 days before their date (X1)     | `calendar.py`          |
 | which list rates an event, which it starts from (X1-X2) | `events.sql`           |
 
@@ -71,7 +72,7 @@ class FideRules:
     max_k_times_games: int = within(700, 1, 100_000)  # B02 8.3.3: K × n ≤ 700
     floor: float = within(1400.0, 0, 3000)  # B02 7.2.1: below it, unrated on the next list
     initial_games: int = within(5, 1, 1000)  # B02 8.2: at least 5 games against rated opponents
-    pool_months: int = within(26, 1, 1200)  # pooled over up to 26 months
+    pool_months: int = within(26, 1, 1200)  # pooled over up to 26 months: ruling X9, the 26 lists ending with it
     fictitious_rating: float = within(1800.0, 1, 3000)  # two fictitious draws against 1800
     fictitious_draws: int = within(2, 0, 100)
     initial_cap: float = within(2200.0, 1, 3000)  # Ru at most 2200
@@ -190,21 +191,18 @@ def initial_ratings(games: np.ndarray, opponents_sum: np.ndarray, score: np.ndar
     return ra, p, dp, raw, ru
 
 
-def first_event_ignored(player: np.ndarray, day: np.ndarray, event: np.ndarray, score: np.ndarray,
-                        started: np.ndarray) -> np.ndarray:
+def first_event_ignored(player: np.ndarray, event: np.ndarray, score: np.ndarray, first_event: np.ndarray,
+                        ever_rated: np.ndarray) -> np.ndarray:
     """Which game sides belong to a first event with a zero score (ignored, B02 8.2).
 
-    Sides are an unrated player's games against rated opponents; `started` marks
-    players who met rated opponents before (their first event is behind them).
-    A player's first event is the one of their earliest game (ties: the smallest
-    event key); games without an event name form one event per date.
+    Sides are an unrated player's games against rated opponents; `first_event` is each
+    player's first event (ruling X8: the event of their earliest game against a rated
+    opponent, whichever list rates it: first_event.py), whose games are all on one
+    list; `ever_rated` marks players rated before (their first event is behind them:
+    a player rated from a later event plays the first one as a rated player, X3).
     """
-    order = np.lexsort((event, day, player))
-    first = np.zeros(len(started), dtype=event.dtype)
-    leaders = order[np.r_[True, player[order][1:] != player[order][:-1]]] if len(order) else order
-    first[player[leaders]] = event[leaders]
-    in_first = ~started[player] & (event == first[player])
-    first_score = np.bincount(player[in_first], weights=score[in_first], minlength=len(started))
+    in_first = ~ever_rated[player] & (event == first_event[player])
+    first_score = np.bincount(player[in_first], weights=score[in_first], minlength=len(first_event))
     return in_first & (first_score[player] == 0)
 
 
@@ -215,7 +213,7 @@ class PeriodResult:
     rating: np.ndarray  # published (whole number), NaN while unrated
     games_total: np.ndarray
     peak: np.ndarray
-    started: np.ndarray  # has met a rated opponent (first event behind them)
+    ever_rated: np.ndarray  # rated on this list or before (a first event is then behind them)
     pool_games: np.ndarray  # this period's games against rated opponents that join the pool
     pool_opponents: np.ndarray
     pool_score: np.ndarray
@@ -297,11 +295,13 @@ def event_sides(white: np.ndarray, black: np.ndarray, white_score: np.ndarray, d
 
 def rate_sides(s: Sides, rating: np.ndarray, games_total: np.ndarray, peak: np.ndarray, birth_year: np.ndarray,
                year: int, pool_games: np.ndarray, pool_opponents: np.ndarray, pool_score: np.ndarray,
-               started: np.ndarray, rules: FideRules = RULES) -> PeriodResult:
+               first_event: np.ndarray, ever_rated: np.ndarray, rules: FideRules = RULES) -> PeriodResult:
     """Rate one list: the events it rates, each from the ratings of the list in force
     at its start (X2), one change a player, K per event, rounded once (X3). Players
     are dense indices 0..n-1; `rating` is the list before's (NaN: unrated);
-    `pool_*` are the unrated players' pooled games still within 26 months."""
+    `pool_*` are the unrated players' pooled games of the 25 lists before (X9);
+    `first_event` each player's first event and `ever_rated` whether they were rated
+    before (X8: first_event_ignored)."""
     n = len(rating)
     player, score = s.player, s.score
     rated = ~np.isnan(rating)
@@ -332,7 +332,7 @@ def rate_sides(s: Sides, rating: np.ndarray, games_total: np.ndarray, peak: np.n
     after = rating + change
     # Unrated players: their games against rated opponents join the pool.
     sides = counts & ~rated[player] & ~np.isnan(s.opponent_rating)
-    ignored = first_event_ignored(player[sides], s.day[sides], s.event[sides], score[sides], started)
+    ignored = first_event_ignored(player[sides], s.event[sides], score[sides], first_event, ever_rated)
     keep = np.flatnonzero(sides)[~ignored]
     new_games = np.bincount(player[keep], minlength=n)
     new_opponents = np.bincount(player[keep], weights=s.opponent_rating[keep], minlength=n)
@@ -375,7 +375,7 @@ def rate_sides(s: Sides, rating: np.ndarray, games_total: np.ndarray, peak: np.n
         rating=new_rating,
         games_total=games_total + np.where(rated, games, np.where(enters, pooled, 0)),
         peak=np.fmax(peak, new_rating),
-        started=started | rated | (new_games > 0) | (ignored_games > 0),
+        ever_rated=ever_rated | ~np.isnan(new_rating),
         pool_games=np.where(enters, 0, new_games),
         pool_opponents=np.where(enters, 0.0, new_opponents),
         pool_score=np.where(enters, 0.0, new_score),

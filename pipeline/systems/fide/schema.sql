@@ -30,7 +30,7 @@ create table if not exists fide_lists (
 );
 
 -- The games of unrated players against rated opponents, per list, that count toward
--- their first rating (pooled over 26 months, B02 8.2).
+-- their first rating (pooled over 26 months, B02 8.2: the 26 lists that end with a list, X9).
 create table if not exists pooled_games (
     series         varchar not null,
     list_id        varchar not null,
@@ -38,5 +38,5 @@ create table if not exists pooled_games (
     games          integer not null,
     opponents_sum  double not null,       -- sum of the rated opponents' ratings
     score          double not null,
-    ignored_games  integer not null       -- a first event with a zero score
+    ignored_games  integer not null       -- a first event with a zero score (X8)
 );

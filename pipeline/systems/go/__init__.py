@@ -19,11 +19,12 @@ import pandas as pd
 
 from pipeline.rate.periods import column, local_indices
 from pipeline.systems.base import Fixes, Outcome, Period, RatedList, RuleSet
-from pipeline.systems.go.grades import grade_text, level_of_points, levels_of_grades, middle_of
+from pipeline.systems.go.grades import corrected_level, grade_text, level_of_points, levels_of_grades, middle_of
 from pipeline.systems.texts import first_that_holds
 from pipeline.config import GO_MAX_RATING, GO_MIN_RATING
 
 HERE = Path(__file__).parent
+BY_DEFAULT = ("B+F", "W+F")  # games won by default: counted, never rated (as chess forfeits)
 
 
 @dataclass
@@ -37,11 +38,13 @@ class GoState:
 
 @dataclass(frozen=True)
 class EventGames:
-    """One event's games, in rating order (date, then input order), players as global indices."""
+    """One event's games, in rating order (date, then input order), players as global indices;
+    its games won by default are counted, never rated (as chess forfeits)."""
 
     black: np.ndarray
     white: np.ndarray
     table: pd.DataFrame  # game_key, date, winner, black_result, handicap, weight, class, board_size
+    forfeits: int = 0
 
     def __len__(self) -> int:
         return len(self.black)
@@ -53,10 +56,11 @@ class GoGames:
     black: np.ndarray
     white: np.ndarray
     bounds: np.ndarray
+    forfeits: np.ndarray  # per event: its games won by default (B+F, W+F)
 
     def of(self, i: int) -> EventGames:
         sl = slice(self.bounds[i], self.bounds[i + 1])
-        return EventGames(self.black[sl], self.white[sl], self.games.iloc[sl])
+        return EventGames(self.black[sl], self.white[sl], self.games.iloc[sl], int(self.forfeits[i]))
 
 
 @dataclass(frozen=True)
@@ -144,13 +148,16 @@ class GoRuleSet(RuleSet):
             join events v using (event_id)
             order by e.event_index, g.date, g.game_key""").df()
         con.unregister("ordered_events")
+        by_default = games["winner"].isin(BY_DEFAULT).to_numpy()  # stored and counted, never rated
+        forfeits = np.bincount(games["event_index"].to_numpy()[by_default], minlength=len(periods))
+        games = games[~by_default].reset_index(drop=True)
         ids = column(con.sql("select player_id from players order by player_id").to_arrow_table(), "player_id",
                      np.int64)
         # Registry ids → dense indices (ids ascending; validation put every player in the registry).
         black = np.searchsorted(ids, games["black_id"].to_numpy(np.int64))
         white = np.searchsorted(ids, games["white_id"].to_numpy(np.int64))
         bounds = np.searchsorted(games["event_index"].to_numpy(), np.arange(len(periods) + 1))
-        return GoGames(games, black, white, bounds)
+        return GoGames(games, black, white, bounds, forfeits)
 
     def rate_event(self, local: np.ndarray, b: np.ndarray, w: np.ndarray, g: pd.DataFrame,
                    before_rating: np.ndarray, before_level: np.ndarray) -> Rated:
@@ -172,9 +179,10 @@ class GoRuleSet(RuleSet):
                                  (played > 0) & (r.games == 0)],
                                 ["first rating (G2)", "no rating to count from", "no game counted: weight 0 (G7)",
                                  "no game counted: no opponent with a rating"], "rated")
-        if fixes is not None:  # the commission's rating, and the grade it reads as; every later event follows
+        if fixes is not None:  # the commission's rating; every later event follows
             s.rating[who] = fixes.ratings
-            s.level[who] = level_of_points(fixes.ratings)
+            # G4a: the correction replaces what the event's games gave: the grade moves from the one before it
+            s.level[who] = corrected_level(before_level[np.searchsorted(local, who)], fixes.ratings)
             rule[np.searchsorted(local, who)] = [f"correction by the rating commission: {why}" for why in fixes.reasons]
         has = ~np.isnan(s.rating)
         return Outcome(
@@ -188,7 +196,7 @@ class GoRuleSet(RuleSet):
                                    "grade": grade_text(s.level[has]), "games_total": s.games[has],
                                    "events": s.events[has]},
                   "go_game_sides": side_rows(period.list_id, s.ids[local], r.sides)},
-            figures={"games_rated": len(games), "forfeits": 0, "players_rated": int(has.sum()),
+            figures={"games_rated": len(games), "forfeits": games.forfeits, "players_rated": int(has.sum()),
                      "new_players": int(r.first.sum())},
             summary=RatedList(period.list_id, len(games), int(has.sum())),
             detail=r)

@@ -1,4 +1,4 @@
-"""Go grades and points, shared by both Go rule sets (ruling G4).
+"""Go grades and points, shared by both Go rule sets (rulings G4, G4a).
 
 Points: 100 a grade, dan positive, kyu negative. A grade is kept as a level on
 one scale: d dan is d, k kyu is 1 − k (1 kyu is 0, 2 kyu is −1, ...), so the
@@ -61,3 +61,12 @@ def next_level(level: np.ndarray, points: np.ndarray) -> np.ndarray:
     up = r > 100.0 * level
     down = r < 100.0 * (level - 2)
     return np.select([up, down], [level_of_points(r), level_of_points(r + 100)], level)
+
+
+def corrected_level(level: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Ruling G4a: a rating commission's correction sets the points, and the grade moves
+    from the grade the player had by G4's boundaries, as if the points had got there by
+    games (a 5 kyu corrected to −600 stays 5 kyu, to −601 is 6 kyu; a 1 dan corrected to
+    100 stays 1 dan); a player with no grade yet gets G4's first reading of the points."""
+    level = np.asarray(level, dtype=float)
+    return np.where(np.isnan(level), level_of_points(points), next_level(level, points))

@@ -2,7 +2,8 @@
 -- and board size, its games, the corrections in force at it; the first event also
 -- the registry's declared grades, the starting points and the rule set's parameters.
 -- inputs: lists_to_rate (the events: list_id = event_id, position), events, go_games,
---         corrections, players, initial_ratings, getvariable('series'), getvariable('parameters')
+--         corrections_in_force (sql/corrections_in_force.sql), players, initial_ratings, getvariable('series'),
+--         getvariable('parameters')
 -- grain: list_id
 with ordered as (select row_number() over (order by position) as event_index, *
                 from lists_to_rate),
@@ -12,9 +13,9 @@ game_sums as (
     from go_games group by event_id
 ),
 event_rows as (select event_id as list_id, hash(name, class, board_size) as h from events),
-correction_sums as (
-    select list_id, sum(hash(correction_id, player_id, rating)) as h from corrections
-    where series = getvariable('series') and withdrawn_at is null group by list_id
+correction_sums as (  -- those in force: withdrawn and set aside ones left out (sql/corrections_in_force.sql)
+    select list_id, sum(hash(correction_id, player_id, rating)) as h from corrections_in_force
+    where set_aside is null group by list_id
 ),
 starting_point as (
     select (select coalesce(sum(hash(player_id, grade)), 0) from players)

@@ -80,7 +80,7 @@ class GoFfg1984(GoRuleSet):
         at = np.lexsort((position, slot))
         table = games.games.iloc[at].reset_index(drop=True).assign(event_index=slot[at])
         bounds = np.searchsorted(table["event_index"].to_numpy(), np.arange(len(periods) + 1))
-        return type(games)(table, games.black[at], games.white[at], bounds)
+        return type(games)(table, games.black[at], games.white[at], bounds, games.forfeits)
 
     def rate_period(self, s: Ffg1984State, games: EventGames, period: Period, fixes: Fixes | None) -> Outcome:
         rules = self.parameters
@@ -118,7 +118,7 @@ class GoFfg1984(GoRuleSet):
                   "go_game_sides": {"list_id": period.list_id,
                                     **{k: mine[k].to_numpy() for k in mine.columns
                                        if k not in ("list_id", "event", "order")}}},
-            figures={"games_rated": len(mine) // 2, "forfeits": 0, "players_rated": int(has.sum()),
+            figures={"games_rated": len(mine) // 2, "forfeits": games.forfeits, "players_rated": int(has.sum()),
                      "new_players": 0},
             summary=RatedList(period.list_id, len(mine) // 2, int(has.sum())),
             detail=r)
