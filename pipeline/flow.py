@@ -234,12 +234,13 @@ def run_scenario(con: duckdb.DuckDBPyConnection, run_id: int, reporter: Reporter
     or nothing (a refused --from leaves no scenario without lists, nor other parameters)."""
     from pipeline.rate import UnknownList, rate_series
     from pipeline.rate.contract import running
-    from pipeline.rate.series import scenario
+    from pipeline.rate.series import SeriesError, scenario
     from pipeline.warehouse import transaction
 
     with transaction(con):
         series = scenario(con, name, system, rules, run_id)
-        with running(series, "computed", (UnknownList,)):
+        # the user's refusals (an unknown --from, initial ratings the rule set cannot start from) said as they are
+        with running(series, "computed", (UnknownList, SeriesError)):
             rated = rate_series(con, run_id, series, from_list=from_list)
     reporter.rated(series, rated.lists)
     reporter.waiting(series, rated.waiting)
