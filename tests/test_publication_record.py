@@ -32,9 +32,9 @@ def built_lists(monkeypatch) -> list[str]:
     built = []
     original = pipeline.publish._list_files
 
-    def recording(one, pairing, list_id, formats):
+    def recording(one, pairing, list_id, formats, layouts=None):
         built.append(list_id)
-        return original(one, pairing, list_id, formats)
+        return original(one, pairing, list_id, formats, layouts)
 
     monkeypatch.setattr(pipeline.publish, "_list_files", recording)
     return built

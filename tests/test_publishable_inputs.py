@@ -43,7 +43,7 @@ def built(published_once, tmp_path):
 
 def test_a_61_character_name_is_rejected_with_its_reason(cli, tmp_path):
     # FIDE's TXT layout gives the name columns 16-76: 60 characters and the blank before
-    # Fed (pipeline/formats/list_files.py FIDE_WIDEST). 61 Bs do not fit.
+    # Fed (pipeline/formats/fide_layout.py FIDE_WIDEST). 61 Bs do not fit.
     players = write_rows(tmp_path / "players.csv", ["player_id", "name"], [[1, "B" * 61], [2, "Plain"]])
     result = cli("run", "--players", players, "--warehouse", tmp_path / "w.duckdb", "--out", tmp_path / "out",
                  "--no-reports", rejected=True)  # exit status 3

@@ -27,46 +27,29 @@ column, one blank kept before the next) raises `LayoutError` naming the
 player and the field; no line is ever cut short or forged.
 
 Written with Arrow's string kernels over whole columns (padding, joining,
-quoting): a FIDE list of 12,500 players in about 20 ms a format, where pandas'
-string methods, which call Python once a cell, took 0.16-0.2 s.
+quoting) rather than pandas' string methods, which call Python once a cell
+(bench/list_formats.py times them). pandas, which the printed ratings and the
+titles still use, is loaded at the top: publication loads this module on its
+main thread before its writers' threads start (a thread never imports).
 """
 from __future__ import annotations
 
-import sys
-from functools import reduce
 from itertools import pairwise
-from typing import TYPE_CHECKING
 
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.formats.arrow_values import arrow_scalar
-from pipeline.formats.cells import (
-    LayoutError,
-    refuse_breaking,
-    spreadsheet_safe,
-    text_cells,
-    wider_cells,
-)
-from pipeline.formats.utf8 import lines_text, utf8_cells
+from pipeline.formats.cells import LayoutError, refuse_breaking, spreadsheet_safe, text_cells
+from pipeline.formats.fide_layout import FIDE_COLUMNS, FIDE_WIDEST, WHITESPACE, title_columns
+from pipeline.formats.utf8 import lines_text
 
-if TYPE_CHECKING:  # validating a registry reads its widths here without pandas
-    import pandas as pd
+__all__ = ["LayoutError", "fide_list_text", "published_rating", "swiss_manager_csv"]
 
-__all__ = ["LayoutError", "fide_list_text", "published_rating", "swiss_manager_csv", "wider_than_lists"]
-
-# FIDE's header: each column's label at the column where its values start.
-FIDE_COLUMNS = (("ID Number", 0), ("Name", 15), ("Fed", 76), ("Sex", 80), ("Tit", 84), ("WTit", 89),
-                ("OTit", 94), ("FOA", 109), ("Rtng", 113), ("Gms", 119), ("K", 123), ("B-day", 126),
-                ("Flag", 132))
-# The widest value of each column: its width less the blank before the next column.
-FIDE_WIDEST = {"player_id": 14, "name": 60, "federation": 3, "Tit": 4, "WTit": 4, "OTit": 14, "rating": 5,
-               "games": 3, "k": 2, "birth_year": 4}
-WOMEN_TITLES = ("WGM", "WIM", "WFM", "WCM")
-PLAYER_TITLES = ("GM", "IM", "FM", "CM")
-# FIDE's other titles: arbiters (IA FA NA), organisers (IO), trainers (FST FT FI DI NI), ...
-OTHER_TITLES = ("IA", "FA", "NA", "IO", "FST", "FT", "FI", "DI", "NI", "IT", "ST")
+# pyarrow meets pandas through a shim that loads its own modules on first use: made
+# ready here, on the thread that imports the writers, never first in a writer's thread.
+pa.lib._pandas_api.compat  # noqa: B018
 MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
 SWISS_MANAGER_HEADER = ("ID_No", "Name", "Sex", "Fed", "Clubnumber", "ClubName", "Birthday", "Rtg_Nat",
                         "Fide_No", "Rtg_Int", "Title")
@@ -76,8 +59,6 @@ def published_rating(rating: pd.Series, estimated: pd.Series) -> pd.Series:
     """The rating as printed: an estimate, rounded to the ten like every published
     rating (R3), ends in 9 by taking one off (1500 is printed 1499, as in the rules'
     example; 1543 → 1540 → 1539)."""
-    import pandas as pd
-
     rating = pd.to_numeric(rating, errors="coerce")
     marked = estimated.astype("boolean").fillna(False).to_numpy(dtype=bool)
     # ruling R12: in the published text list an estimated rating ends in 9.
@@ -94,7 +75,7 @@ def fide_list_text(table: pa.Table | pd.DataFrame, list_id: str | None = None,
     header = "".join(label.ljust(width) for (label, _), width in zip(_fide_labels(list_id), _widths()))
     ids = text_cells(t["player_id"])
     fed = _filled(t["federation"], federation)
-    columns = {"player_id": ids, "name": text_cells(t["name"]), "federation": fed, **_title_columns(t["title"]),
+    columns = {"player_id": ids, "name": text_cells(t["name"]), "federation": fed, **title_columns(t["title"]),
                "rating": _published(t), "games": text_cells(t["games"])}
     refuse_breaking(ids, columns, FIDE_WIDEST)
     widths = dict(zip([name for name, _ in FIDE_COLUMNS], _widths()))
@@ -148,59 +129,10 @@ def swiss_manager_csv(table: pa.Table | pd.DataFrame, federation: str | None = N
     return ";".join(f'"{h}"' for h in SWISS_MANAGER_HEADER) + "\r\n" + lines_text(rows, "\r\n")
 
 
-# The registry's fields the writers print in a column of their width (the others, a
-# club, are only refused for a control character); validation refuses the same values
-# with `wider_than_lists` (pipeline/validate/schemas.py), so that a registry it accepts
-# is written in every layout.
-REGISTRY_WIDTHS = {"player_id": FIDE_WIDEST["player_id"], "name": FIDE_WIDEST["name"],
-                   "federation": FIDE_WIDEST["federation"]}
-TITLE_WIDTHS = {column: FIDE_WIDEST[column] for column in ("Tit", "WTit", "OTit")}
-
-
-def wider_than_lists(field: str, values: pd.Series | pa.Array) -> pa.BooleanArray:
-    """Whether each value of a registry field is too long for the FIDE TXT list: a
-    name, federation or id longer than its column; a title field whose titles, each
-    put in its column as `fide_list_text` puts them, overflow one of them."""
-    if field == "title":
-        columns = _title_columns(text_cells(values))
-        return reduce(pc.or_, (wider_cells(columns[c], width) for c, width in TITLE_WIDTHS.items()))
-    return wider_cells(values, REGISTRY_WIDTHS[field])
-
-
-# What Python's str.isspace() takes for blank (tests/test_list_formats.py checks it).
-WHITESPACE = ("\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
-              "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
-
-
-def _title_columns(titles: pa.Array) -> dict[str, pa.Array]:
-    """Tit, WTit and OTit from one title field, which may hold several titles
-    ("IM WGM", "GM,IA"): each title to its column, several in one joined by ","
-    (in pandas, over the few players who have a title)."""
-    text = text_cells(titles)
-    held = np.flatnonzero(utf8_cells(text)[2])  # the cells of more than 0 bytes
-    if not len(held):  # most registries: made without pandas, which a validation has no other use for
-        return {name: pa.repeat(arrow_scalar(""), len(text)) for name in ("Tit", "WTit", "OTit")}
-    import pandas as pd
-
-    out = {name: np.full(len(text), "", dtype=object) for name in ("Tit", "WTit", "OTit")}
-    tokens = pd.Series(text.take(held).to_pylist(), index=held, dtype=str)  # as cell_text gave them
-    tokens = tokens.str.upper().str.split(r"[\s,;/]+", regex=True).explode()
-    tokens = tokens[tokens != ""]
-    column = np.select([tokens.isin(WOMEN_TITLES), tokens.isin(PLAYER_TITLES)], ["WTit", "Tit"], "OTit")
-    # An unknown title stays where the single title field used to go: Tit.
-    column = np.where((column == "OTit") & ~tokens.isin(OTHER_TITLES), "Tit", column)
-    joined = tokens.groupby([tokens.index, column]).agg(",".join)
-    for name in set(column):
-        of_column = joined.xs(name, level=1)
-        out[name][of_column.index.to_numpy()] = of_column.to_numpy()
-    return {name: pa.array(values, type=pa.string()) for name, values in out.items()}
-
-
 def _table(table: pa.Table | pd.DataFrame) -> dict[str, pa.Array]:
     """The list's columns as Arrow arrays, numbers kept numbers (a DataFrame column of
     mixed objects becomes text, as `text_cells` writes it)."""
-    pd = sys.modules.get("pandas")  # a DataFrame exists only once pandas is loaded
-    if pd is not None and isinstance(table, pd.DataFrame):
+    if isinstance(table, pd.DataFrame):
         table = table.reset_index(drop=True)
         return {name: _arrow(table[name]) for name in table.columns}
     return {name: table.column(name).combine_chunks() for name in table.column_names}
@@ -247,8 +179,6 @@ def _published(t: dict[str, pa.Array]) -> pa.Array:
 
 def _whole(values: pa.Array) -> pa.Array:
     """Whole numbers as text (a missing one: blank)."""
-    import pandas as pd
-
     return text_cells(pd.to_numeric(values.to_pandas(), errors="coerce").round().astype("Int64"))
 
 

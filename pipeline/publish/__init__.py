@@ -15,7 +15,7 @@ import os
 import re
 import shutil
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -144,8 +144,21 @@ LIST_SUFFIXES = (".csv", "-excel.csv", ".parquet", ".txt", "-swiss-manager.csv")
 PAIRING_SUFFIXES = (".txt", "-swiss-manager.csv")
 
 
-def _list_files(one: pa.Table, pairing: pa.Table | None, list_id: str, formats: tuple[str, ...]) -> dict[str, bytes]:
-    """A list's published files by name suffix (".csv", "-swiss-manager.csv", ...)."""
+def pairing_layouts() -> dict[str, tuple[str, Callable[[pa.Table, str], str]]]:
+    """The pairing programs' layouts by format: their suffix and writer (a list, its id:
+    its text). Their module loads pandas, which a CSV or Parquet publication never needs;
+    called on the main thread before the writers' threads start, since a module loaded
+    by a thread can race another thread loading it (tests/test_thread_imports.py)."""
+    from pipeline.formats import list_files
+
+    return {"txt": (".txt", list_files.fide_list_text),
+            "swiss-manager": ("-swiss-manager.csv", lambda table, _: list_files.swiss_manager_csv(table))}
+
+
+def _list_files(one: pa.Table, pairing: pa.Table | None, list_id: str, formats: tuple[str, ...],
+                layouts: dict[str, tuple[str, Callable[[pa.Table, str], str]]] | None = None) -> dict[str, bytes]:
+    """A list's published files by name suffix (".csv", "-swiss-manager.csv", ...);
+    `pairing`: its rows for the pairing programs' `layouts` (`pairing_layouts()`), when asked for."""
     files = {}
     if "csv" in formats:
         files[".csv"] = csv_bytes(one)
@@ -153,14 +166,11 @@ def _list_files(one: pa.Table, pairing: pa.Table | None, list_id: str, formats: 
         files["-excel.csv"] = csv_bytes(one, "excel")
     if "parquet" in formats:
         files[".parquet"] = parquet_bytes(one)
-    if pairing is not None:  # the pairing programs' layouts (and pandas, which they use) only when asked for
-        from pipeline.formats.list_files import fide_list_text, swiss_manager_csv
-
-        for fmt, suffix, text in (("txt", ".txt", lambda: fide_list_text(pairing, list_id)),
-                                  ("swiss-manager", "-swiss-manager.csv", lambda: swiss_manager_csv(pairing))):
+    if pairing is not None:
+        for fmt, (suffix, write) in layouts.items():
             if fmt in formats:
                 try:
-                    files[suffix] = text().encode("utf-8")
+                    files[suffix] = write(pairing, list_id).encode("utf-8")
                 except LayoutError as err:  # a registry value the layout cannot hold: never cut, never forged
                     raise LayoutError(
                         f"list {list_id}, --format {fmt}: {err}. Publish without --format {fmt}; a registry "
@@ -219,6 +229,7 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
         lists = stage(con, "50_published_lists").to_arrow_table() if rs.list_files else None
         pairing_rows = pairing_lists(con, rs, settings) if pairing_formats else None
     pairing = by_key(pairing_rows) if pairing_formats else {}
+    layouts = pairing_layouts() if pairing_formats else None
     state_rows, empty_state = by_key(states), states.slice(0, 0)
     rows_by_list = by_key(lists) if rs.list_files else {}
 
@@ -234,7 +245,7 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
                 # a list no player is on yet is a header alone in the pairing layouts too, as in its CSV
                 one_pairing = pairing.get(list_id, pairing_rows.slice(0, 0)) if pairing_formats else None
                 for suffix, data in _list_files(rows_by_list.get(list_id, lists.slice(0, 0)), one_pairing,
-                                                list_id, formats).items():
+                                                list_id, formats, layouts).items():
                     written += _write_revision(data, out / "lists" / f"{list_id}-r{revision}{suffix}", suffix)
                     written += write_bytes(data, out / "lists" / f"{list_id}{suffix}")
                     files[f"lists/{list_id}-r{revision}{suffix}"] = files[f"lists/{list_id}{suffix}"] = \

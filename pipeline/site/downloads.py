@@ -13,7 +13,17 @@ import pyarrow.compute as pc
 
 from pipeline.config import PairingSettings, pairing_settings
 from pipeline.formats.cells import LayoutError
-from pipeline.publish import FILE_NAME, REPORT, _list_files, by_key, csv_bytes, list_rows, only_lists, pairing_lists
+from pipeline.publish import (
+    FILE_NAME,
+    REPORT,
+    _list_files,
+    by_key,
+    csv_bytes,
+    list_rows,
+    only_lists,
+    pairing_layouts,
+    pairing_lists,
+)
 from pipeline.publish.record import file_digest
 from pipeline.rate.series import SeriesError, own_views, span
 from pipeline.warehouse import stage
@@ -97,6 +107,7 @@ def list_downloads(con: duckdb.DuckDBPyConnection, series, list_ids: list[str], 
         with only_lists(con, list(list_ids)):
             pairing_rows = pairing_lists(con, rs, settings)
         pairing = by_key(pairing_rows)
+    layouts = pairing_layouts() if pairing_rows is not None else None
     reports = _diffs(con, [f"{l}-r{revisions[l]}" for l in list_ids if revisions[l] > 1]) if "diff" in formats else {}
     files, skipped = {}, {}
     for list_id in list_ids:  # a few lists, each a few files: the rows are Arrow slices
@@ -107,7 +118,7 @@ def list_downloads(con: duckdb.DuckDBPyConnection, series, list_ids: list[str], 
             suffix, label = LIST_FORMATS[fmt]
             one_pairing = pairing.get(list_id, pairing_rows.slice(0, 0)) if fmt in PAIRING_FORMATS else None
             try:
-                data = _list_files(one, one_pairing, list_id, (fmt,))[suffix]
+                data = _list_files(one, one_pairing, list_id, (fmt,), layouts)[suffix]
             except LayoutError as err:  # never cut to fit, never the site refused for one file
                 skipped[f"{list_id}{suffix}"] = str(err)
                 continue

@@ -93,7 +93,7 @@ def printable(values: pa.Array) -> pa.BooleanArray:
 
 def fits_lists(field: str) -> Callable[[pa.Array], pa.BooleanArray]:
     def fits(values: pa.Array) -> pa.BooleanArray:
-        from pipeline.formats.list_files import wider_than_lists
+        from pipeline.formats.fide_layout import wider_than_lists
         return pc.invert(wider_than_lists(field, values))
     return fits
 

@@ -33,7 +33,7 @@ from pipeline.config import (
     today,
 )
 from pipeline.formats.cells import CONTROL_RE2
-from pipeline.formats.list_files import FIDE_WIDEST, TITLE_WIDTHS
+from pipeline.formats.fide_layout import FIDE_WIDEST, TITLE_WIDTHS
 from pipeline.input_layout import EVENT_ID
 from pipeline.validate.model_checks import ARROW_CHECKS, Derived, Parse, RowCheck, steps_check
 from pipeline.warehouse import sql_name, sql_text
@@ -195,7 +195,7 @@ ID_TOO_LONG = too_long("player_id", FIDE_WIDEST["player_id"])
 
 class PlayersInput(PlayerRows):
     """A registry row: what the pairing lists print of it (sql/53_pairing_lists.sql)
-    is checked as their writers check it (pipeline/formats/list_files.py)."""
+    is checked as their writers check it (pipeline/formats/fide_layout.py)."""
 
     name: Text = pa.Field(nullable=False)
     birth_year: Int = pa.Field(nullable=True, metadata=parsed(whole("[0-9]{4}"), BIRTH_YEAR))

@@ -7,7 +7,7 @@ model's checks (SQL over them, or the writers' Arrow checks on the columns they 
 the relational checks of sql/validate/ and the insert into the warehouse. Each row's
 `unparsed` holds a bit for each column whose text did not parse (bit k: the k-th column
 of its kind). Pandera is not loaded, nor pandas, but for a registry's titles (split into
-FIDE's title columns as the writers split them: pipeline/formats/list_files.py).
+FIDE's title columns as the writers split them: pipeline/formats/fide_layout.py).
 """
 from __future__ import annotations
 
