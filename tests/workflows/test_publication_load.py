@@ -23,8 +23,8 @@ def _sample(folder: Path) -> None:
 
 
 def _simulated(folder: Path) -> None:
-    # 2,500 players over four lists: about 21,000 games, a publication of four lists.
-    ratings("simulate", "--players", 2500, "--lists", 4, "--seed", 5, "--out", "sim", cwd=folder)
+    # 1,000 players over three lists: about 6,300 games, a publication of three lists.
+    ratings("simulate", "--players", 1000, "--lists", 3, "--seed", 5, "--out", "sim", cwd=folder)
     ratings("run", "--players", "sim/players.csv", "--ratings", "sim/ratings.csv", "--games", "sim/games.csv",
             "--no-reports", cwd=folder)
 
