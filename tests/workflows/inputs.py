@@ -27,6 +27,7 @@ GO_FIXTURES = PROJECT_DIR / "tests" / "fixtures" / "go"
 SEASON_PLAYER = 12345
 SEASON_LIST = "2027-01"
 FIDE_ID_BASE = 205_000_000  # the registry's fide_id: the FIDE ids the arbiters' TRF files carry
+TRF_NAMES = ("masters", "open", "rapid")  # autumn/*.trf, taken in in this order: submissions 5, 6, 7
 GAME_COLUMNS = ["game_id", "date", "white_id", "black_id", "result", "event", "round"]
 
 
@@ -88,12 +89,14 @@ def write_season(folder: Path) -> dict[str, Path]:
     players.to_csv(files["registry"], index=False)
     initial.to_csv(files["ratings"], index=False)
 
-    # The three biggest opens, each an arbiter's TRF file.
+    # The three biggest opens, each an arbiter's TRF file; the open's arbiter sends a
+    # corrected file later (open-v2.trf: one result of round 1 the other way).
     opens = games[games["event"].str.startswith("Open")]
     biggest = opens["event"].value_counts().sort_index().sort_values(ascending=False, kind="stable").index[:3]
     by_id = players.set_index("player_id")
     start = initial.set_index("player_id")["rating"]
-    for number, event in enumerate(sorted(biggest), start=1):
+    fide = by_id["fide_id"].astype("int64")
+    for name, event in zip(TRF_NAMES, sorted(biggest)):
         played = opens[opens["event"] == event]
         ids = sorted(set(played["white_id"]) | set(played["black_id"]), key=int)
         table = pd.DataFrame({
@@ -102,17 +105,21 @@ def write_season(folder: Path) -> dict[str, Path]:
             "rating": [int(start.get(i)) if isinstance(start.get(i), str) else None for i in ids],
             "federation": "BEL",
             "birth_year": [int(by_id.loc[i, "birth_year"]) for i in ids]})
-        fide = by_id["fide_id"].astype("int64")
         rounds = pd.DataFrame({"white_id": played["white_id"].map(fide).to_numpy(),
                                "black_id": played["black_id"].map(fide).to_numpy(),
                                "result": played["result"].to_numpy(),
                                "round": played["round"].astype("int64").to_numpy(),
                                "date": pd.to_datetime(played["date"]).dt.date.to_numpy()})
         first = min(rounds["date"])
-        path = folder / "autumn" / f"open-{number}.trf"
-        path.parent.mkdir(exist_ok=True)
-        path.write_bytes(trf_text(event, first, table, rounds).encode("utf-8"))
-        files[f"open-{number}"] = path
+        files[name] = folder / "autumn" / f"{name}.trf"
+        files[name].parent.mkdir(exist_ok=True)
+        files[name].write_bytes(trf_text(event, first, table, rounds).encode("utf-8"))
+        if name == "open":
+            flipped = rounds.index[rounds["result"].isin(["1-0", "0-1"])][0]
+            rounds.loc[flipped, "result"] = {"1-0": "0-1", "0-1": "1-0"}[rounds.loc[flipped, "result"]]
+            files["open-v2"] = folder / "open-v2.trf"
+            files["open-v2"].write_bytes(trf_text(event, first, table, rounds).encode("utf-8"))
+            files["open-changed"] = rounds.loc[flipped].to_dict()
 
     clubs = league["event"].value_counts().sort_index().sort_values(ascending=False, kind="stable").index
     friendly, championships = clubs[-1], league[league["event"] != clubs[-1]]
