@@ -55,7 +55,7 @@ def user_env(today: str = TODAY, **extra: str) -> dict[str, str]:
 
 
 def _shown(done: subprocess.CompletedProcess, cwd: Path) -> str:
-    command = done.args if isinstance(done.args, str) else " ".join(map(str, done.args))
+    command = done.args[2] if done.args[0] == "bash" else " ".join(map(str, done.args))
     return (f"\n$ {command}\n(in {cwd}, exit status {done.returncode})\n--- stdout ---\n{done.stdout}"
             f"--- stderr ---\n{done.stderr}")
 
