@@ -22,7 +22,7 @@ from pathlib import Path
 
 import duckdb
 
-from tests.conftest import TODAY
+from tests.conftest import PROJECT_DIR, TODAY
 
 RATINGS = Path(sys.executable).with_name("ratings")
 BIN = RATINGS.parent
@@ -138,3 +138,16 @@ def copied(built: Path, folder: Path) -> Path:
     test's own folder, for the test to write in."""
     shutil.copytree(built, folder, dirs_exist_ok=True)
     return folder
+
+
+def commands(block: str) -> list[str]:
+    """The commands of a manual's code block, one a logical line (a line ending in `\\`
+    goes on on the next), blank lines left out."""
+    joined = block.replace("\\\n", " ")
+    return [line.strip() for line in joined.splitlines() if line.strip()]
+
+
+def in_manual(page: str, block: str) -> bool:
+    """Whether a code block the tests run is still the manual's (README.md or docs/PAGE):
+    a changed workflow is a changed test."""
+    return block.strip("\n") in (PROJECT_DIR / page).read_text(encoding="utf-8")
