@@ -6,6 +6,8 @@ decided, and a corrected file given without --replaces. Each ends with `ratings 
 passing."""
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,7 @@ from tests.workflows.helpers import (
     CORRECTED_FILE_HELD_BACK,
     audit_ok,
     copied,
+    in_manual,
     query,
     ratings,
     said,
@@ -24,6 +27,7 @@ from tests.workflows.inputs import SEASON_LIST, read_csv, write_csv, write_seaso
 from tests.workflows.season import BEFORE, SEASON, TODAY, fix_typos
 
 WAREHOUSE = Path("data") / "warehouse.duckdb"
+JQ = """ratings rejects --format json | jq -r '.[] | "\\(.file_name) row \\(.row): \\(.reason)"'"""
 
 
 @pytest.fixture
@@ -44,6 +48,10 @@ def revisions(folder: Path) -> list[tuple]:
 def league(folder: Path) -> list[dict]:
     header, rows = read_csv(folder / "league-v2.csv")
     return [dict(zip(header, row)) for row in rows]
+
+
+def test_the_listing_for_a_script_is_the_manuals():
+    assert in_manual("docs/commands.md", JQ)
 
 
 def test_a_late_result_revises_the_list_and_says_why(published):
@@ -128,6 +136,13 @@ def test_a_reject_no_fix_can_take_in_is_closed_and_reopened(published):
     assert f"autumn.csv, row 2: a player plays against themself (player {int(rows[1][1])})" in said(first)
     listed = run("ratings rejects", published)
     assert "autumn.csv" in listed.stdout and "a player plays against themself" in listed.stdout
+    # docs/commands.md: the listing in JSON, for a script (jq, where it is installed).
+    line = f"autumn.csv row 2: a player plays against themself (player {int(rows[1][1])})"
+    if shutil.which("jq"):
+        assert line in run(JQ, published).stdout.splitlines()
+    else:
+        listing = json.loads(run("ratings rejects --format json", published).stdout)
+        assert line in [f"{r['file_name']} row {r['row']}: {r['reason']}" for r in listing]
     closed = run('ratings rejects --close autumn.csv:2 --reason "the organiser cannot say who played" --by officer',
                  published)
     assert "Closed 1 reject (officer: the organiser cannot say who played):" in closed.stdout
