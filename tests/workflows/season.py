@@ -48,14 +48,15 @@ class Season:
     steps: dict  # the README's line number (1 to 10): what it did
 
 
-def fix_typos(fix: Path, truth: list[list[str]]) -> None:
+def fix_typos(fix: Path, truth: list[list[str]], columns: list[str] = GAME_COLUMNS) -> None:
     """The officer corrects each row of fix.csv, as in a spreadsheet, keeping its `file`
-    and `row` (which reject it fixes): the values are the true ones."""
+    and `row` (which reject it fixes): the values are the true ones (rows of `columns`,
+    game_id first)."""
     header, rows = read_csv(fix)
-    true_by_id = {row[0]: dict(zip(GAME_COLUMNS, row)) for row in truth}
+    true_by_id = {row[0]: dict(zip(columns, row)) for row in truth}
     for row in rows:
         values = true_by_id[row[header.index("game_id")]]
-        for column in GAME_COLUMNS:
+        for column in columns:
             row[header.index(column)] = values[column]
     with open(fix, "w", newline="", encoding="utf-8") as fh:
         csv.writer(fh, lineterminator="\n").writerows([header, *rows])

@@ -23,8 +23,8 @@ from tests.workflows.helpers import (
     shell,
     user_env,
 )
-from tests.workflows.inputs import SEASON_LIST, read_csv, write_csv, write_season
-from tests.workflows.season import BEFORE, SEASON, TODAY, fix_typos
+from tests.workflows.inputs import SEASON_LIST, read_csv, write_csv
+from tests.workflows.season import TODAY, fix_typos
 
 WAREHOUSE = Path("data") / "warehouse.duckdb"
 JQ = """ratings rejects --format json | jq -r '.[] | "\\(.file_name) row \\(.row): \\(.reason)"'"""
@@ -220,24 +220,28 @@ def test_a_corrected_file_without_game_ids_given_without_replaces_is_not_rated_b
     assert (cup_games(published), revisions(published)) == rated
 
 
-@pytest.mark.xfail(strict=True, reason="issue 50: the rows fix.csv took in for league.csv's rejects stay in force "
-                                       "when league-v2.csv replaces league.csv: a game the officer dated one day "
+@pytest.mark.xfail(strict=True, reason="issue 50: the rows a fix file took in for a file's rejects stay in force "
+                                       "when a corrected file replaces that file: a game the officer dated one day "
                                        "and the corrected file another is rated twice")
-def test_a_files_fixed_rows_go_with_it_when_it_is_replaced(tmp_path):
-    """The season's lines 3-5 when the officer's fix and the league's corrected file differ:
-    the officer dated the 31st of November's game the 30th, the league's file says
-    September 1st. The corrected file replaces league.csv: its games, not the fix's."""
-    files = write_season(tmp_path)
-    run(BEFORE, tmp_path)
-    for line in SEASON[:3]:
-        run(line, tmp_path, expect=None)
-    guessed = [row[:] for row in files["typos"]]
+def test_a_files_fixed_rows_go_with_it_when_it_is_replaced(published):
+    """The README's lines 3-5 on a cup's file: its second game is dated the 31st of November;
+    the officer fixes it as the 30th, the organiser's corrected file says December 1st. The
+    corrected file replaces the cup's: its games, not the fix's."""
+    header, rows, _ = cup(published, with_game_id=True)
+    typo = [row[:] for row in rows]
+    typo[1][1] = "2026-11-31"
+    write_csv(published / "cup.csv", header, typo)
+    truth = [row[:] for row in rows]
+    truth[1][1] = "2026-12-01"
+    write_csv(published / "cup-v2.csv", header, truth)
+    run("ratings ingest cup.csv && ratings validate", published, expect=3)
+    run("ratings rejects --out fix.csv --file cup.csv", published)
+    guessed = [row[:] for row in rows]
     guessed[1][1] = "2026-11-30"
-    fix_typos(tmp_path / "fix.csv", guessed)
-    for line in SEASON[3:7]:
-        run(line, tmp_path, expect=None)
-    game_id = files["typos"][1][0]
-    in_force = query(tmp_path / WAREHOUSE, "select date::varchar from games g join source_files f using (file_id) "
-                                           "where g.game_id = ? and g.event like 'Club%'", [game_id])
-    assert in_force == [(files["typos"][1][1],)]
-    audit_ok(tmp_path)
+    fix_typos(published / "fix.csv", guessed, header)
+    run("ratings ingest fix.csv", published)
+    run("ratings ingest cup-v2.csv --replaces cup.csv", published)
+    run("ratings run", published, expect=None)
+    assert query(published / WAREHOUSE, "select date::varchar from games where game_id = 'g2' and event = 'Cup'") \
+        == [("2026-12-01",)]
+    audit_ok(published)

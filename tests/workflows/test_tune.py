@@ -51,16 +51,17 @@ FIDE_K = "[k_standard]\nchoices = [10, 15, 20, 25, 30, 40]\n"
 
 
 @pytest.fixture(scope="module")
-def history(tmp_path_factory) -> Path:
-    """The federation rated under the national rules and FIDE's, in the default warehouse."""
+def history(tmp_path_factory) -> tuple[Path, object]:
+    """The federation rated under the national rules and FIDE's, in the default warehouse,
+    and the README's study made on it (its first line)."""
     folder = tmp_path_factory.mktemp("tune")
     simulated(folder, players=300, lists=6, first_list="2009-01")
     shell("ratings run --players sim/players.csv --ratings sim/ratings.csv --games sim/games.csv --no-reports",
-          folder, expect=(0,))
+          folder)
     shell("ratings run --system fide --no-reports", folder)
     (folder / "national.toml").write_text(NATIONAL)
     (folder / "fide-k.toml").write_text(FIDE_K)
-    return folder
+    return folder, shell(commands(README)[0], folder)
 
 
 def trials(path: Path) -> list[dict]:
@@ -68,49 +69,54 @@ def trials(path: Path) -> list[dict]:
         return list(csv.DictReader(fh))
 
 
+def figures(rows: list[dict]) -> list[dict]:
+    """A study's trials without the time each took."""
+    return [{k: v for k, v in row.items() if k != "seconds"} for row in rows]
+
+
 def test_the_commands_are_the_manuals():
     assert in_manual("README.md", README) and in_manual("docs/tune.md", FIRST) and in_manual("docs/tune.md", WORKED)
     assert in_manual("docs/tune.md", NATIONAL)
 
 
-def test_the_readmes_study_then_the_same_command_goes_on_with_the_same_trials(history, tmp_path):
-    folder = copied(history, tmp_path / "readme")
-    study, kept = (shell(line, folder) for line in commands(README))
+def test_the_readmes_study_goes_on_with_the_same_trials_and_its_best_is_kept(history, tmp_path):
+    folder = copied(history[0], tmp_path / "readme")
+    study = history[1]
     assert "trial 50/50" in study.stdout and "best feasible: trial" in study.stdout
     out = folder / "data" / "tune-national"
     assert {"trials.csv", "trials.parquet", "front.csv", "front.parquet", "best.toml", "index.html"} \
         <= {p.name for p in out.iterdir()}
     first = trials(out / "trials.csv")
     assert len(first) == 50 and {t["state"] for t in first} <= {"feasible", "infeasible", "refused"}
-    assert "national" in shell("ratings scenarios", folder).stdout
     # docs/tune.md's first command is the same study (--trials 50 its default): it goes on, and
     # has nothing left to do; its trials are those made, figure for figure.
     again = shell(commands(FIRST)[0], folder)
     assert "trial 1/50" not in again.stdout
-    same = trials(out / "trials.csv")
-    assert [{k: v for k, v in t.items() if k != "seconds"} for t in same] \
-        == [{k: v for k, v in t.items() if k != "seconds"} for t in first]
+    assert figures(trials(out / "trials.csv")) == figures(first)
     listed = shell(commands(FIRST)[1], folder)
     assert listed.stdout.splitlines()[1].split()[0] == "national"
+    shell(commands(README)[1], folder)  # docs/tune.md's third line is the same command
+    assert "national" in shell("ratings scenarios", folder).stdout
     shell(commands(FIRST)[3], folder)
     assert (folder / "reports" / "compare-performance-national" / "index.html").is_file()
-    # The study rated nothing it keeps: the official lists are those of before.
+    # The study kept nothing it rated: the official lists are those of before.
     assert query(folder / "data" / "warehouse.duckdb", "select count(*) from list_revisions where revision > 1") \
         == [(0,)]
     audit_ok(folder)
 
 
 def test_the_worked_studies_national_and_fide_k_scored_after_2010(history, tmp_path):
-    folder = copied(history, tmp_path / "worked")
-    shutil.copyfile(folder / "data" / "warehouse.duckdb", folder / "be.duckdb")
+    folder = copied(history[0], tmp_path / "worked")
+    shutil.move(folder / "data" / "warehouse.duckdb", folder / "be.duckdb")
     # The federation's own lists: here the national lists, written out as a file of ratings.
     (folder / "belgium").mkdir()
     shell("ratings query \"select player_id, list_id, rating from rating_history where series = 'performance'\" "
           "--out belgium/federation.parquet --warehouse be.duckdb", folder)
     done = [shell(line, folder) for line in commands(WORKED)]
+    assert "trial 1/50" not in done[0].stdout  # the README's study, gone on with: nothing left to do
     grid = trials(folder / "tune-fide-k" / "trials.csv")
     assert sorted(int(t["k_standard"]) for t in grid) == [10, 15, 20, 25, 30, 40]  # the grid, each point once
-    assert "[k_standard]" not in (folder / "tune-fide-k" / "best.toml").read_text()
+    assert "k_standard = " in (folder / "tune-fide-k" / "best.toml").read_text()
     scored = [line.split()[0] for line in done[-1].stdout.splitlines() if "log-loss" in line]
     assert sorted(scored) == ["federation", "fide", "fide-k", "national", "performance"]
     assert len({line.split()[1] for line in done[-1].stdout.splitlines() if "log-loss" in line}) == 1
