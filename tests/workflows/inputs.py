@@ -8,10 +8,10 @@ tests/test_trf.py), Parquet tables of the sample."""
 from __future__ import annotations
 
 import csv
-import datetime as dt
 from pathlib import Path
 
 import duckdb
+import numpy as np
 import pandas as pd
 
 from pipeline.formats.trf import trf_text
@@ -56,7 +56,8 @@ def simulated(folder: Path, players: int, lists: int, first_list: str, seed: int
 def write_season(folder: Path) -> dict[str, Path]:
     """The README's "season in ten commands": registry.csv (with each player's fide_id),
     ratings.csv, autumn/*.trf (the three biggest opens, as an arbiter's pairing program
-    writes them), league.csv (the club championships, two rows with a clerk's typos:
+    writes them: masters, open, rapid), open-v2.trf (the open's arbiter's corrected file:
+    one result the other way), league.csv (the club championships, two rows with a clerk's typos:
     an unknown player and a day that does not exist), league-v2.csv (the league's
     corrected file: those two rows right and one result changed) and friendly.csv (one
     club's games, not a rated event). Player ids are shifted so that 12345 is the player
@@ -98,13 +99,13 @@ def write_season(folder: Path) -> dict[str, Path]:
     fide = by_id["fide_id"].astype("int64")
     for name, event in zip(TRF_NAMES, sorted(biggest)):
         played = opens[opens["event"] == event]
-        ids = sorted(set(played["white_id"]) | set(played["black_id"]), key=int)
-        table = pd.DataFrame({
-            "id": [int(by_id.loc[i, "fide_id"]) for i in ids],
-            "name": [by_id.loc[i, "name"] for i in ids],
-            "rating": [int(start.get(i)) if isinstance(start.get(i), str) else None for i in ids],
-            "federation": "BEL",
-            "birth_year": [int(by_id.loc[i, "birth_year"]) for i in ids]})
+        ids = np.sort(pd.unique(pd.concat([played["white_id"], played["black_id"]]).astype("int64"))).astype(str)
+        entrants = by_id.loc[ids]
+        table = pd.DataFrame({"id": entrants["fide_id"].astype("int64").to_numpy(),
+                              "name": entrants["name"].to_numpy(),
+                              "rating": pd.to_numeric(start.reindex(ids)).astype("Int64").to_numpy(),
+                              "federation": "BEL",
+                              "birth_year": entrants["birth_year"].astype("int64").to_numpy()})
         rounds = pd.DataFrame({"white_id": played["white_id"].map(fide).to_numpy(),
                                "black_id": played["black_id"].map(fide).to_numpy(),
                                "result": played["result"].to_numpy(),
@@ -119,7 +120,6 @@ def write_season(folder: Path) -> dict[str, Path]:
             rounds.loc[flipped, "result"] = {"1-0": "0-1", "0-1": "1-0"}[rounds.loc[flipped, "result"]]
             files["open-v2"] = folder / "open-v2.trf"
             files["open-v2"].write_bytes(trf_text(event, first, table, rounds).encode("utf-8"))
-            files["open-changed"] = rounds.loc[flipped].to_dict()
 
     clubs = league["event"].value_counts().sort_index().sort_values(ascending=False, kind="stable").index
     friendly, championships = clubs[-1], league[league["event"] != clubs[-1]]
@@ -154,7 +154,3 @@ def write_sample_parquet(folder: Path) -> dict[str, Path]:
                     to '{out / 'federation.parquet'}' (format parquet)""")
     con.close()
     return {kind: out / f"{kind}.parquet" for kind in ("players", "ratings", "games", "federation")}
-
-
-def day(text: str) -> dt.date:
-    return dt.date.fromisoformat(text)

@@ -18,7 +18,6 @@ from tests.workflows.helpers import (
     copied,
     in_manual,
     query,
-    ratings,
     said,
     shell,
     user_env,

@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from tests.conftest import PROJECT_DIR
-from tests.workflows.helpers import audit_ok, copied, digests, query, ratings, said, shell, user_env
+from tests.workflows.helpers import audit_ok, copied, digests, query, said, shell, user_env
 from tests.workflows.inputs import OFFICIAL_RATINGS
 
 LISTS = ("2019-01", "2019-05", "2019-09")

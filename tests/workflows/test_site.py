@@ -12,8 +12,6 @@ import time
 import urllib.request
 from pathlib import Path
 
-import pytest
-
 from tests.workflows.helpers import (
     OPEN_WINDOW_WAITS,
     audit_ok,
