@@ -103,3 +103,28 @@ def test_a_late_game_revises_the_scenarios_too(worked, tmp_path):
     assert {series for series, _, _ in revised} >= {"performance", *SCENARIOS}
     assert all(reason == "late games: submission 4 (late.csv)" for _, _, reason in revised)
     audit_ok(folder, "--warehouse", "be.duckdb")
+
+
+GLICKO2 = """\
+ratings run --players belgium/players.parquet --ratings belgium/ratings.parquet \\
+    --games belgium/games.parquet --warehouse be.duckdb --out out --no-reports     # 30 s
+ratings run --system fide --warehouse be.duckdb --out out --no-reports             # 49 s
+ratings run --system glicko2 --warehouse be.duckdb --out out --no-reports          # 58 s (rate 9.4 s)
+ratings evaluate --system performance --system fide --system glicko2 \\
+    --ratings belgium/federation.parquet --warehouse be.duckdb --out be-eval       # 21 s
+"""
+
+
+def test_glicko2_beside_the_others_as_its_page_shows(worked, tmp_path):
+    """docs/glicko2.md's commands after its first (which writes the Belgian history's files:
+    here the sample's), on the warehouse of the worked example: its files already taken in,
+    its lists up to date, Glicko-2 added and the four sources scored on the same games."""
+    assert in_manual("docs/glicko2.md", GLICKO2)
+    folder = copied(worked[0], tmp_path / "glicko2")
+    done = [shell(line, folder) for line in commands(GLICKO2)]
+    assert "already taken in" in done[0].stdout
+    assert (folder / "out" / "glicko2" / "lists" / "2019-09.csv").is_file()
+    scored = [line.split() for line in done[-1].stdout.splitlines() if "log-loss" in line]
+    assert sorted(line[0] for line in scored) == ["federation", "fide", "glicko2", "performance"]
+    assert len({line[1] for line in scored}) == 1
+    audit_ok(folder, "--warehouse", "be.duckdb")
