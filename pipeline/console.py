@@ -109,7 +109,8 @@ def report_rating(rated: list[RatedList], series: str = "") -> None:
 def waiting_words(w: Waiting) -> str:
     """The games waiting for a list whose window has not closed (pipeline/rate/waiting.py),
     as `run` and `rate` say it; the site's pending page names the same list and day."""
-    games = f"{w.games} games wait" if not w.later else f"{w.games} games wait, {w.games - w.later}"
+    waits = f"{w.games} game waits" if w.games == 1 else f"{w.games} games wait"
+    games = waits if not w.later else f"{waits}, {w.games - w.later}"
     return (f"Waiting: {games} for list {w.list_id}, computed from {w.computed_on} once its window "
             f"({w.window_start} … {w.window_end}) has closed"
             + (f", {w.later} for later lists" if w.later else "")

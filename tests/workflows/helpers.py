@@ -32,11 +32,7 @@ BIN = RATINGS.parent
 # nothing rated, until the officer says --replaces or confirms. True once that is merged.
 CORRECTED_FILE_HELD_BACK = False
 
-# docs/record.md: lists are the calendar windows from the first that holds a game to the
-# last: `ratings run` computes a list whose window is still open. Issue 50 (item 3): a list
-# is computed only once its window has closed (today after the window's end). True once
-# that is merged.
-OPEN_WINDOW_WAITS = False
+
 
 # Variables of the user's environment that would point a command elsewhere than the
 # scratch folder, or at the checkout instead of the installed package.

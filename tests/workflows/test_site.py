@@ -2,7 +2,7 @@
 published: `ratings site --out site --pending` with the games received for the next list,
 served by `python -m http.server -d site PORT`; the downloads checked by `sha256sum -c`; a
 re-run that rewrites nothing, then only what a late result changed. And a list whose window
-is still open (helpers.OPEN_WINDOW_WAITS)."""
+is still open."""
 from __future__ import annotations
 
 import json
@@ -13,7 +13,6 @@ import urllib.request
 from pathlib import Path
 
 from tests.workflows.helpers import (
-    OPEN_WINDOW_WAITS,
     audit_ok,
     copied,
     in_manual,
@@ -113,17 +112,14 @@ def test_a_late_result_rewrites_only_what_it_changed(season, tmp_path):
 
 def test_a_list_whose_window_is_open(season, tmp_path):
     """A run on January 5th with a game of January 3rd: the list of May (2027-05) rates the
-    games of January to April. docs/record.md today: a window that holds a game is a list,
-    computed at once. Issue 50: it waits until its window has closed, and --pending shows
-    its games."""
+    games of January to April. A list is computed once its window has closed (docs/commands.md,
+    "When a list is computed"): until then the run says the game waits, and --pending shows it."""
     folder = copied(season.folder, tmp_path / "season")
     white, _ = january_game(folder)
     done = run("ratings run --games january.csv", folder)
     computed = query(folder / "data" / "warehouse.duckdb", "select list_id from lists where list_id = ?", [NEXT_LIST])
-    if OPEN_WINDOW_WAITS:
-        assert computed == [] and not (folder / "reports" / "lists" / f"{NEXT_LIST}.csv").exists(), said(done)
-        run("ratings site --out site --pending", folder)
-        assert (folder / "site" / "en" / "pending" / f"{white}.html").is_file()
-    else:
-        assert computed == [(NEXT_LIST,)] and (folder / "reports" / "lists" / f"{NEXT_LIST}-r1.csv").is_file()
+    assert computed == [] and not (folder / "reports" / "lists" / f"{NEXT_LIST}.csv").exists(), said(done)
+    assert f"Waiting: 1 game waits for list {NEXT_LIST}, computed from {NEXT_LIST}-01" in said(done), said(done)
+    run("ratings site --out site --pending", folder)
+    assert (folder / "site" / "en" / "pending" / f"{white}.html").is_file()
     audit_ok(folder)
