@@ -246,10 +246,13 @@ def ingest_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int, s
     games, problems = _staged_games(t, ids, register_new, identities)
     part = (again or {}).get("games")
     file_id = stage_rows(con, staging, "games", path, run_id, submission_id, games, part)
+    # The file's own dates (ruling D1) as this reading used them: an events file or --date may
+    # have replaced refused ones (D3) since the file was first staged.
+    con.execute("delete from file_dates where file_id = ?", [file_id])
+    if t.own_dates:
+        con.executemany("insert into file_dates values (?, ?, ?)", [(file_id, d, what) for d, what in t.own_dates])
     b = t.byes
-    if part is None:  # byes, and the file's own dates (ruling D1), are kept once, with the first staging
-        if t.own_dates:
-            con.executemany("insert into file_dates values (?, ?, ?)", [(file_id, d, what) for d, what in t.own_dates])
+    if part is None:  # byes are kept once, with the first staging
         con.register("file_byes", pd.DataFrame({
             "file_id": file_id, "player_id": b["rank"].map(ids).astype("Int64"), "event": event,
             "round": b["round"].astype("int64"), "date": b["date"],
