@@ -1,4 +1,4 @@
-"""Ruling D3 (../shared/rules/input-dates.md): an event whose own dates, as its tournament
+"""Ruling D3 (the dates of the games taken in): an event whose own dates, as its tournament
 file gives them (TRF tags 042/052, an EGD DT[], an OpenGotha begin and end), end more
 than a year after they start, or before they start, is refused whole with that reason and
 the line that says it; an events file (or --date) gives the real dates. The rule sets that

@@ -1,6 +1,6 @@
 """Plausible dates: a typed year cannot publish a century of lists nor revise every
 list already published (sql/validate/plausible_dates.sql), and a real event sent late
-is never taken for a typo (rulings D1 and D2, ../shared/rules/input-dates.md)."""
+is never taken for a typo (rulings D1 and D2, the dates of the games taken in)."""
 from __future__ import annotations
 
 import shutil

@@ -102,7 +102,7 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_i
         problems = (f"union all select row_number, problem from {table} "
                     f"where file_id = {file_id} and problem is not null" if kind in WITH_PROBLEMS else "")
         if kind in WITH_PROBLEMS:  # games: plausible dates, of the file and against the games stored
-            problems += f" union all select * from ({dates.prepare(con, kind, table, file_id)})"
+            problems += f" union all select * from ({dates.prepare(con, kind, table, file_id, validated_before)})"
         con.execute(f"""create or replace temp table file_rejects as
             select row_number, string_agg(reason, '; ' order by reason) as reason from (
                 select * from schema_rejects

@@ -72,37 +72,38 @@ def candidate_dates_sql(con: duckdb.DuckDBPyConnection, kind: str, file_id: int)
         from grouped"""
 
 
-def own_dates_sql(con: duckdb.DuckDBPyConnection, kind: str, table: str, file_id: int) -> str:
+def own_dates_sql(kind: str, table: str, file_id: int, again: bool) -> str:
     """Every date of the part's own file, each row's once (ruling D1): the rows examined
     (the typed `candidates`, and those a problem found reading rejects), the part's rows
-    stored or rejected before (a part staged again holds only the rows still rejected),
-    and, as dates of no row, the file's own dates (file_dates: a TRF's start, end and
-    round dates) and the start and end of the events its rows name. The same whatever was
-    validated before: the file's content alone (ruling D2)."""
+    stored or rejected before (`again`: a part validated before, staged again with only
+    the rows still rejected), and, as dates of no row, the file's own dates (file_dates: a
+    TRF's start, end and round dates) and the start and end of the events its rows name.
+    The same whatever was validated before: the file's content alone (ruling D2)."""
     examined = f"select row_number from {table} where file_id = {file_id}"
     staged_date = STAGED_DATE.format(c="date")
     rejected_date = STAGED_DATE.format(c="(record->>'date')")
-    event = EVENT_COLUMN[kind]
-    return f"""
-        select row_number, date as d from candidates where date is not null
-        union all select row_number, {staged_date} from {table}
-                  where file_id = {file_id} and problem is not null and {staged_date} is not null
+    before = f"""
         union all select row_number, date from {STORED_TABLE[kind]}
                   where file_id = {file_id} and row_number not in ({examined})
         union all select row_number, {rejected_date} from rejects
                   where file_id = {file_id} and status <> 'taken in' and {rejected_date} is not null
-                    and row_number not in ({examined})
+                    and row_number not in ({examined})""" if again else ""
+    return f"""
+        select row_number, date as d from candidates where date is not null
+        union all select row_number, {staged_date} from {table}
+                  where file_id = {file_id} and problem is not null and {staged_date} is not null {before}
         union all select null, date from file_dates where file_id = {file_id}
         union all select null, unnest([start_date, end_date]) from events
-                  where event_id in (select {event} from candidates)"""
+                  where event_id in (select {EVENT_COLUMN[kind]} from candidates)"""
 
 
-def prepare(con: duckdb.DuckDBPyConnection, kind: str, table: str, file_id: int) -> str:
-    """The views and tables the date checks read, made for one part; returns the SQL of
-    their rejects (row_number, reason). `filed_before` stays for `record_exclusions`."""
+def prepare(con: duckdb.DuckDBPyConnection, kind: str, table: str, file_id: int, again: bool) -> str:
+    """The tables and views the date checks read, made for one part (`again`: validated
+    before); returns the SQL of their rejects (row_number, reason). `filed_before` stays
+    for `record_exclusions`."""
     create_history_bounds(con)
     con.execute(f"create or replace temp view candidate_dates as {candidate_dates_sql(con, kind, file_id)}")
-    con.execute(f"create or replace temp view own_dates as {own_dates_sql(con, kind, table, file_id)}")
+    con.execute(f"create or replace temp table own_dates as {own_dates_sql(kind, table, file_id, again)}")
     con.execute(f"""create or replace temp view stored_days as
         select date as d, count(*) as n from {STORED_TABLE[kind]} group by date""")
     con.execute(f"create or replace temp table filed_before as {stage_sql('validate/filed_before')}")
@@ -116,7 +117,7 @@ def record_exclusions(con: duckdb.DuckDBPyConnection, file_id: int, run_id: int)
     con.execute(f"""insert into excluded_games
         select series, ({file_id}::bigint << 32) + row_number, reason, {run_id}
         from filed_before where row_number in (select row_number from accepted)""")
-    said = con.execute("""select series, count(*), arg_min(row_number, row_number), arg_min(reason, row_number)
+    said = con.execute("""select series, count(*), min(row_number), arg_min(reason, row_number)
                           from filed_before where row_number in (select row_number from accepted)
                           group by series order by series""").fetchall()
     return [f"the {series} lists do not rate {n} of these games, filed before their history (row {first}: {reason}); "
@@ -151,10 +152,11 @@ def far_from_stored(con: duckdb.DuckDBPyConnection, kind: str, file_id: int, run
 
 
 def drop(con: duckdb.DuckDBPyConnection) -> None:
-    for name in ("candidate_dates", "own_dates", "stored_days"):
+    """What `prepare` made, once the part is validated."""
+    for name in ("candidate_dates", "stored_days"):
         con.execute(f"drop view if exists {name}")
-    con.execute("drop table if exists filed_before")
-    con.execute("drop table if exists history_bounds")
+    for name in ("own_dates", "filed_before", "history_bounds"):
+        con.execute(f"drop table if exists {name}")
 
 
 def typos_near_stored(con: duckdb.DuckDBPyConnection) -> dict[int, str]:
