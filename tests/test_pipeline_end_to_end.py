@@ -147,7 +147,7 @@ def test_embedded_sample_runs_with_no_arguments(cli, tmp_path, monkeypatch):
 def test_audits_pass_after_a_run(cli, small_federation, tmp_path):
     run_small(cli, small_federation, tmp_path)
     result = cli("audit", "--warehouse", tmp_path / "w.duckdb")
-    assert "FAILED" not in result.output and result.output.count("ok") == 7  # sql/audits/ and lists_on_withdrawn_games
+    assert "FAILED" not in result.output and result.output.count("ok") == 8  # sql/audits/ and lists_on_withdrawn_games
 
 
 def test_audit_finds_a_broken_rule(cli, small_federation, tmp_path):
