@@ -5,6 +5,8 @@ of the FIDE lists with its reason (excluded_games); each rule set gets exactly t
 and states a warehouse of its own gives."""
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -22,6 +24,7 @@ SEASON = [["2026-10-10", 1, 2, "1-0", "Autumn", 1], ["2026-10-11", 3, 4, "1-0", 
 # A September rapid reported late: one game of 2026-09-10, inside the performance history
 # (2026-09-01 …) and in an event ending before FIDE's (2026-09-29 …).
 LATE = [["2026-09-10", 1, 3, "0-1", "September rapid", 1]]
+RATINGS = str(Path(sys.executable).parent / "ratings")
 FIDE_REASON = ("date: 2026-09-10 is in an event ending 2026-09-10, before the history of the fide lists starts "
                "(the first list, 2026-11, rates the events ending from 2026-09-29)")
 
@@ -131,3 +134,29 @@ def test_a_scenario_of_a_rule_set_rates_what_its_official_lists_rate(cli, files,
     assert query(w, "select series from excluded_games order by 1") == [("fide",), ("k30",)]
     cli("scenario", "k30", "--drop", "--warehouse", w)
     assert query(w, "select series from excluded_games") == [("fide",)]
+
+
+def test_as_a_user_runs_it_the_late_game_is_stored_and_said(files, tmp_path):
+    # The console script in a fresh interpreter, in a scratch folder (its default warehouse
+    # and output folder), as the README's season runs.
+    def ratings(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([RATINGS, *map(str, args)], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+
+    first = ratings("run", "--players", files["players"], "--ratings", files["ratings"], "--games", files["season"],
+                    "--no-reports")
+    assert first.returncode == 0, first.stderr
+    assert ratings("run", "--system", "fide", "--no-reports").returncode == 0
+    late = ratings("run", "--games", files["late"], "--no-reports")
+    assert late.returncode == 0 and "Traceback" not in late.stderr, late.stderr
+    assert "read 1 = accepted 1 + rejected 0" in late.stdout
+    assert "the fide lists do not rate 1 of these games, filed before their history" in late.stdout
+    listed = ratings("rejects")
+    assert listed.returncode == 0 and "no rejected row is open" in listed.stdout
+    assert ("Stored games not rated, filed before the history of a rule set's lists: 1 by the fide lists (the "
+            "warehouse's other lists rate them); `ratings rejects --excluded` lists them") in listed.stderr
+    assert FIDE_REASON in ratings("rejects", "--excluded").stdout
+    audit = ratings("audit")
+    assert audit.returncode == 0 and "FAILED" not in audit.stdout
+    assert "note   the fide lists do not rate 1 stored game" in audit.stdout
+    refused = ratings("rejects", "--excluded", "--closed")
+    assert refused.returncode == 2 and "give it without --out, --closed, --all or --warnings" in refused.stderr
