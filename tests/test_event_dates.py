@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.formats.aga import aga_from_text
 from pipeline.formats.event_dates import span_refusal
+from pipeline.formats.pairgoth import pairgoth_from_json
 from tests.conftest import write_rows
 from tests.test_submissions import query
 from tests.test_trf import player
@@ -156,3 +158,22 @@ def test_an_opengotha_event_ending_before_it_starts_is_refused_whole_with_its_li
     assert "read 12 = accepted 0 + rejected 12" in result
     assert query(w, "select distinct reason from rejects") == [(refusal,)]
     assert query(w, "select count(*) from players") == [(0,)]  # a file refused whole registers nobody
+
+
+def test_the_aga_and_pairgoth_readers_refuse_an_event_of_years_with_its_line():
+    # The real AGA example (start=6/15/2004, finish=6/30/2004 on lines 2 and 3) with its
+    # finish typed 2006; the real pairgoth file (endDate on line 7) ending the day before it starts.
+    aga = (GO / "aga_rated_games_example.txt").read_text(encoding="latin-1").replace("finish=6/30/2004",
+                                                                                   "finish=6/30/2006")
+    assert aga_from_text(aga).fatal == (
+        "line 3: the event's dates (start=6/15/2004, finish=6/30/2006) end (2006-06-30) more than a year after they "
+        "start (2004-06-15): the file is refused whole (ruling D3); give the real dates with an events file "
+        f"describing event {aga_from_text(aga).event['event_id']}")
+    tour = (GO / "pairgoth_bosp2024_excerpt.tour").read_text(encoding="utf-8").replace(
+        '"endDate" : "2024-07-07"', '"endDate" : "2024-07-05"')
+    assert pairgoth_from_json(tour).fatal.startswith(
+        "line 7: the event's dates (startDate 2024-07-06, endDate 2024-07-05) end (2024-07-05) before they start "
+        "(2024-07-06): the file is refused whole (ruling D3)")
+    # As they are, both files' events are taken in.
+    assert aga_from_text((GO / "aga_rated_games_example.txt").read_text(encoding="latin-1")).fatal is None
+    assert pairgoth_from_json((GO / "pairgoth_bosp2024_excerpt.tour").read_text(encoding="utf-8")).fatal is None

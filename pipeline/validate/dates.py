@@ -1,4 +1,4 @@
-"""The dates of a games part judged (rulings D1-D3, sql/validate/): in the future, before
+"""The dates of a games part judged (rulings D1, D2; sql/validate/): in the future, before
 the history of each series (a history bound is a rule set's: a row one series files
 before its first list and another rates is stored, and excluded from the one's lists),
 a likely typo (D1), and the rows refused as typos examined again once games come near
