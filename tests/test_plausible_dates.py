@@ -171,6 +171,24 @@ def test_f_first_then_g_says_the_typo_is_taken_in(cli, small_federation, tmp_pat
     assert "FAILED" not in cli("audit", "--warehouse", w).output
 
 
+def test_in_one_run_the_typo_is_taken_in_once_the_next_file_is(cli, small_federation, tmp_path):
+    # `run` stages its files in memory and validates them in turn: F's 1919 row is refused,
+    # G's 1919-06 days are stored (said: before 2026, the earliest stored), then F's row is
+    # examined again and taken in; the run ends with no reject (exit 0). Only what a
+    # validation took in is said far from the games stored: not F's 2026 rows again.
+    f = write_rows(tmp_path / "f.csv", GAMES, F_ROWS)
+    g = write_rows(tmp_path / "g.csv", GAMES, G_ROWS)
+    w = tmp_path / "w.duckdb"
+    result = cli("run", "--players", small_federation["players"], "--ratings", small_federation["ratings"],
+                 "--games", f, "--games", g, "--warehouse", w, "--out", tmp_path / "out", "--no-reports").output
+    assert "f.csv  read 3 = accepted 3 + rejected 0" in result  # reported once, as it ends up
+    assert ("1 of its rows refused as likely typos, examined again once games stored since lie within two years of "
+            "them: 1 taken in (ruling D2)") in result
+    assert result.count("more than two years from every game stored: check the year") == 1
+    assert "dates 1919-06-01 … 1919-06-02: games before 2026 (the earliest stored: 2026-09-05)" in result
+    assert query(w, "select count(*) from games") == [(5,)]
+
+
 # Five real Go tournament files (tests/fixtures/go/README.md): events of 2017-02-11,
 # 2019-10-26, 2020-12-22, 2024-07-06 and 2011-07-24, each dated on its start (the formats
 # have no round dates): every file one date, so no game of them is ever a typo (D1), and

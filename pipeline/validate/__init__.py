@@ -51,6 +51,12 @@ class Validated:
     notes: tuple[str, ...] = ()
 
 
+def reexamined_typos(v: Validated) -> str:
+    """What the report of a part says of its rows refused as typos above and examined again."""
+    return (f"{v.rows_read} of its rows refused as likely typos, examined again once games stored since lie within "
+            f"two years of them: {v.rows_accepted} taken in (ruling D2)")
+
+
 def initial_rating_steps(con: duckdb.DuckDBPyConnection, system: str | None) -> tuple[int, tuple[str, ...]] | None:
     """What every initial rating must be a multiple of, and the rule sets that say so:
     the initial ratings are the list in force before the first list computed, so a
@@ -133,7 +139,7 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_i
             con.execute(f"insert into {CLEAN_TABLE[kind]} by name {stage_sql(f'clean/{kind}')}")
         notes = []
         if kind in WITH_PROBLEMS:
-            notes = [*dates.record_exclusions(con, file_id, run_id), *dates.far_from_stored(con, kind, file_id, run_id)]
+            notes = [*dates.record_exclusions(con, file_id, run_id), *dates.far_from_stored(con, kind, file_id)]
         # Rows staged again from the same content, and rows of a fix file, close their rejects.
         con.execute(f"""update rejects set status = 'taken in', resolved_run = {run_id},
                                resolved_by_file = file_id, resolved_by_row = row_number
@@ -230,11 +236,19 @@ def validate_staged(con: duckdb.DuckDBPyConnection, run_id: int, by: str = "", s
                                                                      replaced_by=submission_id))
             check(file_id, kind)
     # Ruling D2: rows refused as typos that the games stored since have come near are taken
-    # in as they would have been had those games come first, until none is left.
+    # in as they would have been had those games come first, until none is left; a part
+    # validated above is reported once, with what it has now.
     while again := dates.typos_near_stored(con):
         for file_id, kind in again.items():
             v = validate_file(con, file_id, kind, run_id, system)
-            done.append(replace(v, notes=(REEXAMINED_TYPOS, *v.notes)))
+            first = next((i for i, d in enumerate(done) if d.file_id == file_id), None)
+            if first is None:
+                done.append(replace(v, notes=(REEXAMINED_TYPOS, *v.notes)))
+                continue
+            d = done[first]
+            done[first] = replace(d, rows_accepted=d.rows_accepted + v.rows_accepted,
+                                  rows_rejected=d.rows_rejected - v.rows_accepted,
+                                  notes=(*d.notes, reexamined_typos(v), *v.notes))
     submissions.settle(con)
     changes = [Replacement(new, old, rows, submissions.record_replacement(con, run_id, new, old))
                for new, (old, rows) in replaced.items()]

@@ -125,13 +125,14 @@ def record_exclusions(con: duckdb.DuckDBPyConnection, file_id: int, run_id: int)
             for series, n, first, reason in said]
 
 
-def far_from_stored(con: duckdb.DuckDBPyConnection, kind: str, file_id: int, run_id: int) -> list[str]:
-    """What the report says of the part's rows just taken in whose dates lie more than
-    two years from every game stored from other files (ruling D1: "the first games since
-    2011", "games before 2003"), so that a wrong year is seen."""
+def far_from_stored(con: duckdb.DuckDBPyConnection, kind: str, file_id: int) -> list[str]:
+    """What the report says of the part's rows just taken in (`accepted`) whose dates lie
+    more than two years from every game stored from other files (ruling D1: "the first
+    games since 2011", "games before 2003"), so that a wrong year is seen."""
     table = STORED_TABLE[kind]
     con.execute(f"""create or replace temp view taken_days as
-        select distinct date as d from {table} where file_id = {file_id} and run_id = {run_id}""")
+        select distinct date as d from {table}
+        where file_id = {file_id} and row_number in (select row_number from accepted)""")
     con.execute(f"""create or replace temp view other_days as
         select distinct date as d from {table} where file_id <> {file_id}""")
     found = stage(con, "validate/far_from_stored").fetchall()
