@@ -77,6 +77,8 @@ def report_validation(con: duckdb.DuckDBPyConnection, checked: list[Validated],
         read = "examined again" if v.reexamined else "read"
         click.echo(f"  {v.kind:<9} {v.path}  {read} {v.rows_read} = accepted {v.rows_accepted}"
                    f" + rejected {v.rows_rejected}")
+        for note in v.notes:
+            click.echo(f"    {note}")
         for row_number, reason in rejects_of(con, v.file_id, 10):
             click.echo(f"    {Path(v.path).name}, row {row_number}: {reason}", err=True)
         if v.rows_rejected > 10:

@@ -5,7 +5,10 @@
 -- A rule set may place its games otherwise (FIDE rates an event as a whole on the
 -- list after it ends: pipeline/systems/fide/events.sql); the stages after this one
 -- read the view `placed_games` made from it, whichever rule set made it.
--- inputs: games, series_calendar (the rule set's windows: pipeline/rate/periods.py)
+-- A game the series does not rate (excluded_games: filed before its first list when it
+-- came, and rated by another series of the warehouse) is placed in no list of it.
+-- inputs: games, excluded_games, series_calendar (the rule set's windows: pipeline/rate/periods.py),
+--         getvariable('series')
 -- grain: game_key
 -- Each window expanded to its days (a few thousand rows), so that games find their list
 -- by an equality join on the date: 4-5x faster than the range join over 103 windows.
@@ -17,5 +20,6 @@ final as (
     select g.game_key, k.list_id, (hash(coalesce(g.event, g.date::varchar)) >> 1)::bigint as event_key,
            0::ubigint as placement
     from games g join days k on g.date = k.day
+    where g.game_key not in (select game_key from excluded_games where series = getvariable('series'))
 )
 select * from final

@@ -3,9 +3,10 @@
 -- window from the first that rates a game (played or forfeited: sql/19_placed_games.sql)
 -- to the last that rates one. Windows without games between them are lists too (a federation that
 -- pauses still publishes); beyond the games, nothing creates a list, and a date
--- more than two years from the other games is rejected at validation
--- (sql/validate/plausible_dates.sql), so no typo can open a run of empty lists
--- (issue 2, ruling R1).
+-- more than two years from every other date of its file and every game stored is
+-- rejected at validation as a likely typo (sql/validate/plausible_dates.sql, ruling D1),
+-- so no typed year can open a run of empty lists (issue 2, ruling R1); an old event
+-- sent late, whose dates hang together, is taken in and said.
 -- inputs: series_calendar (the rule set's windows: pipeline/rate/), placed_games (19), lists,
 --         getvariable('series')
 -- grain: list_id

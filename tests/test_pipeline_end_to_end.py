@@ -148,7 +148,7 @@ def test_audits_pass_after_a_run(cli, small_federation, tmp_path):
     run_small(cli, small_federation, tmp_path)
     result = cli("audit", "--warehouse", tmp_path / "w.duckdb")
     # sql/audits/, lists_on_withdrawn_games and series_rule_sets
-    assert "FAILED" not in result.output and result.output.count("ok") == 8
+    assert "FAILED" not in result.output and result.output.count("ok") == 9
 
 
 def test_audit_finds_a_broken_rule(cli, small_federation, tmp_path):

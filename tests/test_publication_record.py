@@ -110,9 +110,10 @@ def test_another_format_builds_every_list_again(cli, published, built_lists):
 
 
 def layout_6(w) -> None:
-    """What a warehouse of layout 6 looked like: no published_files (7), no officer's decisions (8)."""
+    """What a warehouse of layout 6 looked like: no published_files (7), no officer's decisions (8), no
+    games kept out of a series nor a tournament file's own dates (11)."""
     with duckdb.connect(str(w)) as con:
-        for table in ("published_files", "reject_closures", "duplicate_decisions"):
+        for table in ("published_files", "reject_closures", "duplicate_decisions", "excluded_games", "file_dates"):
             con.execute(f"drop table {table}")
         con.execute("delete from warehouse_version where version > 6")
         con.execute("insert into warehouse_version select 6 where not exists (select 1 from warehouse_version)")
@@ -125,7 +126,7 @@ def columns_of(w) -> list[tuple]:
 
 
 def test_a_warehouse_of_layout_6_is_migrated_with_its_data(cli, published, published_once, built_lists):
-    assert WAREHOUSE_VERSION == 11
+    assert WAREHOUSE_VERSION == 12
     w, out = published
     with duckdb.connect(str(w), read_only=True) as con:
         games, lists = con.execute("select (select count(*) from games), (select count(*) from lists)").fetchall()[0]
@@ -133,11 +134,11 @@ def test_a_warehouse_of_layout_6_is_migrated_with_its_data(cli, published, publi
     # Read-only, it is refused with what to do (layout 9 moved the rule sets' columns to
     # their own tables, which readers join) and left as it is.
     refused = cli("query", "select list_id from lists order by 1", "--warehouse", w, ok=False)
-    assert "(ratings validate) brings it to version 11" in refused.output
+    assert "(ratings validate) brings it to version 12" in refused.output
     with duckdb.connect(str(w), read_only=True) as con:
         assert con.execute("select max(version) from warehouse_version").fetchall() == [(6,)]
-    # Writable, it is brought to layout 11: the same tables and columns as the warehouse
-    # it was copied from, made at layout 11.
+    # Writable, it is brought to layout 12: the same tables and columns as the warehouse
+    # it was copied from, made at layout 12.
     assert "no file changed" in cli("publish", "--warehouse", w, "--out", out).output
     assert sorted(built_lists) == ["2027-01", "2027-05"]  # no record yet: built, found identical
     assert columns_of(w) == columns_of(published_once / "w.duckdb")

@@ -30,6 +30,8 @@ TABLE_ROWS = 200  # the open rejects a table shows
 @click.option("--reopen", is_flag=True, help="Reopen closed rejects SUBMISSION:ROW ... With --reason.")
 @click.option("--warnings", is_flag=True, help="List the possible duplicate games: the same date, players, result "
                                                "and event under another game_id (both copies are rated).")
+@click.option("--excluded", is_flag=True, help="List the stored games a rule set's lists do not rate (filed before "
+                                               "the first of its lists, and rated by another rule set's), with why.")
 @click.option("--withdraw-duplicate", is_flag=True,
               help="Withdraw the game SUBMISSION:ROW, a copy of another (listed by --warnings): never rated again; "
                    "the next rate revises its list. With --reason.")
@@ -42,15 +44,17 @@ TABLE_ROWS = 200  # the open rejects a table shows
 @listing_format
 @warehouse_option
 def list_rejects(rows: tuple[str, ...], submission: str | None, out_file: Path | None, closed: bool, every: bool,
-                 close: bool, reopen: bool, warnings: bool, withdraw_duplicate: bool, keep_duplicate: bool,
-                 reason: str | None, by: str | None, warehouse: Path, wait: float, fmt: str) -> None:
+                 close: bool, reopen: bool, warnings: bool, excluded: bool, withdraw_duplicate: bool,
+                 keep_duplicate: bool, reason: str | None, by: str | None, warehouse: Path, wait: float,
+                 fmt: str) -> None:
     """List the rejected rows still open, or write them out to be fixed: ingest the
     fixed file and its rows are taken in and their rejects marked fixed (`file` and
     `row` say which reject each line fixes: keep those columns).
 
     A reject no fix can take in is closed (--close SUBMISSION:ROW --reason TEXT; the
     row as this listing gives it), kept with who, when and why, and can be reopened.
-    --warnings lists the possible duplicate games, to withdraw one copy or keep both.
+    --warnings lists the possible duplicate games, to withdraw one copy or keep both;
+    --excluded the stored games a rule set does not rate (before its history).
 
     Example: ratings rejects --out fix.csv && ratings run --games fix.csv
 
@@ -61,6 +65,9 @@ def list_rejects(rows: tuple[str, ...], submission: str | None, out_file: Path |
 
     if _officer_decision(rows, {"close": close, "reopen": reopen, "withdraw-duplicate": withdraw_duplicate,
                                 "keep-duplicate": keep_duplicate}, reason, by, warehouse, wait):
+        return
+    if excluded:
+        _excluded_listing(submission, out_file, warnings or closed or every, warehouse, wait, fmt)
         return
     if warnings or closed or every:
         _decided_listing(submission, out_file, warnings, "all" if every else "closed" if closed else "open",
@@ -81,6 +88,11 @@ def list_rejects(rows: tuple[str, ...], submission: str | None, out_file: Path |
             report_table(rejects.open_listing(con, target, shown), "no rejected row is open", fmt)
             if shown and (more := rejects.open_count(con, target) - TABLE_ROWS) > 0:
                 click.echo(f"… {more} more open rejects: `ratings rejects --format csv` (or --out FILE.csv) lists them all")
+            if fmt == "table" and (kept_out := rejects.excluded_count(con, target)):
+                counts = ", ".join(f"{n} by the {series} lists" for series, n in kept_out)
+                click.echo(f"Stored games not rated, filed before the history of a rule set's lists: {counts} "
+                           "(the warehouse's other lists rate them); `ratings rejects --excluded` lists them",
+                           err=True)
             return
         from pipeline.outputs import check_query_file
         refuse_overwriting(con, out_file, warehouse)  # as a query's --out: never the warehouse, an input, a list
@@ -124,6 +136,25 @@ def _officer_decision(rows: tuple[str, ...], actions: dict[str, bool], reason: s
             raise click.ClickException(str(err)) from err
     click.echo("\n".join(said))
     return True
+
+
+def _excluded_listing(submission: str | None, out_file: Path | None, other: bool, warehouse: Path, wait: float,
+                      fmt: str) -> None:
+    """`ratings rejects --excluded`: the stored games a series does not rate, with why
+    (pipeline/validate/rejects.py)."""
+    from pipeline.console import report_table
+    from pipeline.validate import rejects
+
+    if out_file is not None or other:
+        raise click.UsageError("--excluded lists the stored games a rule set does not rate: give it without --out, "
+                               "--closed, --all or --warnings")
+    with opened(warehouse, wait, read_only=True) as con:
+        target = None
+        if submission:
+            from pipeline.ingest import submissions
+
+            target = submissions.resolve(con, submission)
+        report_table(rejects.excluded_listing(con, target), "no stored game is kept out of a rule set's lists", fmt)
 
 
 def _decided_listing(submission: str | None, out_file: Path | None, warnings: bool, shown: str, warehouse: Path,

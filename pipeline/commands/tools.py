@@ -20,12 +20,18 @@ def audit(warehouse: Path, wait: float) -> None:
     """
     from pipeline.audit import audit_failures
 
+    from pipeline.validate.rejects import excluded_count
+
     with opened(warehouse, wait, read_only=True) as con:
         failures = audit_failures(con)
+        kept_out = excluded_count(con)
     for name, rows in failures.items():
         click.echo(f"  {'ok' if not rows else 'FAILED':<6} {name}" + (f": {len(rows)} rows" if rows else ""))
         for described in rows[:10]:
             click.echo(f"           {described}")
+    for series, n in kept_out:  # each rated by another series: stored, not lost (excluded_games_held)
+        click.echo(f"  note   the {series} lists do not rate {n} stored game{'s' if n > 1 else ''}, filed before "
+                   "their history: `ratings rejects --excluded` lists them")
     if any(failures.values()):
         raise click.ClickException("some audits failed")
 

@@ -38,6 +38,7 @@ from pipeline.formats.go_files import (
     _safe_id,
     _text_of,
     clean_name,
+    refused_dates,
 )
 from pipeline.formats.sniff import LINE_BREAK, grade_text
 
@@ -96,7 +97,9 @@ def aga_from_text(text: str, file_name: str = "") -> GoTournament:
     if no_komi:
         said.append(f"{no_komi} game{'s' if no_komi > 1 else ''} with handicap 0 and komi 0 read as handicap 1 "
                     "(no komi: the one-stone game)")
-    return GoTournament("aga", event, _players_frame(players), games, _by_line(problems), tuple(said))
+    start, finish = head.get("start", ("", 0)), head.get("finish", ("", 0))
+    return GoTournament("aga", event, _players_frame(players), games, _by_line(problems), tuple(said),
+                        refused_dates(event, f"start={start[0]}, finish={finish[0]}", finish[1] or start[1]))
 
 
 def _player(line: str, number: int, problems: list[Problem]) -> dict | None:

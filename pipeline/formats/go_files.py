@@ -62,6 +62,7 @@ from xml.parsers import expat
 import numpy as np
 import pandas as pd
 
+from pipeline.formats.event_dates import span_refusal
 from pipeline.formats.sniff import (
     EGD_HEADER,
     EGD_RESULT,
@@ -112,6 +113,16 @@ class GoTournament:
     problems: tuple[Problem, ...]
     # What the reader took for granted (game dates, colours from grades), for the ingest report.
     assumptions: tuple[str, ...] = ()
+    # Why the file as a whole cannot be taken in: its event's own dates end more than a year
+    # after they start, or before (ruling D3, refused_dates); None when it can.
+    fatal: str | None = None
+
+
+def refused_dates(event: dict, said: str, line: int) -> str | None:
+    """Ruling D3 for a Go file's event (pipeline/formats/event_dates.py): why the file is
+    refused whole, naming the line and the dates as the file writes them (`said`)."""
+    return span_refusal(event["start_date"], event["end_date"], said, line,
+                        f"give the real dates with an events file describing event {event['event_id']}")
 
 
 # ---------------------------------------------------------------------------
@@ -212,8 +223,11 @@ def opengotha_from_xml(data: bytes | str, file_name: str = "") -> GoTournament:
     event = _opengotha_event(general, file_name, problems)
     games = _opengotha_games([e for e in elements if e.tag == "Game" and e.parent == "Games"],
                              players["key"].tolist(), event["start_date"], problems)
+    refused = refused_dates(event, f"beginDate {event['start_date']}, endDate {event['end_date']}",
+                            general.line if general else 0)
     return GoTournament("opengotha", event, players, games, _by_line(problems),
-                        tuple(_dated_at_start(games, event, "an OpenGotha file has no round dates", "beginDate")))
+                        tuple(_dated_at_start(games, event, "an OpenGotha file has no round dates", "beginDate")),
+                        refused)
 
 
 def _xml_elements(data: bytes | str) -> tuple[list[_Element], list[Problem]]:
@@ -432,7 +446,9 @@ def egd_from_text(text: str, file_name: str = "") -> GoTournament:
             "0 (no readable HA rule)"
         said.append(f"{by_grades} game{'s' if by_grades > 1 else ''} without colours: Black taken by the weaker "
                     f"grade (White by the earlier line when equal), handicap {rule}")
-    return GoTournament("egd", event, players, games, _by_line(problems), tuple(said))
+    dates, line = headers.get("DT", ("", 0))
+    return GoTournament("egd", event, players, games, _by_line(problems), tuple(said),
+                        refused_dates(event, f"DT[{dates}]", line))
 
 
 def _dated_at_start(games: pd.DataFrame, event: dict, why: str, where: str) -> list[str]:

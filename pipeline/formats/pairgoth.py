@@ -32,6 +32,7 @@ from pipeline.formats.go_files import (
     _players_frame,
     _safe_id,
     clean_name,
+    refused_dates,
 )
 
 __all__ = ["pairgoth_from_json", "read_pairgoth"]
@@ -83,7 +84,10 @@ def pairgoth_from_json(data: bytes | str, file_name: str = "") -> GoTournament:
     rows = _games(rounds, {row["key"] for row in players}, tail[len(players_json):], event["start_date"], problems)
     games = _games_frame(rows)
     said = _dated_at_start(games, event, "a pairgoth file has no round dates", "startDate")
-    return GoTournament("pairgoth", event, _players_frame(players), games, _by_line(problems), tuple(said))
+    # json keeps no positions: the line is the first that names the end date
+    line = next((n for n, text_line in enumerate(text.splitlines(), 1) if '"endDate"' in text_line), 1)
+    return GoTournament("pairgoth", event, _players_frame(players), games, _by_line(problems), tuple(said),
+                        refused_dates(event, f"startDate {event['start_date']}, endDate {event['end_date']}", line))
 
 
 def _object_lines(text: str) -> list[int]:

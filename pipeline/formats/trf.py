@@ -41,7 +41,11 @@ in order because they are not in the round columns, players without an
 id). A round dated outside the event's own dates (042..052) is not filed
 elsewhere: its games carry a `problem` and are rejected. A file with no
 date at all (no 042, no 132 date, no `default_date`) cannot be filed in
-any window: `Tournament.fatal` says so, in one message.
+any window: `Tournament.fatal` says so, in one message. Nor can one whose
+042 and 052 end more than a year after they start, or before they start
+(ruling D3, pipeline/formats/event_dates.py): refused whole, unless the
+real dates are given, by an events file describing the event (`event_dates`)
+or --date (`default_date`: the tags are then set aside).
 """
 from __future__ import annotations
 
@@ -56,6 +60,7 @@ import pandas as pd
 
 from pipeline.formats.cells import CONTROL, LayoutError, refuse_breaking
 from pipeline.formats.csv_text import decide_encoding
+from pipeline.formats.event_dates import span_refusal
 from pipeline.formats.sniff import LINE_BREAK, PLAYER, is_ruler, is_trf_record
 
 FIXED_END = 84  # last column of the points field: a 001 line must reach it
@@ -110,27 +115,36 @@ class Tournament:
     problems: tuple[Problem, ...]
     # What the reader took for granted, one sentence each, for the ingest report.
     assumptions: tuple[str, ...] = ()
-    # Why the file as a whole cannot be taken in (no date at all); None when it can.
+    # Why the file as a whole cannot be taken in (no date at all, dates refused by ruling D3); None when it can.
     fatal: str | None = None
+    dates_refused: bool = False  # fatal: its own dates (042, 052) refused, ruling D3
+    # The dates the file gives besides its games' (its start and end, its round dates), as
+    # they were used: each (date, what), for validation's plausible dates (ruling D1).
+    own_dates: tuple[tuple[dt.date, str], ...] = ()
 
 
 # ---------------------------------------------------------------------------
 # Reading
 
 
-def read_trf(path: str | Path, default_date: dt.date | None = None) -> Tournament:
+def read_trf(path: str | Path, default_date: dt.date | None = None,
+             event_dates: tuple[dt.date, dt.date] | None = None) -> Tournament:
     """The tournament of a TRF file, its encoding decided on the whole file: one
     that mixes UTF-8 and Latin-1 lines is refused (`fatal`), never read as mojibake;
     Latin-1 or CP1252, a guess, is said among the assumptions."""
     data = Path(path).read_bytes()
     decided = decide_encoding(data)
-    t = tournament_from_text(data.decode(decided.encoding or "latin-1").removeprefix("\ufeff"), default_date)
+    t = tournament_from_text(data.decode(decided.encoding or "latin-1").removeprefix("\ufeff"), default_date,
+                             event_dates)
     guessed = (decided.note,) if decided.encoding in ("latin-1", "cp1252") else ()
     return replace(t, assumptions=guessed + t.assumptions, fatal=decided.refusal or t.fatal)
 
 
-def tournament_from_text(text: str, default_date: dt.date | None = None) -> Tournament:
-    """The tournament of a TRF text; `default_date` dates the rounds the file gives no date."""
+def tournament_from_text(text: str, default_date: dt.date | None = None,
+                         event_dates: tuple[dt.date, dt.date] | None = None) -> Tournament:
+    """The tournament of a TRF text; `default_date` dates the rounds the file gives no date;
+    `event_dates`, an events file's (start, end) for the event, replace 042 and 052 when
+    ruling D3 refuses them."""
     lines = LINE_BREAK.split(text)
     problems: list[Problem] = []
     assumptions: list[str] = []
@@ -140,6 +154,18 @@ def tournament_from_text(text: str, default_date: dt.date | None = None) -> Tour
     assumptions.extend(_without_id(players, flavour))
     start = _tag_date(tags, tag_lines, "042", problems)
     end = _tag_date(tags, tag_lines, "052", problems)
+    refused = span_refusal(start, end, f"tags 042 {start}, 052 {end}", tag_lines.get("052", 0),
+                           "give the real dates with an events file describing the event (its event_id the "
+                           "name of tag 012) or, for a one-day event, with --date YYYY-MM-DD")
+    if refused and event_dates:
+        assumptions.append(f"line {tag_lines['052']}: the event's dates (tags 042 {start}, 052 {end}) are not used "
+                           f"(ruling D3): the events file's, {event_dates[0]} … {event_dates[1]}, are")
+        start, end = event_dates
+        refused = None
+    elif refused and default_date:
+        assumptions.append(f"line {tag_lines['052']}: the event's dates (tags 042 {start}, 052 {end}) are not used "
+                           f"(ruling D3): the date given with --date is, and no tag bounds the rounds")
+        start = end = refused = None
     entries = _entries(blocks, players, problems, assumptions)
     line_132 = tag_lines.get("132", 0)
     round_dates = _round_dates(lines[line_132 - 1] if line_132 else "", line_132, problems, assumptions,
@@ -148,12 +174,15 @@ def tournament_from_text(text: str, default_date: dt.date | None = None) -> Tour
     round_dates = round_dates + (None,) * (rounds - len(round_dates))
     dates, fallback_note = _game_dates(round_dates, start, default_date, bool(line_132))
     assumptions.extend([fallback_note] if fallback_note and rounds else [])
-    outside = _outside_rounds(dates, round_dates, start, end, line_132, tag_lines, problems)
+    outside = _outside_rounds(dates, round_dates, start, end, line_132, problems)
     games = _games(entries, players, problems, tags.get("012"), dates, outside)
     byes = _byes(entries, players, {k: d for k, d in dates.items() if k not in outside})
-    fatal = None if start or default_date or any(round_dates) else _no_dates(tags, tag_lines)
+    fatal = refused or (None if start or default_date or any(round_dates) else _no_dates(tags, tag_lines))
+    own = [(d, what) for d, what in ((start, "start (042)"), (end, "end (052)")) if d] \
+        + [(d, f"round {k} (132)") for k, d in enumerate(round_dates, 1) if d]
     return Tournament(flavour, tags, round_dates, players, games, byes,
-                      tuple(sorted(problems, key=lambda p: p.line)), tuple(assumptions), fatal)
+                      tuple(sorted(problems, key=lambda p: p.line)), tuple(assumptions), fatal, bool(refused),
+                      tuple(own))
 
 
 def _scan(lines: list[str], problems: list[Problem], assumptions: list[str] | None = None
@@ -446,15 +475,11 @@ def _game_dates(round_dates: tuple[dt.date | None, ...], start: dt.date | None,
 
 
 def _outside_rounds(dates: dict[int, dt.date | None], round_dates: tuple[dt.date | None, ...],
-                    start: dt.date | None, end: dt.date | None, line_132: int, tag_lines: dict[str, int],
+                    start: dt.date | None, end: dt.date | None, line_132: int,
                     problems: list[Problem]) -> dict[int, str]:
     """The rounds dated outside the event's own dates (042..052), each with the
     reason its games are rejected: filed under that date they would land in
     another list's window."""
-    if start and end and end < start:
-        problems.append(Problem(tag_lines["052"], f"end date {end} (tag 052) is before the start date {start} "
-                                                  f"(tag 042): only the start date bounds the rounds"))
-        end = None
     span = f"{start or '…'}..{end or '…'}"
     outside: dict[int, str] = {}
     for k, d in dates.items():

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import duckdb
@@ -153,12 +153,15 @@ def ingest_go_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int
     new players); `again`: only the rows still rejected of the parts staged before."""
     path = Path(path)
     t = read_go_file(path)
+    described = described_event(con, t.event["event_id"])
+    if t.fatal and described:  # ruling D3: the events file gives the real dates
+        t = dated_by_events_file(con, t)
     event = t.event
     again = again or {}
     identities = registry_identities(con, t)
     ids = identities["player_id"]
     registered = 0
-    if register_new and not event_row_problems(event):  # a rejected event registers nobody
+    if register_new and not event_row_problems(event) and not t.fatal:  # a rejected event registers nobody
         new = _new_players(con, t, ids, staging, identities)
         if len(new):
             stage_rows(con, staging, "players", path, run_id, submission_id, pd.DataFrame({
@@ -171,8 +174,7 @@ def ingest_go_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int
                                                                 new["aga_id"])]}))
             ids = ids.fillna(pd.Series(new["player_id"].astype("Int64").to_numpy(), index=new["key"].to_numpy()))
             registered = len(new)
-    described = described_event(con, event["event_id"])
-    if described is None:
+    if described is None and not t.fatal:  # a file refused whole (D3) stages no event: its dates are wrong
         stage_rows(con, staging, "events", path, run_id, submission_id, pd.DataFrame([{
             "row_number": 1, "event_id": event["event_id"], "name": event["name"],
             "start_date": event["start_date"].isoformat() if event["start_date"] else None,
@@ -184,6 +186,20 @@ def ingest_go_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int
     return GoTournamentIngested(str(path), t.source, event["event_id"], file_id, len(t.players),
                                 int(ids.notna().sum()) - registered, registered, len(t.games),
                                 int((~t.games["counted"]).sum()), problems, tuple(assumptions))
+
+
+def dated_by_events_file(con: duckdb.DuckDBPyConnection, t: GoTournament) -> GoTournament:
+    """A file whose own dates ruling D3 refuses, its event described by an events file:
+    its games (the Go formats have no round dates: each dated on the file's start) dated
+    on the events file's start instead, and said."""
+    start, end = con.execute("select start_date, end_date from events where event_id = ?",
+                             [t.event["event_id"]]).fetchall()[0]
+    dated = f"every game dated {t.event['start_date']}"
+    said = [a for a in t.assumptions if dated not in a]
+    said.append(f"the file's own dates ({t.event['start_date']} … {t.event['end_date']}) are not used (ruling D3): "
+                f"the events file's are ({start} … {end}), and every game is dated {start}, its start")
+    return replace(t, event={**t.event, "start_date": start, "end_date": end},
+                   games=t.games.assign(date=start), assumptions=tuple(said), fatal=None)
 
 
 def described_event(con: duckdb.DuckDBPyConnection, event_id: str) -> str | None:
@@ -219,6 +235,8 @@ def _staged_games(t: GoTournament, ids: pd.Series, register_new: bool = False,
                         index=g.index).where(~g["counted"] & ~won_by_default)
     problem = why_not.fillna(unknown).astype(object)
     winner = g["winner"].mask(won_by_default, g["winner"].fillna("") + "+F")
+    if t.fatal:  # refused whole (ruling D3): every game with the reason
+        problem = pd.Series(t.fatal, index=g.index, dtype=object)
     dates = pd.to_datetime(g["date"], errors="coerce").dt.strftime("%Y-%m-%d").astype(object)
     games = pd.DataFrame({
         "event_id": t.event["event_id"],
@@ -230,4 +248,6 @@ def _staged_games(t: GoTournament, ids: pd.Series, register_new: bool = False,
     })
     missing = pd.unique(pd.concat([g["black"][black.isna().to_numpy()], g["white"][white.isna().to_numpy()]]))
     reported = [*t.problems, *(Problem(int(lines[k]), reasons[k]) for k in sorted(missing, key=lambda k: lines[k]))]
+    if t.fatal:  # said once, first: no player is looked for in a file refused whole
+        reported = [Problem(0, t.fatal), *t.problems]
     return records(games, t.problems), tuple(sorted(reported, key=lambda p: p.line))

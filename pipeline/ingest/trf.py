@@ -225,6 +225,8 @@ def ingest_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int, s
     path = Path(path)
     t = read_trf(path, default_date)
     event = t.tags.get("012")
+    if t.dates_refused and (described := described_dates(con, event)):  # ruling D3: the events file's dates
+        t = read_trf(path, default_date, described)
     identities = registry_identities(con, t)
     ids = identities["player_id"]
     registered = 0
@@ -244,6 +246,11 @@ def ingest_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int, s
     games, problems = _staged_games(t, ids, register_new, identities)
     part = (again or {}).get("games")
     file_id = stage_rows(con, staging, "games", path, run_id, submission_id, games, part)
+    # The file's own dates (ruling D1) as this reading used them: an events file or --date may
+    # have replaced refused ones (D3) since the file was first staged.
+    con.execute("delete from file_dates where file_id = ?", [file_id])
+    if t.own_dates:
+        con.executemany("insert into file_dates values (?, ?, ?)", [(file_id, d, what) for d, what in t.own_dates])
     b = t.byes
     if part is None:  # byes are kept once, with the first staging
         con.register("file_byes", pd.DataFrame({
@@ -256,6 +263,13 @@ def ingest_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int, s
                               int(ids.notna().sum()) - registered, registered, len(t.games),
                               int(t.games["result"].isin(FORFEIT_RESULTS).sum()), len(b), tuple(problems),
                               (*t.assumptions, *identity_assumptions(t, identities)), printed)
+
+
+def described_dates(con: duckdb.DuckDBPyConnection, event: str | None) -> tuple[dt.date, dt.date] | None:
+    """The start and end an events file gives the event named `event` (a TRF's tag 012, as
+    FIDE's placement reads it: pipeline/systems/fide/events.sql); None when none does."""
+    found = con.execute("select start_date, end_date from events where event_id = ?", [event]).fetchall()
+    return found[0] if found else None
 
 
 def _printed_ratings(con: duckdb.DuckDBPyConnection, staging: str, t: Tournament, ids: pd.Series) -> pd.DataFrame:

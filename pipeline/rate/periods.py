@@ -76,12 +76,15 @@ def calendar_windows(con: duckdb.DuckDBPyConnection, rule_set) -> pd.DataFrame:
 
 
 def span_rated(con: duckdb.DuckDBPyConnection) -> tuple:
-    """The first and last day the calendar must cover: every game's date, and every list
-    the series (getvariable('series')) already has, so that a list whose games were all
-    withdrawn or replaced away, first or last, is still computed (and revised)."""
+    """The first and last day the calendar must cover: every game's date the series
+    (getvariable('series')) rates (not those it excludes: excluded_games), and every list it
+    already has, so that a list whose games were all withdrawn or replaced away, first or
+    last, is still computed (and revised)."""
     return con.execute("""
+        with rated as (select date from games where game_key not in (
+                           select game_key from excluded_games where series = getvariable('series')))
         select min(d), max(d) from (
-            select min(date) as d from games union all select max(date) from games
+            select min(date) as d from rated union all select max(date) from rated
             union all select min(window_end) from lists where series = getvariable('series')
             union all select max(window_end) from lists where series = getvariable('series'))""").fetchall()[0]
 

@@ -191,6 +191,10 @@ def scenario(con: duckdb.DuckDBPyConnection, name: str, system: str | None, para
     position = scalar(con, "select coalesce(max(position), 0) + 1 from series")
     con.execute("insert into series values (?, ?, true, ?, ?, ?, ?)",
                 [name, system, values, rule_set.rating_step(), position, run_id])
+    # The games its rule set's official lists do not rate (filed before their history when
+    # they came) are none of its own either: a scenario rates what its rule set rates.
+    con.execute("insert into excluded_games select ?, game_key, reason, run_id from excluded_games where series = ?",
+                [name, system])
     return Series(name, rule_set, position, True)
 
 

@@ -15,13 +15,14 @@ rejected again, its own reject replaces the old one (`superseded`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import duckdb
 
 from pipeline.config import KINDS, today
 from pipeline.input_layout import columns
-from pipeline.warehouse import create_temp_table, row, scalar, stage_sql, staged, transaction
+from pipeline.validate import dates
+from pipeline.warehouse import row, scalar, stage_sql, staged, transaction
 
 # The models' checks, the readers of the input files (pipeline.ingest) and the rule sets are
 # loaded when rows are validated: `ratings rejects`, which imports this package, needs none of them.
@@ -32,6 +33,8 @@ CLEAN_TABLE = {"players": "players", "ratings": "initial_ratings", "calendar": "
 # Where a part's stored rows are: the registry keeps every version of a player.
 STORED_TABLE = CLEAN_TABLE | {"players": "player_versions"}
 WITH_PROBLEMS = ("games", "go_games")  # staged from tournament files, with the problems found reading them
+REEXAMINED_TYPOS = ("rows refused as likely typos, examined again: games stored since lie within two years of "
+                    "them (ruling D2)")
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,15 @@ class Validated:
     rows_accepted: int
     rows_rejected: int
     reexamined: bool = False
+    # What the report says besides the rejects: the games a series does not rate, a file
+    # far from every game stored (pipeline/validate/dates.py).
+    notes: tuple[str, ...] = ()
+
+
+def reexamined_typos(v: Validated) -> str:
+    """What the report of a part says of its rows refused as typos above and examined again."""
+    return (f"{v.rows_read} of its rows refused as likely typos, examined again once games stored since lie within "
+            f"two years of them: {v.rows_accepted} taken in (ruling D2)")
 
 
 def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_id: int) -> Validated:
@@ -76,12 +88,8 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_i
         con.execute("create or replace temp view candidates as select * from typed_rows")
         problems = (f"union all select row_number, problem from {table} "
                     f"where file_id = {file_id} and problem is not null" if kind in WITH_PROBLEMS else "")
-        if kind in WITH_PROBLEMS:  # games: plausible dates, against the games already stored
-            create_history_bounds(con)
-            con.execute(f"create or replace temp view candidate_dates as {candidate_dates_sql(con, kind, file_id)}")
-            con.execute(f"""create or replace temp view stored_dates as
-                select date as d, count(*) as n from {CLEAN_TABLE[kind]} group by date""")
-            problems += f" union all select * from ({stage_sql('validate/plausible_dates')})"
+        if kind in WITH_PROBLEMS:  # games: plausible dates, of the file and against the games stored
+            problems += f" union all select * from ({dates.prepare(con, kind, table, file_id, validated_before)})"
         con.execute(f"""create or replace temp table file_rejects as
             select row_number, string_agg(reason, '; ' order by reason) as reason from (
                 select * from schema_rejects
@@ -110,6 +118,9 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_i
             con.execute("drop table clean_rows")
         else:  # straight from the typed rows: a million games are not copied again
             con.execute(f"insert into {CLEAN_TABLE[kind]} by name {stage_sql(f'clean/{kind}')}")
+        notes = []
+        if kind in WITH_PROBLEMS:
+            notes = [*dates.record_exclusions(con, file_id, run_id), *dates.far_from_stored(con, kind, file_id)]
         # Rows staged again from the same content, and rows of a fix file, close their rejects.
         con.execute(f"""update rejects set status = 'taken in', resolved_run = {run_id},
                                resolved_by_file = file_id, resolved_by_row = row_number
@@ -134,14 +145,14 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_i
                                            and status <> 'taken in'),
                           status = 'validated', taken_in_run = {run_id}
                         where file_id = {file_id}""")
-        for name in ("accepted", "candidate_dates", "stored_dates", "candidates"):
+        for name in ("accepted", "candidates"):
             con.execute(f"drop view if exists {name}")
-        con.execute("drop table if exists history_bounds")
+        dates.drop(con)
         con.execute("drop table file_rejects")
         con.execute("drop table typed_rows")
         con.execute("drop table schema_rejects")
     return Validated(file_id, kind, path, examined if validated_before else rows_read, accepted, rejected,
-                     bool(validated_before))
+                     bool(validated_before), tuple(notes))
 
 
 def staged_rows(con: duckdb.DuckDBPyConnection, staging: str, kind: str, file_id: int) -> tuple[str, str | None]:
@@ -158,60 +169,6 @@ def staged_rows(con: duckdb.DuckDBPyConnection, staging: str, kind: str, file_id
         number = f"rowid - (select min(rowid) from {own}) + 1"
         return f"(select {file_id} as file_id, {number} as row_number, *{problem} from {own})", own
     return staged(con, staging, kind), None
-
-
-def create_history_bounds(con: duckdb.DuckDBPyConnection) -> None:
-    """The temporary table `history_bounds`: each series with lists, and what its rule set
-    files a late game by (RuleSet.history_bound): the first list's window bounds the games
-    it may still take, each series its own way."""
-    from pipeline import systems
-
-    def bound(system: str) -> str | None:
-        try:
-            return systems.rule_set_class(system).history_bound
-        except systems.UnknownRuleSet:  # a rule set registered by a process that is not this one
-            return "date"
-
-    held = con.execute("select series, system from series order by position").fetchall()
-    create_temp_table(con, "history_bounds", {"series": ("varchar", [name for name, _ in held]),
-                                              "bound": ("varchar", [bound(system) for _, system in held])})
-
-
-def candidate_dates_sql(con: duckdb.DuckDBPyConnection, kind: str, file_id: int) -> str:
-    """The rows' dates (d) and, for chess, the last day of each row's event as FIDE groups
-    the games (ruling X1, pipeline/systems/fide/events.sql) within this file: a tournament
-    file is one event, an events-file event ends on its end date at the earliest, a name
-    recurring after 90 days without games is another event, games without one are one event
-    a month. Within the file only: the stored games can only join such groups and move their
-    last day later, so a game is never let in that its rule set would file before the first list."""
-    files_by_event = scalar(con, """select count(*) > 0 from history_bounds b join lists l using (series)
-                                    where b.bound = 'event'""")
-    if kind != "games" or not files_by_event:  # no series files a game by its event: its date bounds it
-        return "select row_number, date as d, date as event_last, null::varchar as rated_in from candidates " \
-               "where date is not null"
-    whole = scalar(con, """select count(*) > 0 from source_files f join submissions s using (submission_id)
-                           where f.file_id = ? and s.format in ('trf', 'swar')""", [file_id])
-    return f"""
-        with c as (
-            select c.row_number, c.date as d, c.event, e.end_date, e.rated_in, e.event_id is not null as described
-            from candidates c left join events e on e.event_id = c.event where c.date is not null
-        ),
-        opened as (
-            select *, case when d > lag(d) over (partition by event order by d, row_number) + interval 90 day
-                           then 1 else 0 end as opens
-            from c
-        ),
-        grouped as (
-            select *, case when {bool(whole)} then 'file'
-                           when described then 'event ' || event
-                           when event is not null then 'name ' || event || ' #'
-                                || sum(opens) over (partition by event order by d, row_number rows unbounded preceding)
-                           else 'month ' || strftime(d, '%Y-%m') end as event_group
-            from opened
-        )
-        select row_number, d, greatest(max(d) over (partition by event_group), coalesce(end_date, d)) as event_last,
-               rated_in
-        from grouped"""
 
 
 @dataclass(frozen=True)
@@ -261,6 +218,20 @@ def validate_staged(con: duckdb.DuckDBPyConnection, run_id: int, by: str = "", s
                 replaced[submission_id] = (old, submissions.withdraw(con, old, run_id, by, "",
                                                                      replaced_by=submission_id))
             check(file_id, kind)
+    # Ruling D2: rows refused as typos that the games stored since have come near are taken
+    # in as they would have been had those games come first, until none is left; a part
+    # validated above is reported once, with what it has now.
+    while again := dates.typos_near_stored(con):
+        for file_id, kind in again.items():
+            v = validate_file(con, file_id, kind, run_id, system)
+            first = next((i for i, d in enumerate(done) if d.file_id == file_id), None)
+            if first is None:
+                done.append(replace(v, notes=(REEXAMINED_TYPOS, *v.notes)))
+                continue
+            d = done[first]
+            done[first] = replace(d, rows_accepted=d.rows_accepted + v.rows_accepted,
+                                  rows_rejected=d.rows_rejected - v.rows_accepted,
+                                  notes=(*d.notes, reexamined_typos(v), *v.notes))
     submissions.settle(con)
     changes = [Replacement(new, old, rows, submissions.record_replacement(con, run_id, new, old))
                for new, (old, rows) in replaced.items()]

@@ -190,3 +190,29 @@ def open_listing(con: duckdb.DuckDBPyConnection, submission_id: int | None,
 def open_count(con: duckdb.DuckDBPyConnection, submission_id: int | None) -> int:
     """How many rejects are open (of one submission, or of all)."""
     return con.execute(f"select count(*) from ({OPEN_REJECTS})", {"submission": submission_id}).fetchall()[0][0]
+
+
+# --- the games a series does not rate ------------------------------------------------
+
+# The stored games a series keeps out of its lists (a history bound is a rule set's: filed
+# before that series' first list when they came, rated by another series), with why.
+EXCLUDED = """select x.series, f.submission_id, g.file_id, g.row_number, g.date, g.white_id, g.black_id, g.result,
+                     g.event, x.reason
+              from excluded_games x join games g using (game_key) join source_files f using (file_id)
+              where $submission is null or f.submission_id = $submission"""
+
+
+def excluded_listing(con: duckdb.DuckDBPyConnection, submission_id: int | None) -> duckdb.DuckDBPyRelation:
+    """What `ratings rejects --excluded` lists: each stored game a series does not rate, with
+    the series and why, file by file and row by row."""
+    return con.sql(f"""select x.series, x.submission_id as submission, s.name as file_name, x.file_id as file,
+                              x.row_number as row, x.date, x.white_id, x.black_id, x.result, x.reason
+                       from ({EXCLUDED}) x join submissions s using (submission_id)
+                       order by x.file_id, x.row_number, x.series""", params={"submission": submission_id})
+
+
+def excluded_count(con: duckdb.DuckDBPyConnection, submission_id: int | None = None) -> list[tuple[str, int]]:
+    """How many stored games each series does not rate (series in their order)."""
+    return con.execute(f"""select x.series, count(*) from ({EXCLUDED}) x join series s using (series)
+                           group by x.series, s.position order by s.position""",
+                       {"submission": submission_id}).fetchall()

@@ -1,76 +1,62 @@
--- Dates no federation's games can have: in the future (after today + 31 days),
--- before the history starts (once a series has lists, filed before its first list:
--- by the game's own date under a rule set of calendar windows, by its event's last
--- day under one that rates events as wholes, FIDE's ruling X1; never under one whose
--- older event simply becomes the first, Go), or opening a gap of more than two years
--- with no games between the date and the rest of the warehouse (a typed 1919 or 2126):
--- the dates, stored and of this file, split into clusters at each such gap, and the
--- cluster with the most games is the history. Nothing else creates lists, so one such
--- row cannot publish a century of them.
--- inputs: candidate_dates (row_number, d: the parseable dates of the rows examined;
---         event_last: the last day of the row's event, rated_in: the list an events file names),
---         stored_dates (d, n: the games already in the warehouse per date), lists,
---         history_bounds (series, bound: pipeline/validate/__init__.py), getvariable('today')
+-- Dates no federation's games can have: in the future (after today + 31 days); before
+-- the history of every series of the warehouse (filed_before.sql: a row refused by some
+-- series only is stored, and those series do not rate it); or a likely typo, ruling D1:
+-- a date more than two years from every other date of its own file (its rows, its
+-- event's start and end, its round dates) and from every game stored. A file whose dates
+-- hang together (one event, one season), however far from the games stored, and a file
+-- of one date are never refused as a typo: an old event sent late is taken in, and said
+-- (far_from_stored.sql). Whether a date is a typo only ever changes from yes to no as
+-- games are stored, and the rows it refused are examined again when games come near them
+-- (typos_near_stored.sql): the order files arrive in changes nothing (ruling D2).
+-- Nothing else creates lists, so one typed 1919 or 2126 cannot publish a century of them.
+-- inputs: candidate_dates (row_number, d: the parseable dates of the rows examined),
+--         own_dates (row_number, d: every date of the rows' own file, the rows examined
+--         included; row_number null for a date that is no row's), stored_days (d, n: the
+--         games stored per date), filed_before (filed_before.sql), history_bounds,
+--         getvariable('today')
 -- grain: row_number, reason
 with horizon as (select (getvariable('today') + interval 31 day)::date as last_day),
-history as (
-    select b.series, b.bound, min(l.window_start) as first_start, arg_min(l.list_id, l.window_start) as first_list
-    from history_bounds b join lists l using (series)
-    where b.bound is not null
-    group by b.series, b.bound
-),
-filed_before as (
-    select c.row_number, c.d, c.event_last, s.series, s.bound, s.first_list, s.first_start
-    from candidate_dates c join history s
-      on case s.bound when 'event' then c.event_last < s.first_start and coalesce(c.rated_in, '') < s.first_list
-                      else c.d < s.first_start end
-),
 in_future as (
     select c.row_number, 'date: ' || c.d || ' is in the future (after ' || h.last_day || ', today + 31 days)' as reason
     from candidate_dates c, horizon h where c.d > h.last_day
 ),
+refused_by_all as (
+    select row_number from filed_before group by row_number
+    having count(distinct series) = (select count(*) from history_bounds)
+),
 before_history as (
-    select row_number,
-           arg_min(case bound when 'event'
-                   then 'date: ' || d || ' is in an event ending ' || event_last || ', before the history of the '
-                        || series || ' lists starts (the first list, ' || first_list || ', rates the events ending from '
-                        || first_start || ')'
-                   else 'date: ' || d || ' is before the history starts (the first list, ' || first_list
-                        || ', rates the games from ' || first_start || ')' end, series) as reason
-    from filed_before
-    group by row_number
+    select row_number, reason from filed_before where row_number in (select row_number from refused_by_all)
 ),
 plausible as (
     select c.* from candidate_dates c, horizon h
-    where c.d <= h.last_day and c.row_number not in (select row_number from filed_before)
+    where c.d <= h.last_day and c.row_number not in (select row_number from refused_by_all)
 ),
+-- Every day a date lies on, with how many dates (of the file and stored): a row's date is
+-- alone when its day holds no other, and the days either side are more than two years away.
 days as (
     select d, sum(n) as n from (
-        select d, n from stored_dates
-        union all
-        select d, count(*) from plausible group by d
+        select d, count(*) as n from own_dates group by d
+        union all select d, n from stored_days
     ) group by d
 ),
-opened as (
-    select d, n, case when d > lag(d) over (order by d) + interval 2 year then 1 else 0 end as opens
-    from days
+neighbours as (select d, n, lag(d) over (order by d) as before, lead(d) over (order by d) as after from days),
+alone as (
+    select d, case when after is null or (before is not null and datediff('day', before, d) <= datediff('day', d, after))
+                   then before else after end as nearest
+    from neighbours
+    where n = 1 and (before is null or d > before + interval 2 year) and (after is null or after > d + interval 2 year)
 ),
-clusters as (select d, n, sum(opens) over (order by d rows unbounded preceding) as cluster from opened),
-sizes as (select cluster, sum(n) as n, min(d) as first_day, max(d) as last_day from clusters group by cluster),
-main as (select cluster, first_day, last_day from sizes order by n desc, last_day desc limit 1),
-isolated as (
+typo as (
     select p.row_number,
-           'date: ' || p.d || ' is '
-           || round(abs(datediff('day', p.d, case when p.d < m.first_day then m.first_day else m.last_day end)) / 365.25, 1)
-           || ' years ' || case when p.d < m.first_day then 'before the earliest' else 'after the latest' end
-           || ' other game (' || case when p.d < m.first_day then m.first_day else m.last_day end
-           || ') with no games between: likely a typo (a gap of more than two years)' as reason
-    from plausible p join clusters c on c.d = p.d, main m
-    where c.cluster <> m.cluster
+           'date: ' || p.d || ' is more than two years from every other date of its file and from every game stored '
+           || '(the nearest: ' || a.nearest || ', ' || round(abs(datediff('day', p.d, a.nearest)) / 365.25, 1)
+           || ' years ' || case when a.nearest < p.d then 'earlier' else 'later' end || '): likely a typo' as reason
+    from plausible p join alone a using (d)
+    where (select count(*) from own_dates) > 1  -- a file of one date has no other to be far from
 ),
 final as (
     select * from in_future
     union all select * from before_history
-    union all select * from isolated
+    union all select * from typo
 )
 select * from final

@@ -35,11 +35,13 @@ def fide_windows(con: duckdb.DuckDBPyConnection, closing_days: int) -> pd.DataFr
 
 
 def _span(con: duckdb.DuckDBPyConnection) -> tuple:
-    """The first and last day to cover (the games and the series' lists), and the date of the
-    latest list an events file names."""
+    """The first and last day to cover (the games the series rates and its lists), and the date
+    of the latest list an events file names for them."""
     first, last = span_rated(con)
     named = con.execute("""select max(strptime(rated_in || '-01', '%Y-%m-%d')::date) from events
-                           where event_id in (select event from games)""").fetchall()[0][0]
+                           where event_id in (select event from games where game_key not in (
+                               select game_key from excluded_games where series = getvariable('series')))
+                           """).fetchall()[0][0]
     return first, last, named
 
 

@@ -6,10 +6,17 @@
 -- the games' `event` name, a name recurring after more than 90 days without games
 -- being another event (files reuse names from season to season); else one event per
 -- calendar month of the games' dates.
--- inputs: games, events, source_files, submissions, series_calendar (list_id, window_start,
---         window_end, list_date: the lists in order, their windows ending at the closing date)
+-- The games are the series' own: those it does not rate (excluded_games: filed before its
+-- first list when they came, and rated by another series) are no part of any event here.
+-- inputs: games, excluded_games, events, source_files, submissions, series_calendar (list_id,
+--         window_start, window_end, list_date: the lists in order, their windows ending at the
+--         closing date), getvariable('series')
 -- grain: game_key
-with described as (select * from events),  -- a warehouse of chess holds chess events only
+with rated_games as (
+    select * from games
+    where game_key not in (select game_key from excluded_games where series = getvariable('series'))
+),
+described as (select * from events),  -- a warehouse of chess holds chess events only
 tournament_files as (
     select f.file_id, s.submission_id, s.name from source_files f join submissions s using (submission_id)
     where s.format in ('trf', 'swar')
@@ -18,16 +25,16 @@ named as (
     select game_key, date, event,
            case when date > lag(date) over (partition by event order by date, game_key) + interval 90 day
                 then 1 else 0 end as opens
-    from games g
+    from rated_games g
     where event is not null and not exists (select 1 from described e where e.event_id = g.event)
       and g.file_id not in (select file_id from tournament_files)
 ),
 keyed as (
     select g.game_key, 'event ' || g.event as event_key, e.name as event_name
-    from games g join described e on e.event_id = g.event
+    from rated_games g join described e on e.event_id = g.event
     union all
     select g.game_key, 'file ' || t.submission_id, coalesce(g.event, t.name)
-    from games g join tournament_files t using (file_id)
+    from rated_games g join tournament_files t using (file_id)
     where not exists (select 1 from described e where e.event_id = g.event)
     union all
     select game_key, 'name ' || event || ' #' || (1 + sum(opens) over (partition by event order by date, game_key
@@ -35,10 +42,10 @@ keyed as (
     from named
     union all
     select g.game_key, 'month ' || strftime(g.date, '%Y-%m'), 'games of ' || strftime(g.date, '%Y-%m') || ' without an event'
-    from games g
+    from rated_games g
     where g.event is null and g.file_id not in (select file_id from tournament_files)
 ),
-played as (select k.event_key, k.event_name, g.* from games g join keyed k using (game_key)),
+played as (select k.event_key, k.event_name, g.* from rated_games g join keyed k using (game_key)),
 spans as (
     -- A game is never rated before it was played: the days reach the games' own.
     select p.event_key, any_value(p.event_name) as event_name,
