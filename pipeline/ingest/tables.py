@@ -222,7 +222,8 @@ def _staging_select(kind: str, names: list[str]) -> tuple[list[str], tuple[str, 
     fixes = "file" in by_name and "row" in by_name
     select += [f"try_cast({sql_name(by_name[c])} as bigint)" if fixes else "null" for c in ("file", "row")]
     if kind in WITH_EXTRA:  # extra columns are kept as they came (issue 2; a rule set's initial columns)
-        pairs = ", ".join(f"'{key}', {sql_name(n)}" for key, n in by_name.items()
+        # A header is the file's text: its name goes in as a string literal, never as SQL (issue 50).
+        pairs = ", ".join(f"{sql_text(key)}, {sql_name(n)}" for key, n in by_name.items()
                           if key not in wanted and key not in FIX_COLUMNS)
         select.append(f"json_object({pairs})" if pairs else "null")
     return select, missing
