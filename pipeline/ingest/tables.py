@@ -19,7 +19,7 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pipeline.formats.csv_text import CsvText, csv_text, utf8_blocks
+from pipeline.formats.csv_text import CsvText, csv_text, lf_blocks, utf8_blocks
 from pipeline.formats.sniff import looks_like_egd, looks_like_opengotha, looks_like_trf
 from pipeline.input_layout import REQUIRED, columns, layout_refusal
 from pipeline.warehouse import scalar, sql_name, sql_text, staged
@@ -89,7 +89,9 @@ def readable(con: duckdb.DuckDBPyConnection, path: Path) -> Iterator[Readable]:
     one delimiter, its records counted; then DuckDB reads it with exactly those
     settings (no sniffed comment character, no skipped line), in the file's order
     (parallel = false), so row_number() over () is the line order. CP1252, which
-    DuckDB does not read, is read from a UTF-8 copy in the temporary folder.
+    DuckDB does not read, is read from a UTF-8 copy in the temporary folder; so is a
+    file whose lines end in more than one way (CR LF and LF), each line ending LF there,
+    which DuckDB's reader refuses as it finds them.
     """
     path = Path(path)
     with open(path, "rb") as fh:
@@ -120,12 +122,13 @@ def readable(con: duckdb.DuckDBPyConnection, path: Path) -> Iterator[Readable]:
             copy = stack.enter_context(tempfile.TemporaryDirectory(prefix="ratings-")) + "/read.csv"
             _without_lines(path, text, {line for _, line, _ in text.oversized}, Path(copy))
             read, encoding = Path(copy), "utf-8"
-        elif text.encoding == "cp1252":
+        elif text.encoding == "cp1252" or text.mixed_endings:
             copy = stack.enter_context(tempfile.TemporaryDirectory(prefix="ratings-")) + "/utf8.csv"
             with open(path, "rb") as fh, open(copy, "wb") as out:
-                for block in utf8_blocks(iter(lambda: fh.read(1 << 20), b""), "cp1252"):
+                blocks = utf8_blocks(iter(lambda: fh.read(1 << 20), b""), text.encoding)
+                for block in lf_blocks(blocks) if text.mixed_endings else blocks:
                     out.write(block)
-            read = Path(copy)
+            read, encoding = Path(copy), "utf-8"
         delimiter = (text.delimiter or ",").replace("'", "''")
         # null_padding: a short row is read with its missing values null (validation
         # rejects them); a field beyond the header becomes an unnamed column, ignored.
@@ -140,14 +143,14 @@ def readable(con: duckdb.DuckDBPyConnection, path: Path) -> Iterator[Readable]:
 
 def _without_lines(path: Path, text: CsvText, lines: set[int], copy: Path) -> None:
     """A UTF-8 copy of the file with each of `lines` read as one empty field: the row is
-    kept (the rows after it keep their numbers), and DuckDB never meets the long line."""
+    kept (the rows after it keep their numbers), and DuckDB never meets the long line;
+    each line ending LF when the file mixes them (readable)."""
     encoding = "utf-8-sig" if text.encoding == "utf-8" else text.encoding
     with open(path, encoding=encoding, newline="") as fh, open(copy, "w", encoding="utf-8", newline="") as out:
         for number, line in enumerate(fh, start=1):
-            if number in lines:
-                ending = line[len(line.rstrip("\r\n")):]
-                line = '""' + ending
-            out.write(line)
+            content = line.rstrip("\r\n")
+            ending = "\n" if text.mixed_endings and content != line else line[len(content):]
+            out.write(('""' if number in lines else content) + ending)
 
 
 def _csv_header(path: Path, text: CsvText) -> list[str]:
