@@ -93,3 +93,123 @@ def test_a_games_file_mixing_crlf_and_lf_is_rated_in_a_run(tmp_path, small_feder
     said = ratings(tmp_path, "run", "--players", small_federation["players"], "--ratings", small_federation["ratings"],
                    "--games", "games-mixed.csv", "--warehouse", "w.duckdb", "--out", "out", "--no-reports").stdout
     assert "line endings mixed" in said and "read 10 = accepted 10 + rejected 0" in said
+
+
+# ---------------------------------------------------------------------------
+# 2. A published list is no registry; a registry file never blanks unsaid; any staged
+#    submission can be withdrawn
+
+
+FIDE_TXT_HEADER = ("ID Number      Name                                                         Fed Sex Tit  WTit "
+                   "OTit           FOA SRtng SGm SK RRtng RGm Rk BRtng BGm BK B-day Flag")
+
+
+def registry_now(w: Path) -> list[tuple]:
+    return query(w, "select player_id, name, birth_year, club, extra from players order by player_id")
+
+
+def test_every_published_file_given_to_ingest_is_refused_as_a_list(cli, published, tmp_path):
+    # Issue 50: `ratings ingest reports/lists/2019-01.csv` took the list for a registry update;
+    # after `validate` each player it lists had lost birth year, sex and region. Each file
+    # `ratings publish` writes, and FIDE's own lists, is refused whole and named.
+    w, out = published
+    cli("publish", "--warehouse", w, "--out", out, "--format", "csv,parquet,txt,swiss-manager",
+        "--csv-dialect", "excel", "--no-reports")
+    (tmp_path / "players_list_foa.txt").write_text(
+        FIDE_TXT_HEADER + "\n1503014        Carlsen, Magnus                                              NOR M   GM   "
+                          "                    2830  0 10 2829  0 20 2886  0 20 1990 \n")
+    (tmp_path / "standard_rating_list.xml").write_text(
+        '<?xml version="1.0" encoding="utf-8"?>\n<playerslist>\n<player><fideid>1503014</fideid>'
+        "<name>Carlsen, Magnus</name><country>NOR</country><rating>2830</rating></player>\n</playerslist>\n")
+    before = registry_now(w)
+    cases = [  # (file, how it is given, what it is said to be)
+        (out / "lists" / "2027-01.csv", (), "a published rating list (list 2027-01?), not a registry"),
+        (out / "lists" / "2027-01-r1.parquet", ("--players",), "a published rating list (list 2027-01?), not a registry"),
+        (out / "lists" / "2027-01-excel.csv", (), "a published rating list (list 2027-01?), not a registry"),
+        (out / "lists" / "2027-05.csv", ("--games",), "a published rating list (list 2027-05?), not a games file"),
+        (out / "lists" / "2027-01.txt", ("--players",),
+         "a rating list in FIDE's TXT layout (list 2027-01?), not a registry"),
+        (out / "lists" / "2027-01-swiss-manager.csv", (),
+         "a rating list in Swiss-Manager's layout (list 2027-01?), not a registry"),
+        (out / "lists" / "2027-01-swiss-manager.csv", ("--ratings",),
+         "a rating list in Swiss-Manager's layout (list 2027-01?), not an initial ratings file"),
+        (out / "state" / "2027-01.parquet", ("--players",),
+         "a rating state or initial ratings file (list 2027-01?), not a registry"),
+        (tmp_path / "players_list_foa.txt", (), "a rating list in FIDE's TXT layout, not a registry, initial ratings"),
+        (tmp_path / "standard_rating_list.xml", ("--players",), "FIDE's rating list in XML, not a registry"),
+    ]
+    for path, how, said in cases:
+        refused = ratings(tmp_path, "ingest", *how, path, "--warehouse", w, code=1).stderr
+        assert f"{path}: this is {said}" in refused and "nothing of it is taken in" in refused, refused
+        assert refused.count("\n") == 1, refused  # one message
+    readable = ratings(tmp_path, "ingest", out / "lists" / "2027-01.csv", "--warehouse", w, code=1).stderr
+    assert "to start from its ratings, give it as --ratings" in readable
+    assert "would blank the birth year, sex, region" in readable
+    assert query(w, "select count(*) from submissions") == [(3,)] and registry_now(w) == before
+
+
+def test_a_published_list_given_as_initial_ratings_is_taken_as_the_officer_said(tmp_path, published, small_federation):
+    # The list in force before a new warehouse's first window: the list's CSV, as --ratings.
+    _, out = published
+    fresh = tmp_path / "next.duckdb"
+    ratings(tmp_path, "ingest", "--players", small_federation["players"], "--ratings", out / "lists" / "2027-05.csv",
+            "--warehouse", fresh)
+    ratings(tmp_path, "validate", "--system", "performance", "--warehouse", fresh)
+    # 2027-05 by hand (tests/test_submissions.py SECOND): 1770, 1660, 1630, 1500, 1450.
+    assert query(fresh, "select player_id, rating from initial_ratings order by 1") == [
+        (1, 1770), (2, 1660), (3, 1630), (4, 1500), (5, 1450)]
+
+
+def test_a_registry_file_that_would_blank_columns_is_refused_naming_them(tmp_path, small_federation):
+    # The small federation's registry holds birth_year for 8 players, club for 5 and an
+    # email (kept in extra) for 2. A club's update of players 1-3 with names only would
+    # blank birth_year for 3 of them, club for 3, email for 2.
+    w = tmp_path / "w.duckdb"
+    ratings(tmp_path, "run", "--players", small_federation["players"], "--ratings", small_federation["ratings"],
+            "--games", small_federation["games"], "--warehouse", w, "--out", "out", "--no-reports")
+    before = registry_now(w)
+    update = write_rows(tmp_path / "update.csv", ["player_id", "name"],
+                        [[1, "Anna Rated"], [2, "Bert Rated-Peeters"], [3, "Cara Rated"]])
+    refused = ratings(tmp_path, "ingest", "--players", update, "--warehouse", w, code=1).stderr
+    assert ("update.csv: as a registry update it would blank birth_year (3 of them), club (3 of them), "
+            "email (2 of them) for the players it lists") in refused
+    assert "--blank-missing if they are to be emptied" in refused and refused.count("\n") == 1
+    assert registry_now(w) == before and query(w, "select count(*) from submissions") == [(3,)]
+    # New players only: nothing to blank, taken in as it is.
+    newcomers = write_rows(tmp_path / "newcomers.csv", ["player_id", "name"], [[9, "Ines New"]])
+    ratings(tmp_path, "ingest", "--players", newcomers, "--warehouse", w)
+    # Said so: taken in, and those columns emptied for the three.
+    ratings(tmp_path, "run", "--players", update, "--blank-missing", "--warehouse", w, "--out", "out", "--no-reports")
+    assert query(w, "select player_id, name, birth_year, club, extra from players where player_id <= 3 "
+                    "or player_id = 9 order by 1") == [(1, "Anna Rated", None, None, None),
+                                                      (2, "Bert Rated-Peeters", None, None, None),
+                                                      (3, "Cara Rated", None, None, None), (9, "Ines New", None, None, None)]
+
+
+def test_a_staged_registry_ratings_or_calendar_is_withdrawn_before_validation(tmp_path, small_federation):
+    # "A staged registry cannot be withdrawn (only game files are replaced or withdrawn)":
+    # the way back was a backup. Now any submission not yet validated is cancelled.
+    w = tmp_path / "w.duckdb"
+    ratings(tmp_path, "run", "--players", small_federation["players"], "--ratings", small_federation["ratings"],
+            "--games", small_federation["games"], "--warehouse", w, "--out", "out", "--no-reports")
+    before = registry_now(w)
+    wrong = write_rows(tmp_path / "wrong.csv", ["player_id", "name"], [[1, "Someone Else"], [2, "Another"]])
+    calendar = write_rows(tmp_path / "calendar.csv", ["list_id", "window_start", "window_end"],
+                          [["2027-09", "2027-05-01", "2027-08-31"]])
+    starting = write_rows(tmp_path / "ratings2.csv", ["player_id", "rating"], [[6, 1900]])
+    ratings(tmp_path, "ingest", "--players", wrong, "--ratings", starting, "--calendar", calendar,
+            "--blank-missing", "--warehouse", w)
+    for sub, name, rows in ((4, "wrong.csv", 2), (5, "ratings2.csv", 1), (6, "calendar.csv", 1)):
+        said = ratings(tmp_path, "withdraw", name, "--reason", "given by mistake", "--warehouse", w).stdout
+        assert said.startswith(f"Submission {sub} ({name}) withdrawn before validation: its {rows} rows are kept as "
+                               "withdrawn, none taken in; no list changes."), said
+    assert "nothing staged" in ratings(tmp_path, "validate", "--warehouse", w).stdout
+    assert registry_now(w) == before
+    assert query(w, "select count(*) from initial_ratings where player_id = 6") == [(0,)]
+    listed = json.loads(ratings(tmp_path, "submissions", "--warehouse", w, "--format", "json").stdout)
+    assert [(s["status"], s["read"], s["stored"], s["withdrawn"], s["note"]) for s in listed[3:]] == [
+        ("withdrawn", rows, 0, rows, "withdrawn before validation: given by mistake") for rows in (2, 1, 1)]
+    assert "FAILED" not in ratings(tmp_path, "audit", "--warehouse", w).stdout
+    # A validated registry is not withdrawn: the message says how it is corrected.
+    refused = ratings(tmp_path, "withdraw", "players.csv", "--reason", "x", "--warehouse", w, code=1).stderr
+    assert "is a players file, taken in: only game files are replaced or withdrawn once validated" in refused

@@ -11,6 +11,7 @@ import click
 from pipeline import config
 from pipeline.commands.common import exit_rejected, input_files, opened, recorded, warn_duplicates, who
 from pipeline.commands.options import (
+    blank_missing_option,
     by_option,
     date_option,
     input_options,
@@ -47,12 +48,13 @@ def _nothing_to_run(warehouse: Path) -> str:
 @printed_ratings_option
 @date_option
 @replace_options
+@blank_missing_option
 @by_option
 @click.option("--sample", is_flag=True, help="Run the embedded sample season (data/sample/) into the warehouse.")
 def run(players, ratings, calendar, games, events, warehouse: Path, wait: float, out: Path, reports: bool,
         formats: tuple[str, ...], csv_dialect: str, system: str | None, rules: dict | None, register_new: bool,
-        ratings_from_files: bool, date: dt.date | None, replaces: str | None, again: bool, by: str | None,
-        sample: bool) -> None:
+        ratings_from_files: bool, date: dt.date | None, replaces: str | None, again: bool, blank_missing: bool,
+        by: str | None, sample: bool) -> None:
     """Ingest, validate, rate and publish in one go.
 
     With no input files, takes in what `ratings ingest` staged, then rates and
@@ -86,7 +88,7 @@ def run(players, ratings, calendar, games, events, warehouse: Path, wait: float,
                 raise click.UsageError(_nothing_to_run(warehouse))
             files = list(config.SAMPLE_FILES.items())
             click.echo(f"No input files and an empty warehouse: using the embedded sample in {config.SAMPLE_DIR}")
-        inputs = flow.Inputs(files, register_new, replaces, again, date, ratings_from_files)
+        inputs = flow.Inputs(files, register_new, replaces, again, date, ratings_from_files, blank_missing)
         rejected = flow.run(con, run_id, inputs, by, out, ConsoleReporter(), system, rules,
                             with_dialect(formats, csv_dialect), reports)
         warn_duplicates(con)
@@ -101,10 +103,11 @@ def run(players, ratings, calendar, games, events, warehouse: Path, wait: float,
 @printed_ratings_option
 @date_option
 @replace_options
+@blank_missing_option
 @by_option
 def ingest(files, players, ratings, calendar, games, events, warehouse: Path, wait: float,
            register_new: bool, ratings_from_files: bool, date: dt.date | None, replaces: str | None, again: bool,
-           by: str | None) -> None:
+           blank_missing: bool, by: str | None) -> None:
     """Read input files into the warehouse's staging tables (nothing judged yet): each
     file becomes a submission (`ratings submissions` lists them).
 
@@ -130,8 +133,8 @@ def ingest(files, players, ratings, calendar, games, events, warehouse: Path, wa
     _one_file_with_replaces(replaces, given)
     with opened(warehouse, wait) as con, recorded(con, "ingest", {"files": given}, by) as run_id, \
             transaction(con):  # all the files or none: a tournament stages several tables
-        flow.take_in(con, run_id, flow.Inputs(given, register_new, replaces, again, date, ratings_from_files), by, "main", False,
-                     ConsoleReporter())
+        inputs = flow.Inputs(given, register_new, replaces, again, date, ratings_from_files, blank_missing)
+        flow.take_in(con, run_id, inputs, by, "main", False, ConsoleReporter())
 
 
 @click.command()
@@ -174,6 +177,10 @@ def withdraw(submission: str, reason: str, warehouse: Path, wait: float, by: str
     and are never rated again; the next `rate` recomputes every list they touched,
     and the revisions name the submission.
 
+    A file not validated yet (staged by `ingest`, or held) is cancelled, whatever it
+    holds (a registry, initial ratings, a calendar, games): its rows are kept as
+    withdrawn and none is taken in.
+
     Example: ratings withdraw 7 --reason "the organiser cancelled the event"
     """
     from pipeline.ingest import submissions
@@ -186,10 +193,18 @@ def withdraw(submission: str, reason: str, warehouse: Path, wait: float, by: str
     with opened(warehouse, wait) as con, recorded(con, "withdraw", {"submission": submission}, by) as run_id, \
             transaction(con):
         target = submissions.resolve(con, submission)
-        left = "\n".join(filter(None, [submissions.replacement_left(con, target),
-                                        submissions.duplicates_left(con, target)]))
-        rows = withdraw_submission(con, target, run_id, by, reason)
         name = submissions.name_of(con, target)
+        if cancelled := submissions.pending(con, target):
+            left = submissions.replacement_left(con, target)
+            rows = submissions.cancel(con, target, run_id, by, reason)
+        else:
+            left = "\n".join(filter(None, [submissions.replacement_left(con, target),
+                                            submissions.duplicates_left(con, target)]))
+            rows = withdraw_submission(con, target, run_id, by, reason)
+    if cancelled:
+        click.echo(f"Submission {target} ({name}) withdrawn before validation: its {rows} rows are kept as withdrawn, "
+                   "none taken in; no list changes." + (f"\n{left}" if left else ""))
+        return
     click.echo(f"Submission {target} ({name}) withdrawn: {rows} rows." + (f"\n{left}" if left else "") +
                "\nRun `ratings rate` (or `ratings run`) to recompute the lists they touched.")
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from pipeline.formats.sniff import go_report_format, not_read
-from pipeline.ingest import submissions
+from pipeline.ingest import published, submissions
 from pipeline.ingest.submissions import SubmissionError
 from pipeline.ingest.tables import (
     Ingested,
@@ -72,12 +72,23 @@ def refuse_unread(path: Path) -> None:
         raise InputFileError(f"{path}: {why}")
 
 
+def refuse_published_text(path: Path, kind: str | None) -> None:
+    """A rating list that is no table (FIDE's TXT layout, FIDE's XML) is refused by name,
+    whatever kind it was given as (pipeline/ingest/published.py)."""
+    with open(path, "rb") as fh:
+        head = fh.read(8192)
+    if head[:4] != b"PAR1" and (found := published.text_layout(head)) is not None:
+        what, list_id = found
+        raise InputFileError(published.refusal(path, what, list_id or published.list_of_name(path), kind))
+
+
 def split_tournaments(files: list[tuple[str | None, Path]]) -> tuple[list[tuple[str | None, Path]], list[Path]]:
     """The files split into tables and tournament reports (TRF, SWAR, OpenGotha, EGD, FFG,
-    AGA, pairgoth), by content; a known format that is not read is refused first."""
+    AGA, pairgoth), by content; a known format that is not read, or a rating list, is refused first."""
     tables, tournaments = [], []
-    for _, path in files:
+    for kind, path in files:
         if path.is_file():
+            refuse_published_text(path, kind)
             refuse_unread(path)
     for kind, path in files:
         fmt = report_format(path) if path.is_file() else None
@@ -127,8 +138,10 @@ def _submission(con: duckdb.DuckDBPyConnection, path: Path, fmt: str, run_id: in
 
 
 def submit_tables(con: duckdb.DuckDBPyConnection, files: list[tuple[str | None, Path]], run_id: int, by: str,
-                  staging: str = "main", replaces: int | None = None, again: bool = False) -> list[Intake]:
-    """Stage CSV and Parquet tables, each as a submission."""
+                  staging: str = "main", replaces: int | None = None, again: bool = False,
+                  blank_missing: bool = False) -> list[Intake]:
+    """Stage CSV and Parquet tables, each as a submission; `blank_missing`: a registry file
+    may blank the columns it lacks (pipeline/ingest/registry.py)."""
     done = []
     for kind, path in files:
         if not Path(path).is_file():
@@ -136,7 +149,7 @@ def submit_tables(con: duckdb.DuckDBPyConnection, files: list[tuple[str | None, 
         kind = table_kind(con, kind, path)
         submission_id, before = _submission(con, path, kind, run_id, by, replaces, again)
         if before is None:
-            staged = ingest_file(con, path, kind, run_id, submission_id, staging)
+            staged = ingest_file(con, path, kind, run_id, submission_id, staging, blank_missing=blank_missing)
             done.append(Intake(Path(path), submission_id, kind, "staged", replaces, (staged,)))
             continue
         again_parts = tuple(ingest_file(con, path, k, run_id, submission_id, staging, part=f)

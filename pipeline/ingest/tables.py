@@ -21,6 +21,8 @@ import pyarrow.parquet as pq
 
 from pipeline.formats.csv_text import CsvText, csv_text, lf_blocks, utf8_blocks
 from pipeline.formats.sniff import looks_like_egd, looks_like_opengotha, looks_like_trf
+from pipeline.ingest import published
+from pipeline.ingest.registry import blanked_columns, blanking_refusal
 from pipeline.input_layout import REQUIRED, columns, layout_refusal
 from pipeline.warehouse import scalar, sql_name, sql_text, staged
 
@@ -273,10 +275,14 @@ PART_TABLE = "part_{file_id}"
 
 
 def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: int, submission_id: int,
-                staging: str = "main", part: int | None = None) -> Ingested:
+                staging: str = "main", part: int | None = None, blank_missing: bool = False) -> Ingested:
     """Stage the rows of one input file as a part of a submission; with `part` (the
     file_id of a part staged before from the same content), only its rows that are
     still rejected, which validation then examines again.
+
+    A published rating list is refused whole (pipeline/ingest/published.py), and so is a
+    registry file that would blank columns the registry holds, unless `blank_missing`
+    (pipeline/ingest/registry.py).
 
     `staging` is the schema of the staging tables: "main" keeps them in the
     warehouse for a later `ratings validate`; "temp" keeps them in memory when
@@ -295,8 +301,14 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: i
         if part is None:
             _refuse_stray_fixes(con, path, kind, file.source)
         found = con.sql(file.source).columns[1:]
+        if part is None and (what := published.layout_of(found, kind)):
+            raise InputFileError(published.refusal(path, what, _list_of(con, file.source, found) or
+                                                   published.list_of_name(path), kind, found))
         if refusal := layout_refusal(kind, found):
             raise InputFileError(f"{path}: {refusal}: nothing of it is taken in")
+        if kind == "players" and part is None and not blank_missing and (
+                blanked := blanked_columns(con, file.source, found)):
+            raise InputFileError(blanking_refusal(path, blanked))
         select, missing = _staging_select(kind, found)
         names = [*columns(kind), "fixes_file", "fixes_row"] + (["extra"] if kind in WITH_EXTRA else [])
         if staging == "temp" and part is None and not file.oversized:
@@ -323,6 +335,14 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: i
         return Ingested(kind, str(path), file_id, rows, missing, reexamined=True, notes=file.notes)
     return _recorded(con, path, kind, run_id, submission_id, staging, file_id, file, missing,
                      f"{staged(con, staging, kind)} where file_id = {file_id}")
+
+
+def _list_of(con: duckdb.DuckDBPyConnection, source: str, found: list[str]) -> str | None:
+    """The list a published file's first row names in its list_id column (None: no such column)."""
+    column = next((n for n in found if n.strip().lower() == "list_id"), None)
+    if column is None:
+        return None
+    return scalar(con, f"select {sql_name(column)} from ({source}) where {sql_name(column)} is not null limit 1")
 
 
 def _recorded(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: int, submission_id: int, staging: str,
