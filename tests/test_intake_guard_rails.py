@@ -213,3 +213,137 @@ def test_a_staged_registry_ratings_or_calendar_is_withdrawn_before_validation(tm
     # A validated registry is not withdrawn: the message says how it is corrected.
     refused = ratings(tmp_path, "withdraw", "players.csv", "--reason", "x", "--warehouse", w, code=1).stderr
     assert "is a players file, taken in: only game files are replaced or withdrawn once validated" in refused
+
+
+def test_the_backup_the_manual_describes_undoes_a_validated_registry_update(tmp_path, small_federation):
+    # docs/record.md, "Backing up the warehouse": the file copied before the intake, copied
+    # back after a registry update that blanked the birth years, gives the registry back.
+    w, out = tmp_path / "w.duckdb", tmp_path / "out"
+    ratings(tmp_path, "run", "--players", small_federation["players"], "--ratings", small_federation["ratings"],
+            "--games", small_federation["games"], "--warehouse", w, "--out", out, "--no-reports")
+    before = registry_now(w)
+    assert not (tmp_path / "w.duckdb.wal").exists()  # a command that ended leaves the file whole
+    (tmp_path / "backup.duckdb").write_bytes(w.read_bytes())
+    update = write_rows(tmp_path / "update.csv", ["player_id", "name"], [[5, "Eva Junior"]])
+    ratings(tmp_path, "run", "--players", update, "--blank-missing", "--warehouse", w, "--out", tmp_path / "out2",
+            "--no-reports")
+    assert query(w, "select birth_year from players where player_id = 5") == [(None,)]
+    w.write_bytes((tmp_path / "backup.duckdb").read_bytes())
+    assert registry_now(w) == before
+    assert "FAILED" not in ratings(tmp_path, "audit", "--warehouse", w).stdout
+
+
+# ---------------------------------------------------------------------------
+# 3. A corrected file given without --replaces is held
+
+
+def published_bytes(out: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted((out / "lists").iterdir())}
+
+
+def test_a_corrected_games_file_without_game_id_is_held_until_it_replaces_the_first(tmp_path, small_federation):
+    # Issue 50: a CSV without game_id, corrected, given without --replaces: its unchanged rows
+    # were rejected as duplicates pointing at --replaces, but the changed game (2026-09-12,
+    # 2-3, now 1-0) was rated beside the original and published before the officer could act.
+    from tests.test_submissions import CORRECTED_FIRST, CORRECTED_SECOND, FIRST, SECOND, corrected, ratings_of
+
+    w, out = tmp_path / "w.duckdb", tmp_path / "out"
+    ratings(tmp_path, "run", "--players", small_federation["players"], "--ratings", small_federation["ratings"],
+            "--games", small_federation["games"], "--warehouse", w, "--out", out, "--no-reports")
+    before = published_bytes(out)
+    v2 = corrected(tmp_path, small_federation)  # row 2 of it is row 3 of the first: one removed before it
+    held = ratings(tmp_path, "run", "--games", v2, "--warehouse", w, "--out", out, "--no-reports", code=3).stderr
+    message = ("games-v2.csv (submission 4) is held: nothing of it is taken in or rated. 1 of its games looks like "
+               "a correction of submission 3 (games.csv), the same day, players and event with another result or "
+               "colours: row 2 (2026-09-12 2-3 1-0, Club cup, round 2) against submission 3 (games.csv) row 3 "
+               "(2026-09-12 2-3 0-1, Club cup, round 2). If it corrects submission 3: "
+               f"`ratings ingest {v2} --replaces 3`; if those are other games: `ratings confirm 4 --reason TEXT`; "
+               "then `ratings run`. Given by mistake: `ratings withdraw 4 --reason TEXT`.")
+    assert message in held and held.count("is held") == 1
+    assert published_bytes(out) == before  # nothing of it rated, nothing published
+    assert ratings_of(out, "2027-01") == FIRST and ratings_of(out, "2027-05") == SECOND
+    # `rate` rates nothing of it and says why; the file stays held, its rows staged.
+    rated = ratings(tmp_path, "rate", "--warehouse", w)
+    assert message in rated.stderr and "staged file part" not in rated.stdout
+    assert query(w, "select status from submissions where submission_id = 4") == [("held",)]
+    assert query(w, "select count(*) from staged_games where file_id = (select file_id from source_files "
+                    "where submission_id = 4)") == [(10,)]
+    # The officer says it corrects the first: it replaces it, and the lists are the corrected ones.
+    said = ratings(tmp_path, "ingest", v2, "--replaces", "3", "--warehouse", w).stdout
+    assert "submission 4, held until now: replaces submission 3 at the next `ratings validate`" in said
+    done = ratings(tmp_path, "run", "--warehouse", w, "--out", out, "--no-reports").stdout
+    assert "games 1 changed, 1 added, 1 withdrawn" in done
+    assert ratings_of(out, "2027-01") == CORRECTED_FIRST and ratings_of(out, "2027-05") == CORRECTED_SECOND
+    assert "FAILED" not in ratings(tmp_path, "audit", "--warehouse", w).stdout
+
+
+def test_a_held_file_confirmed_as_other_games_is_rated_beside_them(tmp_path, small_federation):
+    # A second game of 1 and 2 at the club cup on 2026-09-05, in the arbiter's own file
+    # without rounds: it looks like a correction of round 1's 1-0 (colours and result
+    # differ). The officer confirms: both are kept, with who and why, and both are rated.
+    w, out = tmp_path / "w.duckdb", tmp_path / "out"
+    ratings(tmp_path, "run", "--players", small_federation["players"], "--ratings", small_federation["ratings"],
+            "--games", small_federation["games"], "--warehouse", w, "--out", out, "--no-reports")
+    extra = write_rows(tmp_path / "arbiter.csv", ["date", "white_id", "black_id", "result", "event"],
+                       [["2026-09-05", 2, 1, "1/2-1/2", "Club cup"], ["2026-09-05", 7, 8, "0-1", "School day"]])
+    held = ratings(tmp_path, "run", "--games", extra, "--warehouse", w, "--out", out, "--no-reports", code=3).stderr
+    assert ("row 1 (2026-09-05 2-1 1/2-1/2, Club cup) against submission 3 (games.csv) row 1 "
+            "(2026-09-05 1-2 1-0, Club cup, round 1)") in held
+    assert "row 2" not in held  # 7-8 played no game at the School day on 2026-09-05 before
+    said = ratings(tmp_path, "confirm", "arbiter.csv", "--reason", "the second game of a two-game match",
+                   "--by", "officer", "--warehouse", w).stdout
+    assert said.startswith("Submission 4 (arbiter.csv) confirmed: its game that looked like a correction is "
+                           "another game, to be rated beside those.")
+    done = ratings(tmp_path, "run", "--warehouse", w, "--out", out, "--no-reports")
+    assert "arbiter.csv  read 2 = accepted 2 + rejected 0" in done.stdout and "held" not in done.stderr
+    assert query(w, "select decision, decided_by, reason from duplicate_decisions") == [
+        ("kept", "officer", "the second game of a two-game match")]
+    assert query(w, "select count(*) from games where date = '2026-09-05' and least(white_id, black_id) = 1 "
+                    "and greatest(white_id, black_id) = 2") == [(2,)]
+    # Confirmed once, held no more; a file that is not held has nothing to confirm.
+    refused = ratings(tmp_path, "confirm", "4", "--reason", "again", "--warehouse", w, code=1).stderr
+    assert "submission 4 (arbiter.csv) is taken in, not held: nothing to confirm" in refused
+
+
+def test_a_corrected_go_games_file_is_held_and_replaces_the_first(tmp_path):
+    # Every Go games file has no game_id: the club's corrected file (club night 2: White won,
+    # now Black) was rated beside the first.
+    from tests.conftest import write_small_go_club
+
+    club = write_small_go_club(tmp_path)
+    w, out = tmp_path / "w.duckdb", tmp_path / "out"
+    ratings(tmp_path, "run", "--system", "go-belgium", "--players", club["players"], "--events", club["events"],
+            "--games", club["games"], "--warehouse", w, "--out", out, "--no-reports")
+    before = published_bytes(out)
+    v2 = write_rows(tmp_path / "games-v2.csv", ["event_id", "date", "black_id", "white_id", "winner", "handicap"], [
+        ["club-1", "2026-01-10", 1, 2, "B", 0],
+        ["club-2", "2026-01-11", 2, 1, "B", 1],
+        ["open-1", "2026-03-01", 3, 2, "B", 0],
+        ["open-1", "2026-03-02", 1, 3, "B", 0]])
+    held = ratings(tmp_path, "run", "--games", v2, "--warehouse", w, "--out", out, "--no-reports", code=3).stderr
+    assert ("games-v2.csv (submission 4) is held: nothing of it is taken in or rated. 1 of its games looks like a "
+            "correction of submission 2 (games.csv), the same day, players and event with another winner, colours "
+            "or handicap: row 2 (club-2 2026-01-11 2-1 won by B, handicap 1) against submission 2 (games.csv) row 2 "
+            "(club-2 2026-01-11 2-1 won by W, handicap 1)") in held
+    assert published_bytes(out) == before
+    ratings(tmp_path, "ingest", v2, "--replaces", "games.csv", "--warehouse", w)
+    done = ratings(tmp_path, "run", "--warehouse", w, "--out", out, "--no-reports").stdout
+    assert "games 1 changed, 0 added, 0 withdrawn" in done
+    assert query(w, "select winner from go_games where event_id = 'club-2'") == [("B",)]
+
+
+def test_two_versions_staged_together_hold_the_later_and_a_held_file_is_withdrawn(tmp_path, small_federation):
+    # Both versions given to one `ingest`: the later is held against the earlier's rows.
+    from tests.test_submissions import corrected
+
+    w = tmp_path / "w.duckdb"
+    v2 = corrected(tmp_path, small_federation)
+    ratings(tmp_path, "ingest", "--players", small_federation["players"], "--games", small_federation["games"],
+            "--games", v2, "--warehouse", w)
+    held = ratings(tmp_path, "validate", "--warehouse", w, code=3)
+    assert "games.csv  read 10 = accepted 10 + rejected 0" in held.stdout
+    assert "games-v2.csv (submission 3) is held" in held.stderr and "row 2 (2026-09-12 2-3 1-0" in held.stderr
+    said = ratings(tmp_path, "withdraw", "3", "--reason", "sent twice", "--warehouse", w).stdout
+    assert said.startswith("Submission 3 (games-v2.csv) withdrawn before validation: its 10 rows are kept")
+    assert query(w, "select status from submissions order by 1") == [("taken in",), ("taken in",), ("withdrawn",)]
+    assert "held" not in ratings(tmp_path, "rate", "--warehouse", w).stderr

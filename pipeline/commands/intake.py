@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from pipeline import config
-from pipeline.commands.common import exit_rejected, input_files, opened, recorded, warn_duplicates, who
+from pipeline.commands.common import exit_rejected, input_files, opened, recorded, warn_duplicates, warn_held, who
 from pipeline.commands.options import (
     blank_missing_option,
     by_option,
@@ -64,7 +64,12 @@ def run(players, ratings, calendar, games, events, warehouse: Path, wait: float,
     A --games file may be a tournament report (TRF, SWAR): it is taken in after
     the other files, against the registry they give.
 
-    Exit status: 0, or 3 when rows were rejected (`ratings rejects` lists them).
+    A file whose games look like corrections of another file's (the same day, players
+    and event, another result), given without --replaces, is held: nothing of it is
+    rated until `ingest FILE --replaces OLD` or `confirm`.
+
+    Exit status: 0, or 3 when rows were rejected (`ratings rejects` lists them) or a
+    file is held.
 
     Example: ratings run --players p.csv --games g.csv --ratings r.csv --warehouse w.duckdb --out lists/
     """
@@ -92,7 +97,8 @@ def run(players, ratings, calendar, games, events, warehouse: Path, wait: float,
         rejected = flow.run(con, run_id, inputs, by, out, ConsoleReporter(), system, rules,
                             with_dialect(formats, csv_dialect), reports)
         warn_duplicates(con)
-    exit_rejected(rejected)
+        held = warn_held(con)
+    exit_rejected(rejected, held)
 
 
 @click.command()
@@ -147,7 +153,10 @@ def validate(warehouse: Path, wait: float, system: str | None, by: str | None) -
     Under a Go rule set, starting points are Go points: give --system on a new
     warehouse (it is then recorded, as `ratings run` records it).
 
-    Exit status: 0, or 3 when rows were rejected.
+    A file whose games look like corrections of another file's, given without
+    --replaces, is held, not validated: the message names its rows and the ways on.
+
+    Exit status: 0, or 3 when rows were rejected or a file is held.
 
     Example: ratings validate --warehouse w.duckdb
     """
@@ -164,7 +173,8 @@ def validate(warehouse: Path, wait: float, system: str | None, by: str | None) -
         with transaction(con):
             rejected = reporter.validated(con, *validate_staged(con, run_id, by, system))
         warn_duplicates(con)
-    exit_rejected(rejected)
+        held = warn_held(con)
+    exit_rejected(rejected, held)
 
 
 @click.command()
@@ -209,6 +219,39 @@ def withdraw(submission: str, reason: str, warehouse: Path, wait: float, by: str
                "\nRun `ratings rate` (or `ratings run`) to recompute the lists they touched.")
 
 
+@click.command()
+@click.argument("submission")
+@click.option("--reason", required=True, callback=one_line, help="Why its games are not corrections (kept with it).")
+@warehouse_option
+@by_option
+def confirm(submission: str, reason: str, warehouse: Path, wait: float, by: str | None) -> None:
+    """Take in a held file as it is: its games that look like corrections of another
+    file's (the same day, players and event, another result) are other games, rated
+    beside those. Each pair is recorded as both kept, with who, when and why; the next
+    `validate` or `run` takes the file in.
+
+    A corrected version is given with `ratings ingest FILE --replaces OLD` instead.
+
+    Example: ratings confirm 9 --reason "the second game of the match, played the same day"
+    """
+    from pipeline.ingest import submissions
+    from pipeline.validate.holds import confirm as confirmed
+    from pipeline.warehouse import transaction
+
+    by = who(by)
+    if not reason.strip():
+        raise click.BadParameter("say why", param_hint="--reason")
+    with opened(warehouse, wait) as con, recorded(con, "confirm", {"submission": submission}, by) as run_id, \
+            transaction(con):
+        target = submissions.resolve(con, submission)
+        games = confirmed(con, target, by, reason, run_id)
+        name = submissions.name_of(con, target)
+    games = "its game that looked like a correction is another game" if games == 1 else \
+        f"its {games} games that looked like corrections are other games"
+    click.echo(f"Submission {target} ({name}) confirmed: {games}, to be rated beside those. "
+               "Run `ratings run` (or `ratings validate`) to take it in.")
+
+
 @click.command("submissions")
 @listing_format
 @warehouse_option
@@ -225,4 +268,4 @@ def list_submissions(warehouse: Path, wait: float, fmt: str) -> None:
         report_table(stage(con, "submissions"), "no submission yet", fmt)
 
 
-COMMANDS = (run, ingest, validate, withdraw, list_submissions)
+COMMANDS = (run, ingest, validate, withdraw, confirm, list_submissions)

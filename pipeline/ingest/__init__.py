@@ -43,7 +43,9 @@ class Intake:
     path: Path
     submission_id: int
     format: str
-    outcome: str  # "staged" (a new submission), "again" (rejected rows staged again), "nothing"
+    # "staged" (a new submission), "again" (rejected rows staged again), "nothing", "held" (the
+    # content of a held file: nothing staged), "replacing" (a held file now to replace `replaces`)
+    outcome: str
     replaces: int | None = None
     parts: tuple[Ingested, ...] = ()
     tournament: TournamentIngested | GoTournamentIngested | None = None
@@ -119,22 +121,30 @@ def table_kind(con: duckdb.DuckDBPyConnection, kind: str | None, path: Path) -> 
 
 
 def _submission(con: duckdb.DuckDBPyConnection, path: Path, fmt: str, run_id: int, by: str,
-                replaces: int | None, again: bool) -> tuple[int, dict[str, int] | None]:
+                replaces: int | None, again: bool) -> tuple[int, dict[str, int] | None, str | None]:
     """The submission a file's rows are staged in: a new one, or, for content taken
-    in before, that one with its parts (kind → file_id) to stage again."""
+    in before, that one with its parts (kind → file_id) to stage again; the content of a
+    held file stages nothing (outcome "held"), or, --replaces given, becomes that
+    file's replacement (outcome "replacing")."""
     sha256 = file_sha256(path)
     existing = submissions.same_content(con, sha256)
+    if existing is not None and existing.status == "held" and not again:
+        if replaces is None:
+            return existing.submission_id, {}, "held"
+        submissions.check_replaceable(con, replaces, fmt)
+        submissions.take_as_replacement(con, existing.submission_id, replaces)
+        return existing.submission_id, {}, "replacing"
     if existing is not None and not again:
         if existing.status in submissions.ACTIVE:
             if replaces is not None:
                 raise SubmissionError(f"{path}: the same content as submission {existing.submission_id} "
                                       f"({existing.name}): nothing to replace")
-            return existing.submission_id, submissions.parts(con, existing.submission_id)
+            return existing.submission_id, submissions.parts(con, existing.submission_id), None
         if replaces is None:
             raise SubmissionError(submissions.refused_again(existing, path))
     if replaces is not None:
         submissions.check_replaceable(con, replaces, fmt)
-    return submissions.open_submission(con, path, sha256, fmt, by, run_id, replaces), None
+    return submissions.open_submission(con, path, sha256, fmt, by, run_id, replaces), None, None
 
 
 def submit_tables(con: duckdb.DuckDBPyConnection, files: list[tuple[str | None, Path]], run_id: int, by: str,
@@ -147,7 +157,10 @@ def submit_tables(con: duckdb.DuckDBPyConnection, files: list[tuple[str | None, 
         if not Path(path).is_file():
             raise InputFileError(f"{path}: no such file")
         kind = table_kind(con, kind, path)
-        submission_id, before = _submission(con, path, kind, run_id, by, replaces, again)
+        submission_id, before, said = _submission(con, path, kind, run_id, by, replaces, again)
+        if said is not None:
+            done.append(Intake(Path(path), submission_id, kind, said, replaces))
+            continue
         if before is None:
             staged = ingest_file(con, path, kind, run_id, submission_id, staging, blank_missing=blank_missing)
             done.append(Intake(Path(path), submission_id, kind, "staged", replaces, (staged,)))
@@ -172,7 +185,10 @@ def submit_tournaments(con: duckdb.DuckDBPyConnection, paths: list[Path], run_id
     done = []
     for path in paths:
         fmt = report_format(path)
-        submission_id, before = _submission(con, path, fmt, run_id, by, replaces, again)
+        submission_id, before, said = _submission(con, path, fmt, run_id, by, replaces, again)
+        if said is not None:
+            done.append(Intake(Path(path), submission_id, fmt, said, replaces))
+            continue
         if before is not None and not any(_still_rejected(con, f) for f in before.values()):
             done.append(Intake(Path(path), submission_id, fmt, "nothing"))
             continue

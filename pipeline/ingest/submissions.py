@@ -71,7 +71,7 @@ def resolve(con: duckdb.DuckDBPyConnection, ref: str) -> int:
     found = con.execute("""select submission_id, status from submissions
                            where name = ? or path = ? order by submission_id""",
                         [name, str(Path(ref).resolve())]).fetchall()
-    active = [s for s, status in found if status in ACTIVE]
+    active = [s for s, status in found if status in (*ACTIVE, "held")]
     if len(active) == 1:
         return active[0]
     if len(active) > 1:
@@ -93,8 +93,10 @@ def any_submission(con: duckdb.DuckDBPyConnection) -> bool:
 
 
 def staged_parts(con: duckdb.DuckDBPyConnection) -> int:
-    """The parts of files staged and not yet validated: rating does not read them."""
-    return scalar(con, "select count(*) from source_files where status = 'staged'")
+    """The parts of files staged and not yet validated, held files aside (they are said
+    apart): rating does not read them."""
+    return scalar(con, """select count(*) from source_files f join submissions s using (submission_id)
+                          where f.status = 'staged' and s.status <> 'held'""")
 
 
 def check_replaceable(con: duckdb.DuckDBPyConnection, old: int, new_format: str | None = None) -> None:
@@ -108,6 +110,10 @@ def check_replaceable(con: duckdb.DuckDBPyConnection, old: int, new_format: str 
                               f"name that one instead")
     if status == "withdrawn":
         raise SubmissionError(f"submission {old} ({name}) was already withdrawn")
+    if status == "held":
+        raise SubmissionError(f"submission {old} ({name}) is held, not taken in (its games look like corrections of "
+                              f"another file's): say what it is first (`ratings validate` says how), or "
+                              f"`ratings withdraw {old}`")
     # A second replacement staged beside the first would take both in, each "replacing" the
     # same file, and the second's rows be called duplicates of the first's.
     pending = con.execute("""select submission_id, name from submissions where replaces = ? and status = 'staged'
@@ -137,6 +143,12 @@ def open_submission(con: duckdb.DuckDBPyConnection, path: Path, sha: str, fmt: s
                 [submission_id, Path(path).name, str(Path(path).resolve()), sha, fmt, by, dt.datetime.now(), run_id,
                  replaces])
     return submission_id
+
+
+def take_as_replacement(con: duckdb.DuckDBPyConnection, held: int, old: int) -> None:
+    """A held file named a corrected version of `old` (`ingest FILE --replaces OLD`, FILE
+    its content): staged again, replacing it at the next validation."""
+    con.execute("update submissions set replaces = ?, status = 'staged' where submission_id = ?", [old, held])
 
 
 def set_format(con: duckdb.DuckDBPyConnection, submission_id: int, fmt: str) -> None:

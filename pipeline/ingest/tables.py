@@ -270,7 +270,7 @@ def _refuse_stray_fixes(con: duckdb.DuckDBPyConnection, path: Path, kind: str, s
 
 
 # The temporary table of a part staged on its own (ingest_file, in a run): its rows in the
-# file's order, without their numbers, which are their places (pipeline.validate.staged_rows).
+# file's order, without their numbers, which are their places (pipeline.validate.staged.staged_rows).
 PART_TABLE = "part_{file_id}"
 
 
@@ -314,7 +314,7 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: i
         if staging == "temp" and part is None and not file.oversized:
             # In a run, the rows go to a table of the part's own, made in one statement from
             # the parallel read, which keeps the file's order: a row's number is its place
-            # (pipeline.validate.staged_rows).
+            # (pipeline.validate.staged.staged_rows).
             con.execute(f"create temp table {PART_TABLE.format(file_id=file_id)} as select "
                         + ", ".join(f"{expr} as {sql_name(name)}" for expr, name in zip(select, names))
                         + f" from ({file.unnumbered})")
