@@ -18,6 +18,7 @@ others as (
     select false, p.game_key, p.submission_id, s.name, p.row_number, p.date, p.white_id, p.black_id, p.result,
            p.game_id, p.event, p.round
     from pending_rows p join submissions s using (submission_id)
+    where p.submission_id < (select max(submission_id) from judged)  -- a file is judged against earlier ones
 ),
 -- the same game: the other file's submission is another, and earlier when it is not validated yet
 matched as (

@@ -16,6 +16,7 @@ others as (
     select false, p.game_key, p.submission_id, s.name, p.row_number, p.event_id, p.date, p.black_id, p.white_id,
            p.winner, p.handicap, p.round
     from pending_rows p join submissions s using (submission_id)
+    where p.submission_id < (select max(submission_id) from judged)  -- a file is judged against earlier ones
 ),
 matched as (
     select j.*, o.game_key as other_key, o.submission_id as other_submission, o.name as other_name,
