@@ -39,6 +39,14 @@ def report_intake(intakes: list[Intake]) -> None:
         if i.outcome == "nothing":
             click.echo(where + f"already taken in as submission {i.submission_id}, nothing of it rejected: adds nothing")
             continue
+        if i.outcome == "held":
+            click.echo(where + f"already staged as submission {i.submission_id}, held: its games look like "
+                               "corrections of another file's (`ratings validate` says which and the ways on)")
+            continue
+        if i.outcome == "replacing":
+            click.echo(where + f"submission {i.submission_id}, held until now: replaces submission {i.replaces} "
+                               "at the next `ratings validate` (or `ratings run`)")
+            continue
         if i.outcome == "again":
             rows = sum(p.rows_read for p in i.parts)
             what = f"already taken in as submission {i.submission_id}: its rejected rows are examined again"

@@ -33,6 +33,7 @@ class Inputs:
     again: bool = False  # content replaced or withdrawn before is taken in again
     date: dt.date | None = None  # the date of a one-day tournament file without dates
     ratings_from_files: bool = False  # a TRF's printed ratings as the initial ratings of players without one
+    blank_missing: bool = False  # a registry file may blank the columns it lacks (pipeline/ingest/registry.py)
 
 
 class Reporter:
@@ -69,7 +70,8 @@ def take_in(con: duckdb.DuckDBPyConnection, run_id: int, inputs: Inputs, by: str
     rejected = 0
     with timed(reporter, "Ingest"):
         reporter.heading("Ingest")
-        reporter.taken(submit_tables(con, tables, run_id, by, staging, old if tables else None, inputs.again))
+        reporter.taken(submit_tables(con, tables, run_id, by, staging, old if tables else None, inputs.again,
+                                     inputs.blank_missing))
     if validate:
         with timed(reporter, "Validate"):
             rejected += reporter.validated(con, *validate_staged(con, run_id, by, system))

@@ -49,7 +49,9 @@ final as (
            s.status, coalesce(c.read, 0) as read, coalesce(c.stored, 0) as stored,
            coalesce(c.rejected, 0) as rejected, coalesce(c.fixed, 0) as fixed, coalesce(c.withdrawn, 0) as withdrawn,
            coalesce(c.closed, 0) as closed,
-           concat_ws('; ', case when s.replaces is not null then 'replaces ' || s.replaces end,
+           concat_ws('; ', case when s.status = 'held' then 'held: its games look like corrections of another '
+                                                          || 'file''s (ratings validate says which)' end,
+                     case when s.replaces is not null then 'replaces ' || s.replaces end,
                      case when c.fixed > 0 then c.fixed || ' rows fixed by submission ' || c.fixed_by end,
                      case when c.closed > 0 then c.closed || (case when c.closed = 1 then ' reject' else ' rejects' end)
                                                  || ' closed (ratings rejects --closed)' end,

@@ -15,6 +15,7 @@ from pipeline.formats.csv_text import (
     count_records,
     csv_text,
     decide_encoding,
+    lf_blocks,
     utf8_blocks,
 )
 
@@ -117,6 +118,30 @@ def test_crlf_cr_and_lf_lines_count_alike():
     for end in (b"\n", b"\r\n", b"\r"):
         c = counted(end.join([b"a,b", b"1,2", b"3,4"]) + end)
         assert (c.records, c.lines) == (2, 3)
+
+
+def test_lines_ending_in_two_ways_are_counted_and_named_with_the_first_of_each():
+    # Issue 50: a registry saved on Windows (CR LF), two lines added on a Mac (LF): DuckDB
+    # refused it "when sniffing". Lines 1-2 end CR LF, line 3 LF, line 4 CR LF.
+    data = b"player_id,name\r\n1,Anne\r\n2,Bruno\n3,Cleo\r\n"
+    c = counted(data)
+    assert (c.records, c.lines, c.endings, c.mixed_endings) == (3, 4, (("CR LF", 1), ("LF", 3)), True)
+    assert c.notes() == ["line endings mixed: CR LF (first: line 1) and LF (first: line 3); each read as a line break"]
+    # The csv module's count (a quote across lines sends the file there) finds the same.
+    quoted = b'player_id,name\n1,"Anne\r\nB"\r\n2,Bruno\r'
+    c = counted(quoted)
+    assert _plain_records([quoted], "utf-8") is None
+    assert (c.records, c.endings) == (2, (("LF", 1), ("CR LF", 2), ("CR", 4)))
+    # One kind throughout, or a last line without any, is no mix.
+    assert not counted(b"a,b\r\n1,2\r\n3,4").mixed_endings and not counted(b"a,b\n1,2").mixed_endings
+
+
+def test_lf_blocks_write_every_line_break_lf_even_cut_between_blocks():
+    data = b"a,b\r\n1,2\n3,4\r5,6\r\n"
+    for size in range(1, 8):
+        blocks = [data[i:i + size] for i in range(0, len(data), size)]
+        assert b"".join(lf_blocks(blocks)) == b"a,b\n1,2\n3,4\n5,6\n"
+    assert b"".join(lf_blocks([b"a\r"])) == b"a\n"
 
 
 def test_blank_lines_are_not_records_and_are_said():

@@ -200,10 +200,16 @@ def test_late_results_recompute_every_later_event(cli, go_files, tmp_path):
     cli("run", "--system", "go-belgium", "--players", go_files["players"], "--events", go_files["events"],
         "--games", go_files["games"], "--warehouse", w, "--out", out)
     before = {e: _state(out, e) for e in ("club-1", "club-2", "open-1")}
-    # A result of club-1 arrives late: Bram also beat Anna that night.
+    # A result of club-1 arrives late: Bram also beat Anna that night. The same night, players
+    # and event with another winner and colours, without rounds: it could be a correction of
+    # the first game, so the file is held (issue 50), nothing rated, until the officer says
+    # it is another game.
     late = write_rows(tmp_path / "late.csv", ["event_id", "date", "black_id", "white_id", "winner", "handicap"],
                       [["club-1", "2026-01-10", 2, 1, "B", 0]])
-    cli("run", "--games", late, "--warehouse", w, "--out", out)
+    held = cli("run", "--games", late, "--warehouse", w, "--out", out, rejected=True).output
+    assert "late.csv (submission 4) is held" in held and _state(out, "club-1").equals(before["club-1"])
+    cli("confirm", "late.csv", "--reason", "a second game that night", "--warehouse", w)
+    cli("run", "--warehouse", w, "--out", out)
     # club-1 now has a win each between equal players: both back to −1950; every later event follows.
     assert _state(out, "club-1")["rating"].to_dict() == pytest.approx({1: -1950, 2: -1950})
     for e in ("club-2", "open-1"):

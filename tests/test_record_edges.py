@@ -189,7 +189,7 @@ def test_late_go_event_older_than_the_first_becomes_the_first(cli, tmp_path):
     assert "follows from the revision of an earlier list" in reasons
 
 
-def test_corrected_file_without_replaces_is_refused_for_its_changed_rows(cli, season, tmp_path):
+def test_corrected_file_without_replaces_is_held_then_refused_for_its_changed_rows(cli, season, tmp_path):
     w, out = tmp_path / "w.duckdb", tmp_path / "out"
     header = ["game_id", *GAMES]
     first = write_rows(tmp_path / "cup.csv", header, [["g1", "2026-09-05", 1, 2, "1-0", "Cup"],
@@ -199,11 +199,18 @@ def test_corrected_file_without_replaces_is_refused_for_its_changed_rows(cli, se
     before = ratings_of(w, "2027-01")
     corrected = write_rows(tmp_path / "cup-corrected.csv", header, [["g1", "2026-09-05", 1, 2, "0-1", "Cup"],
                                                                     ["g2", "2026-09-06", 2, 3, "1-0", "Cup"]])
+    # Issue 50: a game of the same day, players and event with another result holds the file.
     result = cli("run", "--games", corrected, "--warehouse", w, "--out", out, "--no-reports", rejected=True)
+    assert ("cup-corrected.csv (submission 4) is held: nothing of it is taken in or rated. 1 of its games looks "
+            "like a correction of submission 3 (cup.csv)") in result.output
+    assert lists_of(w) == {"2027-01": (1, 2)} and ratings_of(w, "2027-01") == before  # nothing rated twice
+    # Said to be other games, its game_id is still the stored game's: the row is refused for it.
+    cli("confirm", "4", "--reason", "another game", "--warehouse", w)
+    result = cli("run", "--warehouse", w, "--out", out, "--no-reports", rejected=True)
     assert ("row 1: game_id: g1 is already in the warehouse with result 1-0 (submission 3, cup.csv, row 1), "
             "here 0-1: a corrected file replaces the old one with --replaces 3") in result.output
     assert "row 2: duplicate game: already in the warehouse (submission 3, cup.csv, row 2)" in result.output
-    assert lists_of(w) == {"2027-01": (1, 2)} and ratings_of(w, "2027-01") == before  # nothing rated twice
+    assert lists_of(w) == {"2027-01": (1, 2)} and ratings_of(w, "2027-01") == before
 
 
 def test_rows_that_do_not_parse_are_not_duplicates_of_each_other(cli, season, tmp_path):

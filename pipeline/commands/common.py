@@ -12,7 +12,7 @@ import click
 
 from pipeline import config
 
-REJECTED = 3  # the exit status of validate and run when rows were rejected
+REJECTED = 3  # the exit status of validate and run when rows were rejected or a file is held
 
 
 @contextlib.contextmanager
@@ -52,11 +52,13 @@ def input_files(players, ratings, calendar, games, events=(), unnamed=()) -> lis
         [(None, Path(p)) for p in unnamed]
 
 
-def exit_rejected(rejected: int) -> None:
-    """Exit status 3 when rows were rejected and their rejects are open, so that scripts can
-    tell; a closed reject is never examined again, so it never counts here."""
+def exit_rejected(rejected: int, held: int = 0) -> None:
+    """Exit status 3 when rows were rejected and their rejects are open, or a file is held
+    (warn_held), so that scripts can tell; a closed reject is never examined again, so it
+    never counts here."""
     if rejected:
         _say_rejected(rejected)
+    if rejected or held:
         click.get_current_context().exit(REJECTED)
 
 
@@ -75,6 +77,17 @@ def exit_failed(failed: list[str], others: str, rejected: int = 0) -> None:
     if rejected:
         _say_rejected(rejected)
     raise click.ClickException("\n".join(failed) + f"\n(every other rule set's lists were {others})")
+
+
+def warn_held(con) -> int:
+    """Each held file in one message (its games that look like corrections, what of, the
+    ways on); returns how many are held."""
+    from pipeline.validate.holds import held_messages
+
+    said = held_messages(con)
+    for text in said:
+        click.echo(text, err=True)
+    return len(said)
 
 
 def warn_duplicates(con) -> None:

@@ -9,8 +9,18 @@ from pathlib import Path
 import click
 
 from pipeline import config
-from pipeline.commands.common import exit_failed, exit_rejected, input_files, opened, recorded, warn_duplicates, who
+from pipeline.commands.common import (
+    exit_failed,
+    exit_rejected,
+    input_files,
+    opened,
+    recorded,
+    warn_duplicates,
+    warn_held,
+    who,
+)
 from pipeline.commands.options import (
+    blank_missing_option,
     by_option,
     date_option,
     input_options,
@@ -47,12 +57,13 @@ def _nothing_to_run(warehouse: Path) -> str:
 @printed_ratings_option
 @date_option
 @replace_options
+@blank_missing_option
 @by_option
 @click.option("--sample", is_flag=True, help="Run the embedded sample season (data/sample/) into the warehouse.")
 def run(players, ratings, calendar, games, events, warehouse: Path, wait: float, out: Path, reports: bool,
         formats: tuple[str, ...], csv_dialect: str, system: str | None, rules: dict | None, register_new: bool,
-        ratings_from_files: bool, date: dt.date | None, replaces: str | None, again: bool, by: str | None,
-        sample: bool) -> None:
+        ratings_from_files: bool, date: dt.date | None, replaces: str | None, again: bool, blank_missing: bool,
+        by: str | None, sample: bool) -> None:
     """Ingest, validate, rate and publish in one go.
 
     With no input files, takes in what `ratings ingest` staged, then rates and
@@ -62,7 +73,12 @@ def run(players, ratings, calendar, games, events, warehouse: Path, wait: float,
     A --games file may be a tournament report (TRF, SWAR): it is taken in after
     the other files, against the registry they give.
 
-    Exit status: 0, or 3 when rows were rejected (`ratings rejects` lists them).
+    A file whose games look like corrections of another file's (the same day, players
+    and event, another result), given without --replaces, is held: nothing of it is
+    rated until `ingest FILE --replaces OLD` or `confirm`.
+
+    Exit status: 0, or 3 when rows were rejected (`ratings rejects` lists them) or a
+    file is held.
 
     Example: ratings run --players p.csv --games g.csv --ratings r.csv --warehouse w.duckdb --out lists/
     """
@@ -86,12 +102,13 @@ def run(players, ratings, calendar, games, events, warehouse: Path, wait: float,
                 raise click.UsageError(_nothing_to_run(warehouse))
             files = list(config.SAMPLE_FILES.items())
             click.echo(f"No input files and an empty warehouse: using the embedded sample in {config.SAMPLE_DIR}")
-        inputs = flow.Inputs(files, register_new, replaces, again, date, ratings_from_files)
+        inputs = flow.Inputs(files, register_new, replaces, again, date, ratings_from_files, blank_missing)
         ran = flow.run(con, run_id, inputs, by, out, ConsoleReporter(), system, rules,
                        with_dialect(formats, csv_dialect), reports)
         warn_duplicates(con)
+        held = warn_held(con)
         exit_failed(ran.failed, "rated and published", ran.rejected)
-    exit_rejected(ran.rejected)
+    exit_rejected(ran.rejected, held)
 
 
 @click.command()
@@ -102,10 +119,11 @@ def run(players, ratings, calendar, games, events, warehouse: Path, wait: float,
 @printed_ratings_option
 @date_option
 @replace_options
+@blank_missing_option
 @by_option
 def ingest(files, players, ratings, calendar, games, events, warehouse: Path, wait: float,
            register_new: bool, ratings_from_files: bool, date: dt.date | None, replaces: str | None, again: bool,
-           by: str | None) -> None:
+           blank_missing: bool, by: str | None) -> None:
     """Read input files into the warehouse's staging tables (nothing judged yet): each
     file becomes a submission (`ratings submissions` lists them).
 
@@ -131,8 +149,8 @@ def ingest(files, players, ratings, calendar, games, events, warehouse: Path, wa
     _one_file_with_replaces(replaces, given)
     with opened(warehouse, wait) as con, recorded(con, "ingest", {"files": given}, by) as run_id, \
             transaction(con):  # all the files or none: a tournament stages several tables
-        flow.take_in(con, run_id, flow.Inputs(given, register_new, replaces, again, date, ratings_from_files), by, "main", False,
-                     ConsoleReporter())
+        inputs = flow.Inputs(given, register_new, replaces, again, date, ratings_from_files, blank_missing)
+        flow.take_in(con, run_id, inputs, by, "main", False, ConsoleReporter())
 
 
 @click.command()
@@ -145,7 +163,10 @@ def validate(warehouse: Path, wait: float, system: str | None, by: str | None) -
     Under a Go rule set, starting points are Go points: give --system on a new
     warehouse (it is then recorded, as `ratings run` records it).
 
-    Exit status: 0, or 3 when rows were rejected.
+    A file whose games look like corrections of another file's, given without
+    --replaces, is held, not validated: the message names its rows and the ways on.
+
+    Exit status: 0, or 3 when rows were rejected or a file is held.
 
     Example: ratings validate --warehouse w.duckdb
     """
@@ -162,7 +183,8 @@ def validate(warehouse: Path, wait: float, system: str | None, by: str | None) -
         with transaction(con):
             rejected = reporter.validated(con, *validate_staged(con, run_id, by, system))
         warn_duplicates(con)
-    exit_rejected(rejected)
+        held = warn_held(con)
+    exit_rejected(rejected, held)
 
 
 @click.command()
@@ -174,6 +196,10 @@ def withdraw(submission: str, reason: str, warehouse: Path, wait: float, by: str
     """Withdraw a whole game file: its games stay in the warehouse, marked withdrawn,
     and are never rated again; the next `rate` recomputes every list they touched,
     and the revisions name the submission.
+
+    A file not validated yet (staged by `ingest`, or held) is cancelled, whatever it
+    holds (a registry, initial ratings, a calendar, games): its rows are kept as
+    withdrawn and none is taken in.
 
     Example: ratings withdraw 7 --reason "the organiser cancelled the event"
     """
@@ -187,12 +213,53 @@ def withdraw(submission: str, reason: str, warehouse: Path, wait: float, by: str
     with opened(warehouse, wait) as con, recorded(con, "withdraw", {"submission": submission}, by) as run_id, \
             transaction(con):
         target = submissions.resolve(con, submission)
-        left = "\n".join(filter(None, [submissions.replacement_left(con, target),
-                                        submissions.duplicates_left(con, target)]))
-        rows = withdraw_submission(con, target, run_id, by, reason)
         name = submissions.name_of(con, target)
+        if cancelled := submissions.pending(con, target):
+            left = submissions.replacement_left(con, target)
+            rows = submissions.cancel(con, target, run_id, by, reason)
+        else:
+            left = "\n".join(filter(None, [submissions.replacement_left(con, target),
+                                            submissions.duplicates_left(con, target)]))
+            rows = withdraw_submission(con, target, run_id, by, reason)
+    if cancelled:
+        click.echo(f"Submission {target} ({name}) withdrawn before validation: its {rows} rows are kept as withdrawn, "
+                   "none taken in; no list changes." + (f"\n{left}" if left else ""))
+        return
     click.echo(f"Submission {target} ({name}) withdrawn: {rows} rows." + (f"\n{left}" if left else "") +
                "\nRun `ratings rate` (or `ratings run`) to recompute the lists they touched.")
+
+
+@click.command()
+@click.argument("submission")
+@click.option("--reason", required=True, callback=one_line, help="Why its games are not corrections (kept with it).")
+@warehouse_option
+@by_option
+def confirm(submission: str, reason: str, warehouse: Path, wait: float, by: str | None) -> None:
+    """Take in a held file as it is: its games that look like corrections of another
+    file's (the same day, players and event, another result) are other games, rated
+    beside those. Each pair is recorded as both kept, with who, when and why; the next
+    `validate` or `run` takes the file in.
+
+    A corrected version is given with `ratings ingest FILE --replaces OLD` instead.
+
+    Example: ratings confirm 9 --reason "the second game of the match, played the same day"
+    """
+    from pipeline.ingest import submissions
+    from pipeline.validate.holds import confirm as confirmed
+    from pipeline.warehouse import transaction
+
+    by = who(by)
+    if not reason.strip():
+        raise click.BadParameter("say why", param_hint="--reason")
+    with opened(warehouse, wait) as con, recorded(con, "confirm", {"submission": submission}, by) as run_id, \
+            transaction(con):
+        target = submissions.resolve(con, submission)
+        games = confirmed(con, target, by, reason, run_id)
+        name = submissions.name_of(con, target)
+    games = "its game that looked like a correction is another game" if games == 1 else \
+        f"its {games} games that looked like corrections are other games"
+    click.echo(f"Submission {target} ({name}) confirmed: {games}, to be rated beside those. "
+               "Run `ratings run` (or `ratings validate`) to take it in.")
 
 
 @click.command("submissions")
@@ -211,4 +278,4 @@ def list_submissions(warehouse: Path, wait: float, fmt: str) -> None:
         report_table(stage(con, "submissions"), "no submission yet", fmt)
 
 
-COMMANDS = (run, ingest, validate, withdraw, list_submissions)
+COMMANDS = (run, ingest, validate, withdraw, confirm, list_submissions)

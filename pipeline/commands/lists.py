@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from pipeline.commands.common import exit_failed, opened, recorded
+from pipeline.commands.common import exit_failed, opened, recorded, warn_held
 from pipeline.commands.options import (
     publication_options,
     rules_option,
@@ -44,6 +44,7 @@ def rate(warehouse: Path, wait: float, from_list: str | None, system: str | None
             flow.timed(reporter, "Rate"):
         rating = flow.rate(con, run_id, reporter, system, rules, from_list)
         staged = staged_parts(con)
+        warn_held(con)  # a held file's games are not rated: said, with the ways on
         if staged:  # rate reads what was taken in; a file only staged waits for validation
             click.echo(f"  {staged} staged file part{'s are' if staged > 1 else ' is'} not taken in yet: "
                        "`ratings validate` (or `ratings run`) takes them in")

@@ -113,6 +113,12 @@ register_option = click.option(
     help="Add the players of tournament files who are not in the registry (with the file's id: the "
          "national id of a SWAR file, the FIDE id of a TRF). Without it, their games are rejected and reported.")
 
+blank_missing_option = click.option(
+    "--blank-missing", is_flag=True,
+    help="Let a registry file blank the columns it lacks that the registry holds (birth_year, sex, ...) for "
+         "each player it lists. Without it such a file is refused, naming them: each row replaces its "
+         "player's entry whole.")
+
 printed_ratings_option = click.option(
     "--ratings-from-files", is_flag=True,
     help="Take the ratings a TRF prints (columns 49-52) as the initial ratings of its players who have none "

@@ -26,6 +26,9 @@ The rules:
   counted and set aside with its line (`oversized`): ingest rejects that row and
   takes in the others. The header, or such a record over several lines (a quote
   left open), refuses the file, naming the line.
+- **Line endings**: each line break counts alike (LF, CR LF, CR); a file mixing
+  them (lines edited in another program) is read, from a copy where each is LF
+  (DuckDB's reader takes one kind a file), and said with the first line of each.
 - **Delimiter**: the header's (the most frequent of `,` `;` tab `|` outside
   quotes). A record that does not split into the header's fields with it but
   does with another, or has none of it but another, uses another delimiter:
@@ -72,6 +75,12 @@ class CsvRecords:
     # Records too long to read, each one line: (record number, line, why), rejected with
     # that reason by ingest rather than refusing the file.
     oversized: tuple[tuple[int, int, str], ...] = ()
+    # Each kind of line break the file uses ("CR LF", "LF", "CR") with its first line, in line order.
+    endings: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def mixed_endings(self) -> bool:
+        return len(self.endings) > 1
 
     def notes(self) -> list[str]:
         """What a report should say about the file's lines besides the count."""
@@ -88,6 +97,9 @@ class CsvRecords:
         if self.oversized:
             said.append(f"{_count(len(self.oversized), 'record')} too long to read (first: line "
                         f"{self.oversized[0][1]}), rejected")
+        if self.mixed_endings:
+            kinds = " and ".join(f"{kind} (first: line {line})" for kind, line in self.endings)
+            said.append(f"line endings mixed: {kinds}; each read as a line break")
         return said
 
 
@@ -100,6 +112,7 @@ class CsvText:
     refusal: str | None  # why the file should not be read; None: read it
     oversized: tuple[tuple[int, int, str], ...] = ()  # as CsvRecords': records to reject, not to read
     multiline: bool = False  # a record spans several lines (a quoted line break)
+    mixed_endings: bool = False  # lines end in more than one way: read from a copy whose lines end LF
 
 
 # ---------------------------------------------------------------------------
@@ -200,6 +213,19 @@ def _line_chunks(blocks: Iterable[bytes]) -> Iterator[bytes]:
         yield rest
 
 
+def lf_blocks(blocks: Iterable[bytes]) -> Iterator[bytes]:
+    """The blocks (ASCII-compatible bytes) with every line break, CR LF or CR, written LF:
+    one line break for each, so that the lines keep their numbers. A CR at the end of a
+    block waits for the next, whose first byte may make it a CR LF."""
+    pending = b""
+    for block in blocks:
+        data = pending + block
+        pending = b"\r" if data.endswith(b"\r") else b""
+        yield data[:len(data) - len(pending)].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    if pending:
+        yield b"\n"
+
+
 def utf8_blocks(blocks: Iterable[bytes], encoding: str) -> Iterator[bytes]:
     """The blocks re-encoded as UTF-8 (without a byte-order mark), for a reader
     that knows no CP1252 (DuckDB's CSV reader takes utf-8 and latin-1 only)."""
@@ -240,6 +266,7 @@ def _plain_records(blocks: Iterable[bytes], encoding: str) -> CsvRecords | None:
     blank: list[int] = []
     hashes: list[int] = []
     mixed: str | None = None
+    endings: dict[str, int] = {}
     limit = csv.field_size_limit()
     for k, chunk in enumerate(_line_chunks(blocks)):
         if k == 0 and encoding == "utf-8" and chunk.startswith(BOM):
@@ -255,6 +282,12 @@ def _plain_records(blocks: Iterable[bytes], encoding: str) -> CsvRecords | None:
         if (content > limit).any():
             return None
         numbers = line + 1 + np.arange(len(ends))
+        # The lines that end here in CR LF, and in LF (no lone CR: refused above; the last may end in none).
+        broken = ends < len(data)
+        crlf = broken & (data[np.maximum(ends - 1, 0)] == 13) & (ends > starts)
+        for kind, these in (("CR LF", crlf), ("LF", broken & ~crlf)):
+            if kind not in endings and these.any():
+                endings[kind] = int(numbers[np.argmax(these)])
         filled = content > 0
         blank.extend(numbers[~filled].tolist())
         rows = np.flatnonzero(filled)
@@ -287,7 +320,16 @@ def _plain_records(blocks: Iterable[bytes], encoding: str) -> CsvRecords | None:
                 if mixed is not None:
                     break
         line += len(ends)
-    return CsvRecords(delimiter, records, line, tuple(blank), tuple(hashes), None, mixed)
+    return CsvRecords(delimiter, records, line, tuple(blank), tuple(hashes), None, mixed, (), _in_order(endings))
+
+
+def _in_order(endings: dict[str, int]) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted(endings.items(), key=lambda kind_line: kind_line[1]))
+
+
+def _ending(line: str) -> str | None:
+    """How a line read with newline='' ends."""
+    return "CR LF" if line.endswith("\r\n") else "LF" if line.endswith("\n") else "CR" if line.endswith("\r") else None
 
 
 QUOTE = ord('"')
@@ -340,6 +382,7 @@ def _csv_records(stream: BinaryIO, encoding: str) -> CsvRecords:
     blank: list[int] = []
     hashes: list[int] = []
     oversized: list[tuple[int, int, str]] = []
+    endings: dict[str, int] = {}
     multiline = mixed = None
     while True:
         try:
@@ -361,6 +404,10 @@ def _csv_records(stream: BinaryIO, encoding: str) -> CsvRecords:
             reader, before = reader_from_here(), last
             continue
         first, last = before + reader.line_num - len(consumed) + 1, before + reader.line_num
+        if len(endings) < 3:  # every kind seen: nothing more to learn
+            for k, text_line in enumerate(consumed):
+                if (kind := _ending(text_line)) is not None and kind not in endings:
+                    endings[kind] = first + k
         raw, consumed[:] = "".join(consumed), []
         if not row:
             blank.append(first)
@@ -385,7 +432,7 @@ def _csv_records(stream: BinaryIO, encoding: str) -> CsvRecords:
             mixed = _other_delimiter(raw, first, delimiter, len(row), header_fields)
     text.detach()
     return CsvRecords(delimiter, records, before + reader.line_num, tuple(blank), tuple(hashes), multiline, mixed,
-                      tuple(oversized))
+                      tuple(oversized), _in_order(endings))
 
 
 class FieldTooLong(csv.Error):
@@ -461,4 +508,4 @@ def csv_text(path: str | Path) -> CsvText:
     except csv.Error as err:
         return CsvText(decided.encoding, None, None, (decided.note,), f"not a CSV table: {err}")
     return CsvText(decided.encoding, counted.delimiter, counted.records, (decided.note, *counted.notes()),
-                   counted.mixed_delimiter, counted.oversized, counted.multiline is not None)
+                   counted.mixed_delimiter, counted.oversized, counted.multiline is not None, counted.mixed_endings)

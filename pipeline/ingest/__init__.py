@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from pipeline.formats.sniff import go_report_format, not_read
-from pipeline.ingest import submissions
+from pipeline.ingest import published, submissions
 from pipeline.ingest.submissions import SubmissionError
 from pipeline.ingest.tables import (
     Ingested,
@@ -43,7 +43,9 @@ class Intake:
     path: Path
     submission_id: int
     format: str
-    outcome: str  # "staged" (a new submission), "again" (rejected rows staged again), "nothing"
+    # "staged" (a new submission), "again" (rejected rows staged again), "nothing", "held" (the
+    # content of a held file: nothing staged), "replacing" (a held file now to replace `replaces`)
+    outcome: str
     replaces: int | None = None
     parts: tuple[Ingested, ...] = ()
     tournament: TournamentIngested | GoTournamentIngested | None = None
@@ -72,12 +74,23 @@ def refuse_unread(path: Path) -> None:
         raise InputFileError(f"{path}: {why}")
 
 
+def refuse_published_text(path: Path, kind: str | None) -> None:
+    """A rating list that is no table (FIDE's TXT layout, FIDE's XML) is refused by name,
+    whatever kind it was given as (pipeline/ingest/published.py)."""
+    with open(path, "rb") as fh:
+        head = fh.read(8192)
+    if head[:4] != b"PAR1" and (found := published.text_layout(head)) is not None:
+        what, list_id = found
+        raise InputFileError(published.refusal(path, what, list_id or published.list_of_name(path), kind))
+
+
 def split_tournaments(files: list[tuple[str | None, Path]]) -> tuple[list[tuple[str | None, Path]], list[Path]]:
     """The files split into tables and tournament reports (TRF, SWAR, OpenGotha, EGD, FFG,
-    AGA, pairgoth), by content; a known format that is not read is refused first."""
+    AGA, pairgoth), by content; a known format that is not read, or a rating list, is refused first."""
     tables, tournaments = [], []
-    for _, path in files:
+    for kind, path in files:
         if path.is_file():
+            refuse_published_text(path, kind)
             refuse_unread(path)
     for kind, path in files:
         fmt = report_format(path) if path.is_file() else None
@@ -108,35 +121,48 @@ def table_kind(con: duckdb.DuckDBPyConnection, kind: str | None, path: Path) -> 
 
 
 def _submission(con: duckdb.DuckDBPyConnection, path: Path, fmt: str, run_id: int, by: str,
-                replaces: int | None, again: bool) -> tuple[int, dict[str, int] | None]:
+                replaces: int | None, again: bool) -> tuple[int, dict[str, int] | None, str | None]:
     """The submission a file's rows are staged in: a new one, or, for content taken
-    in before, that one with its parts (kind → file_id) to stage again."""
+    in before, that one with its parts (kind → file_id) to stage again; the content of a
+    held file stages nothing (outcome "held"), or, --replaces given, becomes that
+    file's replacement (outcome "replacing")."""
     sha256 = file_sha256(path)
     existing = submissions.same_content(con, sha256)
+    if existing is not None and existing.status == "held" and not again:
+        if replaces is None:
+            return existing.submission_id, {}, "held"
+        submissions.check_replaceable(con, replaces, fmt)
+        submissions.take_as_replacement(con, existing.submission_id, replaces)
+        return existing.submission_id, {}, "replacing"
     if existing is not None and not again:
         if existing.status in submissions.ACTIVE:
             if replaces is not None:
                 raise SubmissionError(f"{path}: the same content as submission {existing.submission_id} "
                                       f"({existing.name}): nothing to replace")
-            return existing.submission_id, submissions.parts(con, existing.submission_id)
+            return existing.submission_id, submissions.parts(con, existing.submission_id), None
         if replaces is None:
             raise SubmissionError(submissions.refused_again(existing, path))
     if replaces is not None:
         submissions.check_replaceable(con, replaces, fmt)
-    return submissions.open_submission(con, path, sha256, fmt, by, run_id, replaces), None
+    return submissions.open_submission(con, path, sha256, fmt, by, run_id, replaces), None, None
 
 
 def submit_tables(con: duckdb.DuckDBPyConnection, files: list[tuple[str | None, Path]], run_id: int, by: str,
-                  staging: str = "main", replaces: int | None = None, again: bool = False) -> list[Intake]:
-    """Stage CSV and Parquet tables, each as a submission."""
+                  staging: str = "main", replaces: int | None = None, again: bool = False,
+                  blank_missing: bool = False) -> list[Intake]:
+    """Stage CSV and Parquet tables, each as a submission; `blank_missing`: a registry file
+    may blank the columns it lacks (pipeline/ingest/registry.py)."""
     done = []
     for kind, path in files:
         if not Path(path).is_file():
             raise InputFileError(f"{path}: no such file")
         kind = table_kind(con, kind, path)
-        submission_id, before = _submission(con, path, kind, run_id, by, replaces, again)
+        submission_id, before, said = _submission(con, path, kind, run_id, by, replaces, again)
+        if said is not None:
+            done.append(Intake(Path(path), submission_id, kind, said, replaces))
+            continue
         if before is None:
-            staged = ingest_file(con, path, kind, run_id, submission_id, staging)
+            staged = ingest_file(con, path, kind, run_id, submission_id, staging, blank_missing=blank_missing)
             done.append(Intake(Path(path), submission_id, kind, "staged", replaces, (staged,)))
             continue
         again_parts = tuple(ingest_file(con, path, k, run_id, submission_id, staging, part=f)
@@ -159,7 +185,10 @@ def submit_tournaments(con: duckdb.DuckDBPyConnection, paths: list[Path], run_id
     done = []
     for path in paths:
         fmt = report_format(path)
-        submission_id, before = _submission(con, path, fmt, run_id, by, replaces, again)
+        submission_id, before, said = _submission(con, path, fmt, run_id, by, replaces, again)
+        if said is not None:
+            done.append(Intake(Path(path), submission_id, fmt, said, replaces))
+            continue
         if before is not None and not any(_still_rejected(con, f) for f in before.values()):
             done.append(Intake(Path(path), submission_id, fmt, "nothing"))
             continue

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import duckdb
 
-from pipeline.warehouse import row, scalar, stage_sql
+from pipeline.warehouse import row, scalar, stage_sql, staged
 
 # Submissions whose rows are games: only these can be replaced or withdrawn (a registry,
 # initial ratings or a calendar are referred to by the rest of the warehouse).
@@ -23,6 +23,8 @@ GAME_FORMATS = {"games": "chess", "trf": "chess", "swar": "chess", "go_games": "
                 "ffg": "go", "aga": "go", "pairgoth": "go"}
 TOURNAMENT_FORMATS = ("trf", "swar", "opengotha", "egd", "ffg", "aga", "pairgoth")
 ACTIVE = ("staged", "taken in")
+# Not validated yet: staged, or held (pipeline/validate/holds.py). Withdrawn, any kind is cancelled.
+PENDING = ("staged", "held")
 # Parts whose rows are withdrawn with their submission (a tournament file's new
 # players stay registered); the table each part's rows are stored in.
 WITHDRAWN_KINDS = {"games": "games", "go_games": "go_games", "events": "events"}
@@ -69,7 +71,7 @@ def resolve(con: duckdb.DuckDBPyConnection, ref: str) -> int:
     found = con.execute("""select submission_id, status from submissions
                            where name = ? or path = ? order by submission_id""",
                         [name, str(Path(ref).resolve())]).fetchall()
-    active = [s for s, status in found if status in ACTIVE]
+    active = [s for s, status in found if status in (*ACTIVE, "held")]
     if len(active) == 1:
         return active[0]
     if len(active) > 1:
@@ -91,8 +93,10 @@ def any_submission(con: duckdb.DuckDBPyConnection) -> bool:
 
 
 def staged_parts(con: duckdb.DuckDBPyConnection) -> int:
-    """The parts of files staged and not yet validated: rating does not read them."""
-    return scalar(con, "select count(*) from source_files where status = 'staged'")
+    """The parts of files staged and not yet validated, held files aside (they are said
+    apart): rating does not read them."""
+    return scalar(con, """select count(*) from source_files f join submissions s using (submission_id)
+                          where f.status = 'staged' and s.status <> 'held'""")
 
 
 def check_replaceable(con: duckdb.DuckDBPyConnection, old: int, new_format: str | None = None) -> None:
@@ -106,6 +110,10 @@ def check_replaceable(con: duckdb.DuckDBPyConnection, old: int, new_format: str 
                               f"name that one instead")
     if status == "withdrawn":
         raise SubmissionError(f"submission {old} ({name}) was already withdrawn")
+    if status == "held":
+        raise SubmissionError(f"submission {old} ({name}) is held, not taken in (its games look like corrections of "
+                              f"another file's): say what it is first (`ratings validate` says how), or "
+                              f"`ratings withdraw {old}`")
     # A second replacement staged beside the first would take both in, each "replacing" the
     # same file, and the second's rows be called duplicates of the first's.
     pending = con.execute("""select submission_id, name from submissions where replaces = ? and status = 'staged'
@@ -116,9 +124,10 @@ def check_replaceable(con: duckdb.DuckDBPyConnection, old: int, new_format: str 
                               f"or `ratings withdraw {pending[0]}` cancels it")
     if fmt not in GAME_FORMATS:
         raise SubmissionError(
-            f"submission {old} ({name}) is a {fmt} file: only game files are replaced or withdrawn "
-            "(a registry file is corrected by ingesting the corrected registry: each row updates its player, "
-            "and the registry keeps every version)")
+            f"submission {old} ({name}) is a {fmt} file, taken in: only game files are replaced or withdrawn once "
+            "validated (a registry file is corrected by ingesting the corrected registry: each row updates its "
+            "player, and the registry keeps every version; any file is withdrawn before `ratings validate` takes "
+            "it in)")
     if new_format is not None and new_format in GAME_FORMATS and GAME_FORMATS[new_format] != GAME_FORMATS[fmt]:
         raise SubmissionError(f"submission {old} ({name}) holds {GAME_FORMATS[fmt]} games, the new file "
                               f"{GAME_FORMATS[new_format]} games: one cannot replace the other")
@@ -136,6 +145,12 @@ def open_submission(con: duckdb.DuckDBPyConnection, path: Path, sha: str, fmt: s
     return submission_id
 
 
+def take_as_replacement(con: duckdb.DuckDBPyConnection, held: int, old: int) -> None:
+    """A held file named a corrected version of `old` (`ingest FILE --replaces OLD`, FILE
+    its content): staged again, replacing it at the next validation."""
+    con.execute("update submissions set replaces = ?, status = 'staged' where submission_id = ?", [old, held])
+
+
 def set_format(con: duckdb.DuckDBPyConnection, submission_id: int, fmt: str) -> None:
     """A tournament file's format once read (FIDE TRF or SWAR)."""
     con.execute("update submissions set format = ? where submission_id = ?", [fmt, submission_id])
@@ -145,6 +160,32 @@ def parts(con: duckdb.DuckDBPyConnection, submission_id: int) -> dict[str, int]:
     """The submission's first part of each kind: kind → file_id."""
     return dict(con.execute("""select kind, min(file_id) from source_files where submission_id = ?
                                group by kind""", [submission_id]).fetchall())
+
+
+def pending(con: duckdb.DuckDBPyConnection, submission_id: int) -> bool:
+    """Whether a submission is not validated yet (staged or held): withdrawn, it is cancelled."""
+    return scalar(con, "select status from submissions where submission_id = ?", [submission_id]) in PENDING
+
+
+def cancel(con: duckdb.DuckDBPyConnection, submission_id: int, run_id: int, by: str, reason: str) -> int:
+    """Withdraw a submission not validated yet, of any kind (a registry, initial ratings, a
+    calendar, games): each staged row goes to withdrawn_rows as it was read, none is taken
+    in, and its parts are marked withdrawn; returns the rows withdrawn. A registry staged by
+    mistake (a published list) never reaches the registry."""
+    why = f"withdrawn before validation: {reason}"
+    rows = 0
+    for file_id, kind in con.execute("""select file_id, kind from source_files where submission_id = ?
+                                        and status = 'staged' order by file_id""", [submission_id]).fetchall():
+        table = staged(con, "main", kind)  # a run's own parts never outlive it unvalidated
+        con.execute(f"""insert into withdrawn_rows select file_id, row_number, ?, to_json(t), ?, null, ?
+                        from {table} t where file_id = ?""", [kind, run_id, why, file_id])
+        rows += con.execute(f"delete from {table} where file_id = ?", [file_id]).fetchall()[0][0]
+    con.execute("""update source_files set status = 'withdrawn', rows_accepted = 0, rows_rejected = 0
+                   where submission_id = ? and status = 'staged'""", [submission_id])
+    con.execute("""update submissions set status = 'withdrawn', withdrawn_at = ?, withdrawn_by = ?,
+                                          withdrawn_reason = ?, withdrawn_run = ? where submission_id = ?""",
+                [dt.datetime.now(), by, why, run_id, submission_id])
+    return rows
 
 
 def withdraw(con: duckdb.DuckDBPyConnection, submission_id: int, run_id: int, by: str, reason: str,

@@ -19,8 +19,10 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pipeline.formats.csv_text import CsvText, csv_text, utf8_blocks
+from pipeline.formats.csv_text import CsvText, csv_text, lf_blocks, utf8_blocks
 from pipeline.formats.sniff import looks_like_egd, looks_like_opengotha, looks_like_trf
+from pipeline.ingest import published
+from pipeline.ingest.registry import blanked_columns, blanking_refusal
 from pipeline.input_layout import REQUIRED, columns, layout_refusal
 from pipeline.warehouse import scalar, sql_name, sql_text, staged
 
@@ -89,7 +91,9 @@ def readable(con: duckdb.DuckDBPyConnection, path: Path) -> Iterator[Readable]:
     one delimiter, its records counted; then DuckDB reads it with exactly those
     settings (no sniffed comment character, no skipped line), in the file's order
     (parallel = false), so row_number() over () is the line order. CP1252, which
-    DuckDB does not read, is read from a UTF-8 copy in the temporary folder.
+    DuckDB does not read, is read from a UTF-8 copy in the temporary folder; so is a
+    file whose lines end in more than one way (CR LF and LF), each line ending LF there,
+    which DuckDB's reader refuses as it finds them.
     """
     path = Path(path)
     with open(path, "rb") as fh:
@@ -120,12 +124,13 @@ def readable(con: duckdb.DuckDBPyConnection, path: Path) -> Iterator[Readable]:
             copy = stack.enter_context(tempfile.TemporaryDirectory(prefix="ratings-")) + "/read.csv"
             _without_lines(path, text, {line for _, line, _ in text.oversized}, Path(copy))
             read, encoding = Path(copy), "utf-8"
-        elif text.encoding == "cp1252":
+        elif text.encoding == "cp1252" or text.mixed_endings:
             copy = stack.enter_context(tempfile.TemporaryDirectory(prefix="ratings-")) + "/utf8.csv"
             with open(path, "rb") as fh, open(copy, "wb") as out:
-                for block in utf8_blocks(iter(lambda: fh.read(1 << 20), b""), "cp1252"):
+                blocks = utf8_blocks(iter(lambda: fh.read(1 << 20), b""), text.encoding)
+                for block in lf_blocks(blocks) if text.mixed_endings else blocks:
                     out.write(block)
-            read = Path(copy)
+            read, encoding = Path(copy), "utf-8"
         delimiter = (text.delimiter or ",").replace("'", "''")
         # null_padding: a short row is read with its missing values null (validation
         # rejects them); a field beyond the header becomes an unnamed column, ignored.
@@ -140,14 +145,14 @@ def readable(con: duckdb.DuckDBPyConnection, path: Path) -> Iterator[Readable]:
 
 def _without_lines(path: Path, text: CsvText, lines: set[int], copy: Path) -> None:
     """A UTF-8 copy of the file with each of `lines` read as one empty field: the row is
-    kept (the rows after it keep their numbers), and DuckDB never meets the long line."""
+    kept (the rows after it keep their numbers), and DuckDB never meets the long line;
+    each line ending LF when the file mixes them (readable)."""
     encoding = "utf-8-sig" if text.encoding == "utf-8" else text.encoding
     with open(path, encoding=encoding, newline="") as fh, open(copy, "w", encoding="utf-8", newline="") as out:
         for number, line in enumerate(fh, start=1):
-            if number in lines:
-                ending = line[len(line.rstrip("\r\n")):]
-                line = '""' + ending
-            out.write(line)
+            content = line.rstrip("\r\n")
+            ending = "\n" if text.mixed_endings and content != line else line[len(content):]
+            out.write(('""' if number in lines else content) + ending)
 
 
 def _csv_header(path: Path, text: CsvText) -> list[str]:
@@ -222,7 +227,8 @@ def _staging_select(kind: str, names: list[str]) -> tuple[list[str], tuple[str, 
     fixes = "file" in by_name and "row" in by_name
     select += [f"try_cast({sql_name(by_name[c])} as bigint)" if fixes else "null" for c in ("file", "row")]
     if kind in WITH_EXTRA:  # extra columns are kept as they came (issue 2; a rule set's initial columns)
-        pairs = ", ".join(f"'{key}', {sql_name(n)}" for key, n in by_name.items()
+        # A header is the file's text: its name goes in as a string literal, never as SQL (issue 50).
+        pairs = ", ".join(f"{sql_text(key)}, {sql_name(n)}" for key, n in by_name.items()
                           if key not in wanted and key not in FIX_COLUMNS)
         select.append(f"json_object({pairs})" if pairs else "null")
     return select, missing
@@ -264,15 +270,19 @@ def _refuse_stray_fixes(con: duckdb.DuckDBPyConnection, path: Path, kind: str, s
 
 
 # The temporary table of a part staged on its own (ingest_file, in a run): its rows in the
-# file's order, without their numbers, which are their places (pipeline.validate.staged_rows).
+# file's order, without their numbers, which are their places (pipeline.validate.staged.staged_rows).
 PART_TABLE = "part_{file_id}"
 
 
 def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: int, submission_id: int,
-                staging: str = "main", part: int | None = None) -> Ingested:
+                staging: str = "main", part: int | None = None, blank_missing: bool = False) -> Ingested:
     """Stage the rows of one input file as a part of a submission; with `part` (the
     file_id of a part staged before from the same content), only its rows that are
     still rejected, which validation then examines again.
+
+    A published rating list is refused whole (pipeline/ingest/published.py), and so is a
+    registry file that would blank columns the registry holds, unless `blank_missing`
+    (pipeline/ingest/registry.py).
 
     `staging` is the schema of the staging tables: "main" keeps them in the
     warehouse for a later `ratings validate`; "temp" keeps them in memory when
@@ -291,14 +301,20 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: i
         if part is None:
             _refuse_stray_fixes(con, path, kind, file.source)
         found = con.sql(file.source).columns[1:]
+        if part is None and (what := published.layout_of(found, kind)):
+            raise InputFileError(published.refusal(path, what, _list_of(con, file.source, found) or
+                                                   published.list_of_name(path), kind, found))
         if refusal := layout_refusal(kind, found):
             raise InputFileError(f"{path}: {refusal}: nothing of it is taken in")
+        if kind == "players" and part is None and not blank_missing and (
+                blanked := blanked_columns(con, file.source, found)):
+            raise InputFileError(blanking_refusal(path, blanked))
         select, missing = _staging_select(kind, found)
         names = [*columns(kind), "fixes_file", "fixes_row"] + (["extra"] if kind in WITH_EXTRA else [])
         if staging == "temp" and part is None and not file.oversized:
             # In a run, the rows go to a table of the part's own, made in one statement from
             # the parallel read, which keeps the file's order: a row's number is its place
-            # (pipeline.validate.staged_rows).
+            # (pipeline.validate.staged.staged_rows).
             con.execute(f"create temp table {PART_TABLE.format(file_id=file_id)} as select "
                         + ", ".join(f"{expr} as {sql_name(name)}" for expr, name in zip(select, names))
                         + f" from ({file.unnumbered})")
@@ -319,6 +335,14 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: i
         return Ingested(kind, str(path), file_id, rows, missing, reexamined=True, notes=file.notes)
     return _recorded(con, path, kind, run_id, submission_id, staging, file_id, file, missing,
                      f"{staged(con, staging, kind)} where file_id = {file_id}")
+
+
+def _list_of(con: duckdb.DuckDBPyConnection, source: str, found: list[str]) -> str | None:
+    """The list a published file's first row names in its list_id column (None: no such column)."""
+    column = next((n for n in found if n.strip().lower() == "list_id"), None)
+    if column is None:
+        return None
+    return scalar(con, f"select {sql_name(column)} from ({source}) where {sql_name(column)} is not null limit 1")
 
 
 def _recorded(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: int, submission_id: int, staging: str,

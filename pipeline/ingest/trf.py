@@ -20,7 +20,7 @@ import pandas as pd
 
 from pipeline.formats.trf import Problem, Tournament, read_trf
 from pipeline.ingest.tables import record_part
-from pipeline.warehouse import scalar, staged
+from pipeline.warehouse import scalar, sql_text, staged
 
 FORFEIT_RESULTS = ("+/-", "-/+", "-/-")
 
@@ -55,7 +55,7 @@ def registry_matches(con: duckdb.DuckDBPyConnection, people: pd.DataFrame, id_co
     con.register("file_players", people[["key", "name", "id"]])
     found = con.execute(f"""
         with registry as (
-            select player_id, name, try_cast(extra->>'{id_column}' as bigint) as registry_id from players
+            select player_id, name, try_cast(extra->>{sql_text(id_column)} as bigint) as registry_id from players
         ),
         by_id as (
             select registry_id as id, min(player_id) as player_id from registry

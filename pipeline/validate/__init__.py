@@ -22,7 +22,8 @@ import duckdb
 from pipeline.config import KINDS, today
 from pipeline.input_layout import columns
 from pipeline.validate import dates
-from pipeline.warehouse import row, scalar, stage_sql, staged, transaction
+from pipeline.validate.staged import staged_rows
+from pipeline.warehouse import row, scalar, stage_sql, transaction
 
 # The models' checks, the readers of the input files (pipeline.ingest) and the rule sets are
 # loaded when rows are validated: `ratings rejects`, which imports this package, needs none of them.
@@ -155,20 +156,6 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_i
                      bool(validated_before), tuple(notes))
 
 
-def staged_rows(con: duckdb.DuckDBPyConnection, staging: str, kind: str, file_id: int) -> tuple[str, str | None]:
-    """Where a part's staged rows are, as a relation with the staging table's columns, and
-    the table of the part's own, when it has one (a run's file, ingest_file: numbered by
-    their places in it, in the file's order, DuckDB's rowid), else None."""
-    from pipeline.ingest.tables import PART_TABLE
-
-    if staging == "temp" and con.execute("select 1 from temp.part_tables where file_id = ?", [file_id]).fetchall():
-        own = f"temp.{PART_TABLE.format(file_id=file_id)}"
-        problem = ", null::varchar as problem" if kind in WITH_PROBLEMS else ""
-        # rowids count from where the table's storage starts (in an open transaction, far
-        # from 0): a row's number is its distance from the first
-        number = f"rowid - (select min(rowid) from {own}) + 1"
-        return f"(select {file_id} as file_id, {number} as row_number, *{problem} from {own})", own
-    return staged(con, staging, kind), None
 
 
 @dataclass(frozen=True)
@@ -184,16 +171,21 @@ def validate_staged(con: duckdb.DuckDBPyConnection, run_id: int, by: str = "", s
     """Validate every staged part (registry, ratings and calendar before games); a
     submission that replaces another first withdraws it (after validating what
     it still had staged), so that its games are not taken for duplicates of the
-    old version's; then the changes game by game are recorded. Each rule set the run
-    rates (`system`: the one it adds) then checks the initial ratings it will start from."""
+    old version's; then the changes game by game are recorded. A file whose games look
+    like corrections of another's, given without --replaces, is held, not validated
+    (pipeline/validate/holds.py). Each rule set the run rates (`system`: the one it adds)
+    then checks the initial ratings it will start from."""
     from pipeline.ingest import submissions
     from pipeline.progress import progress
     from pipeline.rate.initial import refuse_unreadable, rule_sets_of_run
+    from pipeline.validate.holds import hold_corrections
 
-    pending = con.sql("""select f.file_id, f.kind, s.submission_id, s.replaces,
-                                (select status from submissions o where o.submission_id = s.replaces)
-                         from source_files f join submissions s using (submission_id)
-                         where f.status = 'staged' order by f.file_id""").fetchall()
+    held = hold_corrections(con)
+    pending = [p for p in con.sql("""select f.file_id, f.kind, s.submission_id, s.replaces,
+                                            (select status from submissions o where o.submission_id = s.replaces)
+                                     from source_files f join submissions s using (submission_id)
+                                     where f.status = 'staged' order by f.file_id""").fetchall()
+               if p[2] not in held]
     order = {kind: i for i, kind in enumerate(KINDS)}
     pending.sort(key=lambda p: (order[p[1]], p[0]))
     done: list[Validated] = []
@@ -223,7 +215,7 @@ def validate_staged(con: duckdb.DuckDBPyConnection, run_id: int, by: str = "", s
     # validated above is reported once, with what it has now.
     while again := dates.typos_near_stored(con):
         for file_id, kind in again.items():
-            v = validate_file(con, file_id, kind, run_id, system)
+            v = validate_file(con, file_id, kind, run_id)
             first = next((i for i, d in enumerate(done) if d.file_id == file_id), None)
             if first is None:
                 done.append(replace(v, notes=(REEXAMINED_TYPOS, *v.notes)))
