@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import duckdb
 import numpy as np
 
-from pipeline.systems import described_rule_set
+from pipeline.systems import ORIGINS, described_rule_set
 
 if TYPE_CHECKING:
     from pipeline.rate.series import Series
@@ -37,13 +37,21 @@ def failed(series: Series, doing: str, what: str) -> RuleSetFailed:
 def running(series: Series, doing: str, refusals: tuple[type[BaseException], ...] = ()) -> Iterator[None]:
     """The rule set's code run (its lists `doing`): any exception but `refusals` (what the
     user is told as it is: an unknown --from list...) and the machine's own (ENVIRONMENT)
-    becomes RuleSetFailed."""
+    becomes RuleSetFailed. The pipeline's own rule sets' exceptions are the pipeline's bugs,
+    passed on as they are: said as unexpected, their traceback shown by --debug."""
     try:
         yield
     except (RuleSetFailed, *ENVIRONMENT, *refusals):
         raise
     except Exception as err:
+        if own_rule_set(series):
+            raise
         raise failed(series, doing, f"failed: {type(err).__name__}: {err}") from err
+
+
+def own_rule_set(series: Series) -> bool:
+    """Whether the series' rule set is one of the pipeline's (not from a package of its own)."""
+    return series.rule_set.name not in ORIGINS
 
 
 def rated_period(series: Series, state, games, period: Period, fixes, tables: tuple[str, ...]) -> Outcome:
@@ -56,6 +64,8 @@ def rated_period(series: Series, state, games, period: Period, fixes, tables: tu
     except ENVIRONMENT:
         raise
     except Exception as err:
+        if own_rule_set(series):
+            raise
         raise failed(series, "computed", f"failed on {period.list_id}: {type(err).__name__}: {err}") from err
     return checked_outcome(series, period, ids, before, outcome, tables)
 

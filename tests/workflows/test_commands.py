@@ -31,7 +31,7 @@ def test_cards_a_what_if_and_a_query(published):
     assert card.stdout.startswith(f"Sim Player {SEASON_PLAYER} ({SEASON_PLAYER}), list {SEASON_LIST}")
     assert "appeal upheld" in card.stdout  # the commission's correction, in the card
     every = run("ratings explain --list 2027-01 --all --out cards", published)
-    cards = sorted((published / "cards").iterdir())
+    cards = sorted((published / "cards").glob("*.txt"))  # beside them, the marker of the folder explain made
     assert f"{len(cards)} cards of list {SEASON_LIST} written to cards" in every.stdout
     assert (published / "cards" / f"{SEASON_PLAYER}.txt").read_text().splitlines()[0] == card.stdout.splitlines()[0]
     whatif = run("ratings whatif 12345 --opponent 1850", published)
