@@ -369,6 +369,7 @@ RATINGS_COMMAND = Path(sys.executable).parent / "ratings"
 REGISTRIES = {"icu_bunratty_masters_2011_yyddmm.tab": [[n, f"Player {n}"] for n in range(1, 35)],
               "fide_team_tiebreak_nocolor.trf": [[10 * t + b, f"T{t}B{b}"] for t in range(1, 10) for b in (1, 2)]}
 PRINTING = {"belgian_interclubs_2023_r1_excerpt.txt": ["--register-new"],
+            "belgian_interclubs_2023_r1_boards_1_75.txt": ["--register-new"],
             "belgian_interclubs_fide_2024_r1_ddmmyy_excerpt.txt": ["--register-new"],
             "icu_bunratty_masters_2011_yyddmm.tab": [],
             "fide_team_tiebreak_nocolor.trf": ["--date", "2024-05-01"]}
@@ -386,9 +387,11 @@ def printed_ratings(path: Path) -> list[int]:
 def test_every_rating_a_file_prints_is_taken_in_on_a_first_load(tmp_path, name, system):
     # R14: a printed rating is taken as given, whatever its last digit and whatever rule set the
     # warehouse holds. The four files print 11 + 16 + 18 + 34 = 79 ratings, 8 of them in tens (with
-    # the performance Elo, 8 were kept and 71 rejected before).
+    # the performance Elo, 8 were kept and 71 rejected before); the interclubs' first 75 boards
+    # print 120, 12 of them in tens (12 kept, 108 rejected before).
     printed = printed_ratings(FIXTURES / name)
     assert len(printed) == {"belgian_interclubs_2023_r1_excerpt.txt": 11, "icu_bunratty_masters_2011_yyddmm.tab": 34,
+                            "belgian_interclubs_2023_r1_boards_1_75.txt": 120,
                             "belgian_interclubs_fide_2024_r1_ddmmyy_excerpt.txt": 16,
                             "fide_team_tiebreak_nocolor.trf": 18}[name]
     assert sum(r % 10 != 0 for r in printed) > len(printed) // 2  # mostly not in tens: the case R14 settles

@@ -27,13 +27,6 @@ from tests.conftest import PROJECT_DIR, TODAY
 RATINGS = Path(sys.executable).with_name("ratings")
 BIN = RATINGS.parent
 
-# docs/record.md: a corrected file given without --replaces has its changed rows rejected
-# (the others as duplicates), exit status 3. Issue 50 (item 5): the file is held back,
-# nothing rated, until the officer says --replaces or confirms. True once that is merged.
-CORRECTED_FILE_HELD_BACK = False
-
-
-
 # Variables of the user's environment that would point a command elsewhere than the
 # scratch folder, or at the checkout instead of the installed package.
 _NOT_CARRIED = ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONSAFEPATH", "RATINGS_WAREHOUSE", "RATINGS_OUT",
