@@ -173,6 +173,34 @@ def test_rejected_rows_are_written_out_fixed_and_taken_in(cli, published, tmp_pa
     audits_pass(cli, w)
 
 
+def test_a_withdrawn_file_takes_the_fixes_of_its_rejected_rows_with_it(cli, published, tmp_path):
+    # round6.csv: one game stored, one rejected and fixed by fix.csv (taken in as fix.csv's row 1),
+    # one rejected, fixed by a fix rejected in turn (its reject the open one). Withdrawn, the file
+    # takes its three games as the officer made them: its stored game, the fix that was taken in,
+    # and the open reject of the fix rejected in turn; fix.csv's own game (row 3, no fix) stays.
+    w, out = published
+    bad = write_rows(tmp_path / "round6.csv", ["date", "white_id", "black_id", "result"], [
+        ["2026-11-20", 4, 3, "1-0"], ["2026-11-20", 5, 2, "2-0"], ["2026-11-20", 1, 99, "0-1"]])
+    cli("run", "--games", bad, "--warehouse", w, "--out", out, rejected=True)
+    cli("rejects", "--out", tmp_path / "fix.csv", "--warehouse", w)
+    fix = pd.read_csv(tmp_path / "fix.csv", dtype=str)
+    fix.loc[0, "result"], fix.loc[1, "black_id"] = "1-0", "98"  # taken in; 98 is not registered either
+    fix.loc[2] = {"date": "2026-11-21", "white_id": "6", "black_id": "1", "result": "1-0"}  # a game of its own
+    fix.to_csv(tmp_path / "fix.csv", index=False)
+    cli("run", "--games", tmp_path / "fix.csv", "--warehouse", w, "--out", out, rejected=True)
+    assert query(w, "select count(*) from games where date between '2026-11-20' and '2026-11-21'") == [(3,)]
+    cli("withdraw", "round6.csv", "--reason", "not rated", "--warehouse", w)
+    assert query(w, "select date::varchar, white_id, black_id from games "
+                    "where date between '2026-11-20' and '2026-11-21'") == [("2026-11-21", 6, 1)]
+    assert query(w, "select reason from withdrawn_rows w join source_files f using (file_id) "
+                    "where f.path like '%fix.csv'") == [("withdrawn: not rated: the fix of one of its rejected rows",)]
+    assert query(w, "select r.status from rejects r join source_files f using (file_id) "
+                    "where f.path like '%fix.csv'") == [("withdrawn",)]
+    assert "no rejected row is open" in cli("rejects", "--warehouse", w).output
+    cli("rate", "--warehouse", w)
+    audits_pass(cli, w)
+
+
 def test_the_same_content_again_examines_only_its_rejected_rows(cli, published, tmp_path):
     w, out = published
     games = write_rows(tmp_path / "newcomer.csv", ["date", "white_id", "black_id", "result"], [

@@ -197,12 +197,25 @@ def withdraw(con: duckdb.DuckDBPyConnection, submission_id: int, run_id: int, by
     why = (f"replaced by submission {replaced_by} ({scalar(con, 'select name from submissions where submission_id = ?', [replaced_by])})"
            if replaced_by is not None else f"withdrawn: {reason}")
     withdrawn = 0
+    # The rows other files took in as fixes of its rejected rows go with it (sql/replace/fixes_of.sql).
+    con.execute("set variable fixes_of = ?", [submission_id])
+    con.execute(f"create or replace temp table fixes as {stage_sql('replace/fixes_of')}")
     for kind, table in WITHDRAWN_KINDS.items():
         files = f"(select file_id from source_files where submission_id = {int(submission_id)} and kind = '{kind}')"
+        fixes = "(select file_id, row_number from fixes where what = 'stored')"
         con.execute(f"""insert into withdrawn_rows
                         select file_id, row_number, '{kind}', to_json(t), ?, ?, ? from {table} t
                         where file_id in {files}""", [run_id, replaced_by, why])
-        withdrawn += con.execute(f"delete from {table} where file_id in {files}").fetchall()[0][0]
+        con.execute(f"""insert into withdrawn_rows
+                        select file_id, row_number, '{kind}', to_json(t), ?, ?, ? from {table} t
+                        where (file_id, row_number) in {fixes}""",
+                    [run_id, replaced_by, f"{why}: the fix of one of its rejected rows"])
+        withdrawn += con.execute(f"delete from {table} where file_id in {files} or (file_id, row_number) in {fixes}"
+                                 ).fetchall()[0][0]
+    con.execute("""update rejects set status = 'withdrawn', resolved_run = ? where status in ('open', 'closed')
+                   and (file_id, row_number) in (select file_id, row_number from fixes where what = 'reject')""",
+                [run_id])
+    con.execute("drop table fixes")
     con.execute("""update byes set withdrawn_run = ? where withdrawn_run is null and file_id in
                    (select file_id from source_files where submission_id = ?)""", [run_id, submission_id])
     # A closed reject goes with its file too: reopened, it would be open on a file no longer in force.
@@ -269,6 +282,7 @@ def _record_changes(con: duckdb.DuckDBPyConnection, run_id: int, submission_id: 
     go = GAME_FORMATS[fmt] == "go"
     old = submission_id if replaced is None else replaced
     old_fmt = scalar(con, "select format from submissions where submission_id = ?", [old])
+    con.execute("set variable fixes_of = ?", [old])
     con.execute(f"create or replace temp view old_games as {_identities(go, old_fmt, withdrawn_of=old, run_id=run_id)}")
     con.execute(f"create or replace temp view new_games as "
                 f"{_identities(go, fmt, stored_of=submission_id if replaced is not None else None)}")
@@ -292,9 +306,12 @@ def _identities(go: bool, fmt: str, withdrawn_of: int | None = None, stored_of: 
     if withdrawn_of is not None:
         fields = {c: f"(record->>'{c}')" for c in ("date", "white_id", "black_id", "result", "game_id", "event",
                                                   "round", "event_id", "winner", "handicap")}
-        # Only this run's: a game withdrawn before as a duplicate is no change of this one.
-        source = (f"from withdrawn_rows where kind = '{kind}' and run_id = {int(run_id)} and file_id in "
-                  f"(select file_id from source_files where submission_id = {int(withdrawn_of)})")
+        # Only this run's: a game withdrawn before as a duplicate is no change of this one. The
+        # fixes of its rejected rows (getvariable('fixes_of'): _record_changes) were its games too.
+        source = (f"from withdrawn_rows where kind = '{kind}' and run_id = {int(run_id)} and (file_id in "
+                  f"(select file_id from source_files where submission_id = {int(withdrawn_of)}) or "
+                  f"(file_id, row_number) in (select file_id, row_number from ({stage_sql('replace/fixes_of')}) "
+                  "where what = 'stored'))")
     else:
         fields = {c: f"({c}::varchar)" for c in ("date", "white_id", "black_id", "result", "game_id", "event",
                                                 "round", "event_id", "winner", "handicap")}

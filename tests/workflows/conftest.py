@@ -9,5 +9,5 @@ from tests.workflows.season import Season, run_season
 
 @pytest.fixture(scope="session")
 def season(tmp_path_factory) -> Season:
-    """The README's season in ten commands, run in a folder of its own."""
+    """The README's season, command by command, run in a folder of its own."""
     return run_season(tmp_path_factory.mktemp("season"))

@@ -54,7 +54,7 @@ def simulated(folder: Path, players: int, lists: int, first_list: str, seed: int
 
 
 def write_season(folder: Path) -> dict[str, Path]:
-    """The README's "season in ten commands": registry.csv (with each player's fide_id),
+    """The README's season, command by command: registry.csv (with each player's fide_id),
     ratings.csv, autumn/*.trf (the three biggest opens, as an arbiter's pairing program
     writes them: masters, open, rapid), open-v2.trf (the open's arbiter's corrected file:
     one result the other way), league.csv (the club championships, two rows with a clerk's typos:

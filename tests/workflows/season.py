@@ -1,4 +1,4 @@
-"""The README's season in ten commands, run once (a session's fixture, tests/workflows/conftest.py)
+"""The README's season, command by command, run once (a session's fixture, tests/workflows/conftest.py)
 for the tests that check each line (test_season.py) and the record's workflows that start
 from the season published (test_record.py).
 
@@ -9,10 +9,7 @@ the 31st of November), the league's corrected file, and a friendly club match. E
 runs as the README prints it, by a shell, in the season's folder, on January 5th 2027
 (list 2027-01 rates the games of 2026-09-01 ... 2026-12-31).
 
-The README's lines assume a warehouse that knows the registry already (docs/inputs.md:
-"validate a new registry before ingesting the tournament": a TRF's players are matched at
-ingest) and that holds friendly.csv, which line 6 withdraws: both are taken in before.
-The officer's fix of the two typos (between lines 3 and 4) is what the league's corrected
+The officer's fix of the two typos (between lines 4 and 5) is what the league's corrected
 file says too: the true id and the true day."""
 from __future__ import annotations
 
@@ -25,15 +22,15 @@ from tests.workflows.helpers import shell, user_env
 from tests.workflows.inputs import GAME_COLUMNS, read_csv, write_season
 
 TODAY = "2027-01-05"
-BEFORE = "ratings ingest friendly.csv registry.csv && ratings validate"
 SEASON = (
-    "ratings ingest registry.csv ratings.csv autumn/*.trf league.csv   # each file a submission, staged",
+    "ratings ingest registry.csv ratings.csv && ratings validate       # the registry first: tournament files are matched against it",
+    "ratings ingest autumn/*.trf league.csv friendly.csv               # each file a submission, staged",
     "ratings validate                                                  # every row stored or rejected, with its reason",
     "ratings rejects --out fix.csv                                     # the open rejects, in their input layout",
     "ratings ingest fix.csv                                            # the corrected rows close their rejects",
-    "ratings ingest league-v2.csv --replaces league.csv                # a corrected file replaces the first",
+    "ratings ingest league-v2.csv --replaces league.csv                # a corrected file replaces the first, and the fixes of its rows",
     'ratings withdraw friendly.csv --reason "not a rated event"        # a whole file withdrawn',
-    "ratings run                                                       # rate from the first list whose inputs changed, publish",
+    "ratings run                                                       # rate every list whose window has closed, publish",
     'ratings correct 12345 --list 2027-01 --rating 1850 --reason "appeal upheld"',
     "ratings run --format csv,parquet,txt,swiss-manager                # the correction applied, the pairing files written",
     "ratings audit && ratings revisions --list 2027-01                 # the record checked; who changed, and why",
@@ -45,7 +42,7 @@ EVERY_FORMAT = "csv,parquet,txt,swiss-manager"
 class Season:
     folder: Path
     files: dict
-    steps: dict  # the README's line number (1 to 10): what it did
+    steps: dict  # the README's line number (1 to 11): what it did
 
 
 def fix_typos(fix: Path, truth: list[list[str]], columns: list[str] = GAME_COLUMNS) -> None:
@@ -63,15 +60,14 @@ def fix_typos(fix: Path, truth: list[list[str]], columns: list[str] = GAME_COLUM
 
 
 def run_season(folder: Path) -> Season:
-    """The season's files written in folder, the warehouse before the season, then the
-    README's ten lines, each kept with what it did whatever its exit status."""
+    """The season's files written in folder, then the README's lines, each kept with what it
+    did whatever its exit status."""
     files = write_season(folder)
     env = user_env(today=TODAY)
-    shell(BEFORE, folder, env=env, expect=0)
     steps = {}
     for number, line in enumerate(SEASON, start=1):
         steps[number] = shell(line, folder, env=env, expect=None)
-        if number == 3 and (folder / "fix.csv").is_file():
+        if number == 4 and (folder / "fix.csv").is_file():
             shutil.copyfile(folder / "fix.csv", folder / "fix-as-written.csv")
             fix_typos(folder / "fix.csv", files["typos"])
     return Season(folder, files, steps)

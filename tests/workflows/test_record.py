@@ -221,9 +221,6 @@ def test_a_corrected_file_without_game_ids_given_without_replaces_is_held_then_r
     audit_ok(published)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 50: the rows a fix file took in for a file's rejects stay in force "
-                                       "when a corrected file replaces that file: a game the officer dated one day "
-                                       "and the corrected file another is rated twice")
 def test_a_files_fixed_rows_go_with_it_when_it_is_replaced(published):
     """The README's lines 3-5 on a cup's file: its second game is dated the 31st of November;
     the officer fixes it as the 30th, the organiser's corrected file says December 1st. The

@@ -1,4 +1,4 @@
-"""The README's "A season in ten commands", line by line (tests/workflows/season.py runs
+"""The README's "A season, command by command", line by line (tests/workflows/season.py runs
 them, once, as the officer runs them): what each line says, the files it writes, the
 record it leaves; a second run changes nothing, a publication elsewhere writes the same
 bytes."""
@@ -7,7 +7,6 @@ from __future__ import annotations
 import shutil
 
 import pyarrow.parquet as pq
-import pytest
 
 from tests.conftest import PROJECT_DIR
 from tests.workflows.helpers import audit_ok, digests, query, ratings, said, shell, user_env
@@ -26,10 +25,17 @@ def test_the_commands_are_the_readmes():
     assert [line for line in SEASON if line not in readme] == []
 
 
-def test_ingest_stages_each_file_and_matches_the_arbiters_players(season):
+def test_the_registry_is_taken_in_first(season):
     done = step(season, 1)
-    assert "registry.csv  already taken in as submission 2, nothing of it rejected: adds nothing" in done.stdout
-    assert "ratings.csv  submission 3:" in done.stdout and "league.csv  submission 4: 1400 rows staged" in done.stdout
+    assert "registry.csv  submission 1: 1500 rows staged" in done.stdout
+    assert "registry.csv  read 1500 = accepted 1500 + rejected 0" in done.stdout
+    assert "ratings.csv  read 1363 = accepted 1363 + rejected 0" in done.stdout
+
+
+def test_ingest_stages_each_file_and_matches_the_arbiters_players(season):
+    done = step(season, 2)
+    assert "league.csv  submission 3: 1400 rows staged" in done.stdout
+    assert "friendly.csv  submission 4: 15 rows staged" in done.stdout
     for number, name in enumerate(TRF_NAMES, start=5):
         assert f"autumn/{name}.trf  submission {number}: staged" in done.stdout
     # Every player of the three TRF files is the registry's, found by their FIDE id.
@@ -38,7 +44,7 @@ def test_ingest_stages_each_file_and_matches_the_arbiters_players(season):
 
 
 def test_validate_rejects_the_two_typos_with_their_reasons(season):
-    done = step(season, 2, status=3)
+    done = step(season, 3, status=3)
     assert "league.csv  read 1400 = accepted 1398 + rejected 2" in done.stdout
     assert "league.csv, row 4: white_id: 122930 is not in the player registry" in said(done)
     assert "league.csv, row 8: date: not a calendar date (2026-11-31)" in said(done)
@@ -46,7 +52,7 @@ def test_validate_rejects_the_two_typos_with_their_reasons(season):
 
 
 def test_rejects_out_writes_the_open_rejects_in_their_input_layout(season):
-    done = step(season, 3)
+    done = step(season, 4)
     assert "2 rejected games rows written to fix.csv" in done.stdout
     header, rows = read_csv(season.folder / "fix-as-written.csv")
     assert header[-4:] == ["reason", "submission", "file", "row"] and set(GAME_COLUMNS) <= set(header)
@@ -54,29 +60,28 @@ def test_rejects_out_writes_the_open_rejects_in_their_input_layout(season):
     assert set(by_row) == {"4", "8"}
     assert by_row["4"]["white_id"] == season.files["typos"][0][2] + "0"
     assert by_row["8"]["date"] == "2026-11-31" and by_row["8"]["reason"] == "date: not a calendar date (2026-11-31)"
-    assert {row["submission"] for row in by_row.values()} == {"4"}
+    assert {row["submission"] for row in by_row.values()} == {"3"}
 
 
 def test_the_fix_and_the_corrected_file_are_staged_and_the_friendly_withdrawn(season):
-    assert "fix.csv  submission 8: 2 rows staged" in step(season, 4).stdout
-    assert "league-v2.csv  submission 9: 1400 rows staged, replacing submission 4" in step(season, 5).stdout
-    withdrawn = step(season, 6)
-    assert "Submission 1 (friendly.csv) withdrawn: 15 rows." in withdrawn.stdout
+    assert "fix.csv  submission 8: 2 rows staged" in step(season, 5).stdout
+    assert "league-v2.csv  submission 9: 1400 rows staged, replacing submission 3" in step(season, 6).stdout
+    withdrawn = step(season, 7)
+    assert "Submission 4 (friendly.csv) withdrawn: 15 rows." in withdrawn.stdout
 
 
-@pytest.mark.xfail(strict=True, reason="issue 50: the league's corrected file repeats the two rows the officer "
-                   "fixed; they are rejected as duplicates of fix.csv's rows ('a corrected file is taken in with "
-                   "--replaces 8'), and the run exits 3, although league.csv, whose rejects fix.csv fixed, is the "
-                   "file it replaces")
 def test_run_takes_everything_in_rates_and_publishes(season):
-    done = step(season, 7)
-    assert "rejected" not in said(done)
+    # The corrected file repeats the two rows the officer fixed: the fixes go with the file
+    # they fixed (league.csv's 1,398 games and the 2 fixes: 1,400 withdrawn), so none is
+    # taken for a duplicate, and the one result the league corrected is the one change.
+    done = step(season, 8)
+    assert "rows rejected" not in said(done) and "+ rejected 0" in done.stdout
+    assert "submission 9 replaces submission 3: 1400 rows withdrawn; games 1 changed, 0 added, 0 withdrawn" \
+        in done.stdout
 
 
 def test_run_publishes_the_list_from_the_files_in_force(season):
-    done = season.steps[7]
-    assert done.returncode in (0, 3), said(done)
-    assert "submission 9 replaces submission 4" in done.stdout
+    done = step(season, 8)
     assert "changed 2026-09-07" in done.stdout  # the league's one changed result
     lists = season.folder / "reports" / "lists"
     assert {"2027-01-r1.csv", "2027-01-r1.parquet"} <= {p.name for p in lists.iterdir()}
@@ -85,15 +90,18 @@ def test_run_publishes_the_list_from_the_files_in_force(season):
     game_id, date, white, black, result = season.files["changed"][:5]
     assert query(w, "select result from games where game_id = ? and white_id = ? and black_id = ?",
                  [game_id, int(white), int(black)]) == [(result,)]
+    # The typos as the officer fixed them are rated once: the corrected file's rows.
+    for game_id, *_ in season.files["typos"]:
+        assert query(w, "select count(*) from games where game_id = ?", [game_id]) == [(1,)]
     # The friendly's games are kept, withdrawn, never rated.
     assert query(w, "select count(*) from games where event = 'Friendly match'") == [(0,)]
     assert query(w, "select count(*) from withdrawn_rows w join source_files f using (file_id) "
-                    "where f.submission_id = 1") == [(15,)]
+                    "where f.submission_id = 4") == [(15,)]
 
 
 def test_the_correction_is_recorded_and_applied_with_every_format(season):
-    assert "Correction 1 recorded by" in step(season, 8).stdout
-    done = step(season, 9)
+    assert "Correction 1 recorded by" in step(season, 9).stdout
+    done = step(season, 10)
     assert "10 files written" in done.stdout
     lists = season.folder / "reports" / "lists"
     for name in ("2027-01-r2.csv", "2027-01-r2.parquet", "2027-01-r2.txt", "2027-01-r2-swiss-manager.csv",
@@ -112,7 +120,7 @@ def test_the_correction_is_recorded_and_applied_with_every_format(season):
 
 
 def test_the_audit_passes_and_the_revisions_say_why(season):
-    done = step(season, 10)
+    done = step(season, 11)
     assert "FAILED" not in done.stdout and "ok     rows_accounted" in done.stdout
     revisions = [line.split() for line in done.stdout.splitlines() if line.startswith(SEASON_LIST)]
     assert [r[:2] for r in revisions] == [[SEASON_LIST, "1"], [SEASON_LIST, "2"]]
