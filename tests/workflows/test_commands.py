@@ -64,7 +64,7 @@ def test_rated_again_from_a_list_nothing_changes(published):
 
 def test_listings_in_json_and_csv(published):
     submissions = json.loads(run("ratings submissions --format json", published).stdout)
-    assert [s["name"] for s in submissions][:3] == ["friendly.csv", "registry.csv", "ratings.csv"]
+    assert [s["name"] for s in submissions][:4] == ["registry.csv", "ratings.csv", "league.csv", "friendly.csv"]
     for s in submissions:  # read = stored + rejected + fixed + withdrawn + closed
         assert s["read"] == s["stored"] + s["rejected"] + s["fixed"] + s["withdrawn"] + s["closed"], s
     revisions = json.loads(run("ratings revisions --format json", published).stdout)
