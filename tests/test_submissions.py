@@ -185,8 +185,8 @@ def test_a_withdrawn_file_takes_the_fixes_of_its_rejected_rows_with_it(cli, publ
     cli("rejects", "--out", tmp_path / "fix.csv", "--warehouse", w)
     fix = pd.read_csv(tmp_path / "fix.csv", dtype=str)
     fix.loc[0, "result"], fix.loc[1, "black_id"] = "1-0", "98"  # taken in; 98 is not registered either
-    fix.loc[2] = {"date": "2026-11-21", "white_id": "6", "black_id": "1", "result": "1-0"}  # a game of its own
-    fix.to_csv(tmp_path / "fix.csv", index=False)
+    own = pd.DataFrame([{"date": "2026-11-21", "white_id": "6", "black_id": "1", "result": "1-0"}])  # a game of its own
+    pd.concat([fix, own]).to_csv(tmp_path / "fix.csv", index=False)
     cli("run", "--games", tmp_path / "fix.csv", "--warehouse", w, "--out", out, rejected=True)
     assert query(w, "select count(*) from games where date between '2026-11-20' and '2026-11-21'") == [(3,)]
     cli("withdraw", "round6.csv", "--reason", "not rated", "--warehouse", w)
