@@ -8,24 +8,33 @@
 --         getvariable('series'), getvariable('parameters')
 -- grain: list_id
 with lists as (select row_number() over (order by window_start) as list_index, * from lists_to_rate),
-game_sums as (
-    select l.list_id, count(*) as games,
-           sum(hash(g.date, g.white_id, g.black_id, g.result, g.game_id, g.event, g.round, p.placement)) as h
+placed as materialized (  -- each game once with the list that rates it: the two sums below read it
+    select l.list_id, l.list_index, l.window_start, g.date,
+           hash(g.date, g.white_id, g.black_id, g.result, g.game_id, g.event, g.round, p.placement) as h
     from games g join placed_games p using (game_key) join lists l using (list_id)
-    group by l.list_id
 ),
+game_sums as (select list_id, count(*) as games, sum(h) as h from placed group by list_id),
 -- A game played before the window of the list that rates it (FIDE rates an event whole on the
 -- list after it ends, X1, or on a late report's list) weighs on the lists from its day to that
 -- list too: an unrated player's first event is the event of their earliest game against a rated
 -- opponent, whichever list rates it (ruling X8), so a league's early rounds taken in late change
 -- how a weekend tournament rated before it counts. The performance Elo files every game in the
--- window of its date: none.
+-- window of its date: none. A list's sum over the early games played by its window's end, less
+-- those of the lists up to it (each played before that end): two prefix sums, rather than each
+-- game joined to every list it spans.
+early as (select list_index, date, h from placed where date < window_start),
+by_day as (
+    select date, sum(sum(h)) over (order by date rows unbounded preceding) as h from early group by date
+),
+by_list as (
+    select list_index, sum(sum(h)) over (order by list_index rows unbounded preceding) as h
+    from early group by list_index
+),
 pending_sums as (
-    select l.list_id, sum(hash(g.date, g.white_id, g.black_id, g.result, g.game_id, g.event, g.round, p.placement)) as h
-    from games g join placed_games p using (game_key) join lists r on r.list_id = p.list_id
-    join lists l on l.list_index < r.list_index and l.window_end >= g.date
-    where g.date < r.window_start
-    group by l.list_id
+    select l.list_id, coalesce(d.h, 0) - coalesce(r.h, 0) as h
+    from lists l
+    asof left join by_day d on l.window_end >= d.date
+    asof left join by_list r on l.list_index >= r.list_index
 ),
 correction_sums as (  -- those in force: withdrawn and set aside ones left out (sql/corrections_in_force.sql)
     select list_id, sum(hash(correction_id, player_id, rating)) as h from corrections_in_force

@@ -22,29 +22,31 @@ made as (
     select p.list_id from periods p, span
     where getvariable('periods_are') = 'events' or p.k between span.first and span.last
 ),
--- Each list's players: those of its games that are rated (not a forfeit, not won by default).
+-- The corrections of the series, and whether each one's list rates its player: a game of
+-- the player's on that list that is rated (not a forfeit, not won by default); read for the
+-- corrections' own lists and players alone.
+corrections_of as (
+    select * from corrections where series = getvariable('series') and withdrawn_at is null
+),
 played as (
-    select p.list_id, g.white_id as player_id from placed_games p join games g using (game_key)
-    where g.white_score is not null
-    union select p.list_id, g.black_id from placed_games p join games g using (game_key)
-    where g.white_score is not null
-    union select p.list_id, g.black_id from placed_games p join go_games g using (game_key)
-    where g.winner not like '%+F'
-    union select p.list_id, g.white_id from placed_games p join go_games g using (game_key)
-    where g.winner not like '%+F'
+    select distinct c.correction_id
+    from corrections_of c join placed_games p using (list_id) join games g using (game_key)
+    where g.white_score is not null and c.player_id in (g.white_id, g.black_id)
+    union
+    select distinct c.correction_id
+    from corrections_of c join placed_games p using (list_id) join go_games g using (game_key)
+    where g.winner not like '%+F' and c.player_id in (g.white_id, g.black_id)
 ),
 final as (
     select c.correction_id, c.list_id, c.player_id, c.rating, c.reason,
            case when c.list_id not in (select list_id from made)
                 then 'a run from scratch would not make list ' || c.list_id
                      || ': the games it rated are now rated on other lists'
-                when c.rated_at_entry and not exists (select 1 from played p where p.list_id = c.list_id
-                                                                                and p.player_id = c.player_id)
+                when c.rated_at_entry and c.correction_id not in (select correction_id from played)
                 then 'list ' || c.list_id || ' no longer rates player ' || c.player_id
                      || ', whose games it rated when the correction was entered (their event now rated on '
                      || 'another list, or their games withdrawn)'
            end as set_aside
-    from corrections c
-    where c.series = getvariable('series') and c.withdrawn_at is null
+    from corrections_of c
 )
 select * from final

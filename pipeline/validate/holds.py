@@ -35,6 +35,7 @@ VALUES = {
                  "event_id is not null and date is not null and black_id is not null and white_id is not null "
                  "and winner is not null"),
 }
+STORED = {"games": "games", "go_games": "go_games"}  # where each kind's games in force are
 SHOWN = 5  # candidate rows a message names
 NO_CANDIDATES = ("select null::integer as submission_id, null::integer as file_id, null::bigint as row_number, "
                  "null::bigint as game_key, null::bigint as other_key, null::integer as other_submission, "
@@ -56,8 +57,9 @@ def create_candidates(con: duckdb.DuckDBPyConnection) -> None:
                                from source_files f join submissions s using (submission_id)
                                where f.kind = ? and f.status = 'staged' and s.status in ('staged', 'held')
                                order by f.file_id""", [kind]).fetchall()
-        if not any(judged for *_, judged in parts):
-            continue
+        stored = con.execute(f"select 1 from {STORED[kind]} limit 1").fetchall()
+        if not any(judged for *_, judged in parts) or (not stored and len({p[1] for p in parts}) < 2):
+            continue  # no file to judge, or nothing to judge it against (a first load)
         model = schema_of(kind, setting[0] if setting else None)
         values, present = VALUES[kind]
         rows = []

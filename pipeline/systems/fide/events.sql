@@ -68,7 +68,9 @@ placed as (
            -- date), or the later list the events file names (a late report)
            coalesce(case when l.list_date > n.list_date then l.list_id end, n.list_id) as rated_on,
            -- X2: the list published on or before the first day (none: the initial ratings)
-           (select arg_max(c.list_id, c.list_date) from series_calendar c where c.list_date <= s.first_day) as start_list
+           (select arg_max(c.list_id, c.list_date) from series_calendar c where c.list_date <= s.first_day) as start_list,
+           -- X8: a first event's ties (same day, same start) go to the event id (ranked once an event)
+           dense_rank() over (order by s.event_key) as event_rank
     from spans s
     left join series_calendar n on s.last_day between n.window_start and n.window_end
     left join series_calendar l on l.list_id = s.rated_in
@@ -96,8 +98,7 @@ decided as (
 final as (
     select p.game_key, p.event_key, e.event_name, e.first_day, e.last_day, e.rated_on, e.start_list,
            e.two_players and e.declared as match, coalesce(d.after_decided, false) as after_decided,
-           -- X8: a first event's ties (same day, same start) go to the event id
-           dense_rank() over (order by p.event_key) as event_rank
+           e.event_rank
     from played p join placed e using (event_key) left join decided d using (game_key)
 )
 select * from final
