@@ -35,8 +35,10 @@ def main(src: Path) -> int:
         pipeline_s = time.perf_counter() - start
         with duckdb.connect(str(w), read_only=True) as con:
             pipeline = {(l, p): (r, None if pa is None else round(pa, 6), na or None) for l, p, r, pa, na in
-                        con.execute("""select list_id, player_id, rating, archive_performance, archive_games
-                                       from player_state where series = 'performance'""").fetchall()}
+                        con.execute("""select list_id, player_id, s.rating, p.archive_performance, p.archive_games
+                                       from player_state s left join performance_state p
+                                         using (series, list_id, player_id)
+                                       where series = 'performance'""").fetchall()}
         start = time.perf_counter()
         states: dict = {}
         reference_lists(files["players"], files["ratings"], files["games"], states=states)
