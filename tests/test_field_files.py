@@ -1,18 +1,37 @@
-"""Real tournament files as their writers write them (issue 37), read whole through the CLI: the
-round dates of tag 132 in the orders real writers use, a team tie-break file whose first
-records are team tags, half-point byes written `0000 - =`, column rulers, placeholder
-birth dates and tabs. Each fixture's origin is in tests/fixtures/trf/README.md; each count
-below was made by hand on the fixture (the commands are beside them)."""
+"""Real tournament files as their writers write them (issues 37 and 51), read whole through the
+CLI: the round dates of tag 132 in the orders real writers use, a team tie-break file whose first
+records are team tags, half-point byes written `0000 - =`, column rulers of every writer and the
+field legend, placeholder birth dates and tabs, games not played yet (`*`), ranks too wide for
+their field. Each fixture's origin is in tests/fixtures/trf/README.md; each count below was made
+by hand on the fixture (the commands are beside them) or by `trf_counts`, a reading of the
+format's columns independent of the project's reader."""
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from pathlib import Path
 
 import duckdb
 
+from tests.as_user import ratings
 from tests.conftest import write_rows
 
 TRF = Path(__file__).parent / "fixtures" / "trf"
+
+
+def trf_counts(path: Path) -> tuple[int, dict[int, int]]:
+    """The player lines of a TRF and its games by round, read from the columns alone: each game
+    once, from the line of its lower starting rank (a block naming a higher one), a result `*`
+    (not played yet) left out."""
+    players, games = 0, Counter()
+    for line in path.read_text(encoding="latin-1").splitlines():
+        if line.startswith("001 "):
+            players += 1
+            for k, at in enumerate(range(91, len(line), 10), 1):  # round k's block: columns 92-99 + 10(k-1)
+                opponent = line[at:at + 4].strip()
+                if opponent.isdigit() and int(opponent) > int(line[4:8]) and line[at + 7:at + 8] != "*":
+                    games[k] += 1
+    return players, dict(games)
 
 
 def stored(w) -> dict:
@@ -22,6 +41,7 @@ def stored(w) -> dict:
             "rejects": con.execute("select count(*) from rejects where status = 'open'").fetchall()[0][0],
             "byes": dict(con.execute("select code, count(*) from byes group by code").fetchall()),
             "dates": dict(con.execute("select round::integer, min(date) from games group by 1").fetchall()),
+            "by_round": dict(con.execute("select round::integer, count(*) from games group by 1").fetchall()),
             "one_date_a_round": con.execute("select count(distinct date) = count(distinct round) from games"
                                             ).fetchall()[0][0],
         }
@@ -170,3 +190,111 @@ def test_opengotha_save_with_a_doctype_line_is_read_whole(cli, tmp_path):
         assert con.execute("select sum(games_rated), sum(forfeits) from lists").fetchall() == [(2690, 18)]
         assert con.execute("select count(*) from go_game_sides g join go_games using (game_key) "
                            "where winner like '%+F'").fetchall() == [(0,)]
+
+
+# ---------------------------------------------------------------------------
+# Issue 51: rulers of every writer, games not played yet, ranks too wide
+
+
+SWISS_MANAGER = TRF / "swiss_manager_two_rulers.trf"
+ARMSTRONG = TRF / "icu_armstrong_cup_2011_zero_ruler.tab"
+
+
+def swiss_manager_registry(tmp_path: Path) -> Path:
+    """The Swiss-Manager file's players, `Player, 1` … `Player, 15`, found by name (its ids are 0)."""
+    return write_rows(tmp_path / "players.csv", ["player_id", "name"], [[n, f"Player, {n}"] for n in range(1, 16)])
+
+
+def test_swiss_managers_two_rulers_and_field_legend_are_skipped_never_rejected(cli, tmp_path):
+    # Lines 13-14: `         1 …         9        10 …        16` and `1234567890…`; line 15: the legend
+    # `DDD SSSS sTTT …`. The first ruler, whose tens go past 9, was an open reject no fix could take in.
+    players, games = trf_counts(SWISS_MANAGER)
+    assert (players, sum(games.values())) == (15, 44)
+    w = tmp_path / "w.duckdb"
+    out = cli("run", "--players", swiss_manager_registry(tmp_path), "--games", SWISS_MANAGER, "--warehouse", w,
+              "--out", tmp_path / "out", "--no-reports").output
+    assert "assumed: lines 13-14: a column ruler (digits counting the columns), no record: skipped" in out
+    assert "assumed: line 15: the field legend (DDD SSSS sTTT …, each field's columns under its letter)" in out
+    assert "not a TRF record" not in out
+    got = stored(w)
+    assert (got["games"], got["rejects"], got["by_round"]) == (44, 0, games)
+    # Byes by eye: H for 3 (r5, r7), 9 (r3, r6), 12 (r1, r4); F for 12 (r2, r6); U for 4 (r4), 7 (r7),
+    # 11 (r3), 13 (r5); Z for 3 (r6), 8 (r3, r4), 12 (r5, r7).
+    assert got["byes"] == {"H": 6, "F": 2, "U": 4, "Z": 5}
+
+
+def test_the_irish_rating_systems_zero_based_ruler_and_field_legend_are_skipped(cli, tmp_path):
+    # Line 28: the legend; line 29: `0123456789…`, column 1 under 0. 160 players, 522 games over 11
+    # rounds dated by 132 (YY.MM.DD). Player 77's id is written 0: found in the registry by name.
+    players, games = trf_counts(ARMSTRONG)
+    assert (players, sum(games.values())) == (160, 522)
+    registry = write_rows(tmp_path / "players.csv", ["player_id", "name"], [[77, "Player 77"]])
+    w = tmp_path / "w.duckdb"
+    out = cli("run", "--players", registry, "--games", ARMSTRONG, "--register-new", "--warehouse", w,
+              "--out", tmp_path / "out", "--no-reports").output
+    assert "assumed: line 29: a column ruler (digits counting the columns), no record: skipped" in out
+    assert "assumed: line 28: the field legend" in out and "not a TRF record" not in out
+    got = stored(w)
+    assert (got["games"], got["rejects"], got["by_round"]) == (522, 0, games)
+    # 132: 10.09.13  10.09.25  10.10.16 … 11.03.13.
+    assert (got["dates"][1], got["dates"][2], got["dates"][11]) == (dt.date(2010, 9, 13), dt.date(2010, 9, 25),
+                                                                    dt.date(2011, 3, 13))
+
+
+def test_games_not_played_yet_are_counted_and_said_never_rejected(cli, tmp_path):
+    # An in-tournament export (TRF-2026) of the Swiss-Manager file: round 7 paired, its results `*` on
+    # both lines of each of its 6 games (1-9, 2-5, 4-6, 8-14, 10-11, 13-15); its byes (3 H, 7 U, 12 Z)
+    # as they are.
+    def pending(lines):
+        return [line[:98 + 60] + "*" + line[99 + 60:] if line.startswith("001") and line[151:155].strip() != "0000"
+                else line for line in lines]
+
+    trf = with_lines(SWISS_MANAGER, tmp_path / "round7.trf", pending)
+    players, games = trf_counts(trf)
+    assert sum(games.values()) == 38 and 7 not in games  # 44 - 6
+    w = tmp_path / "w.duckdb"
+    out = cli("run", "--players", swiss_manager_registry(tmp_path), "--games", trf, "--warehouse", w,
+              "--out", tmp_path / "out", "--no-reports").output
+    assert ("assumed: 6 games of round 7 not played yet (result `*`, TRF-2026) on lines 16-17, 19-21, 23-26, "
+            "28-30: no game, nothing stored or rated") in out
+    got = stored(w)
+    assert (got["games"], got["rejects"], got["by_round"]) == (38, 0, games)
+    assert got["byes"] == {"H": 6, "F": 2, "U": 4, "Z": 5}  # the same as the finished file's
+
+
+def wide_ranks(line: str, offset: int = 9990) -> str:
+    """A lichess player line with `offset` added to its starting rank and opponents, each written as
+    lichess's writer places a field: right-aligned to the field's last column, so that 10000 takes
+    the column before the field (column 4 for the rank, the blank before each round block)."""
+    if not line.startswith("001"):
+        return line
+    chars = list(line)
+
+    def put(last: int, text: str) -> None:
+        chars[last - len(text):last] = text
+
+    put(8, str(int(line[4:8]) + offset))
+    for at in range(91, len(line), 10):
+        if line[at:at + 4].strip() not in ("", "0000"):
+            put(at + 4, str(int(line[at:at + 4]) + offset))
+    return "".join(chars)
+
+
+def test_a_file_whose_ranks_overflow_their_four_columns_is_refused_in_one_sentence(tmp_path):
+    # The lichess file's ranks 1-13 become 9991-10003: players 10-13 (lines 25-28) get ranks of 5
+    # digits, which start in column 4; each was a "not a TRF record" reject, and the blocks naming
+    # them were misread (`10000` in a 4-column field reads `0000`, no opponent).
+    trf = with_lines(TRF / "lichess_swiss_2020_06.trf", tmp_path / "wide.trf", lambda ls: [wide_ranks(x) for x in ls])
+    assert trf.read_text(encoding="latin-1").split("\n")[24].startswith("00110000 ")
+    said = ratings(tmp_path, "ingest", trf, "--warehouse", "w.duckdb")
+    sentence = ("wide.trf: line 25: starting rank 10000 has 5 digits, and the TRF field (columns 5-8) holds 1 to "
+                "9999: 4 player lines (25-28) start in column 4, and their opponents' ranks overflow the round "
+                "blocks' 4 columns too, so no game of the file can be read: export the event as files of at most "
+                "9,999 players (a TRF per section or group), or its games as a CSV file")
+    assert said.count(sentence) == 1 and "not a TRF record" not in said and "1 problems" in said
+    # Every row the readable lines give is rejected with that sentence, and nothing is stored.
+    assert " = accepted 0 + rejected " in ratings(tmp_path, "validate", "--warehouse", "w.duckdb", code=3)
+    with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
+        assert con.execute("select distinct reason from rejects").fetchall() == [(sentence.removeprefix("wide.trf: "),)]
+        assert con.execute("select count(*) from games").fetchall() == [(0,)]
+        assert con.execute("select count(*) from byes").fetchall() == [(0,)]  # misread blocks, none kept

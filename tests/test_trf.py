@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 from pipeline.formats.cells import LayoutError
-from pipeline.formats.sniff import looks_like_trf
+from pipeline.formats.sniff import is_legend, is_ruler, looks_like_trf
 from pipeline.formats.trf import (
     Problem,
     date_from,
@@ -102,6 +102,28 @@ def test_looks_like_trf():
     assert not looks_like_trf(b"012;Open;Gent\n")  # a code needs a space after it
     assert not looks_like_trf(b"022 Gent\n032 BEL\n")  # codes, but neither a name (012) nor a player
     assert not looks_like_trf(b"")
+
+
+@pytest.mark.parametrize("line", [
+    "         1         2         3         4         5         6         7         8         9",  # Swiss-Manager
+    "         1         2         3         4         5         6         7         8         9        10        11",
+    "         1         2         3         4         5         6         7         8         9         0         1",
+    "1234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890",
+    "0123456789012345678901234567890123456789012345678901234567890123456789",  # the Irish rating system
+    "0         1         2         3         4         5",  # 0-based tens
+    "1234567890123  ",  # trailing blanks
+])
+def test_column_rulers_of_every_writer(line):
+    assert is_ruler(line) and not is_legend(line)
+
+
+@pytest.mark.parametrize("line", [
+    "001    1      Player 1                          1759           90001             3.5         18 b 0",
+    "012 1234567890", "1234567", "2018/04/08", "1023456789012", "         1         3", "  1  2  3  4",
+    "         1         2 x", "",
+])
+def test_lines_that_are_no_ruler(line):
+    assert not is_ruler(line)
 
 
 # ---------------------------------------------------------------------------

@@ -1,12 +1,20 @@
 """What the TRF reader assumes and says (issue 13): French colour letters, files
-with few or no dates, 132 lines off their columns, rounds dated outside the event,
-players without an id. Columns are 1-based as in tests/test_trf.py."""
+with few or no dates, 132 lines off their columns, one per round or with dates of ten
+characters (issue 51), rounds dated outside the event, players without an id, games
+not played yet (`*`). Columns are 1-based as in tests/test_trf.py."""
 from __future__ import annotations
 
 import datetime as dt
 
 from pipeline.formats.trf import Problem, read_trf, tournament_from_text
 from tests.test_trf import FIXTURES, games_of, player
+
+# The Irish rating system's league file: its 132 line (line 13) reads `10.09.13  10.09.25 …`,
+# YY.MM.DD in the round columns, one date for each of its 11 rounds.
+ARMSTRONG = FIXTURES / "icu_armstrong_cup_2011_zero_ruler.tab"
+ARMSTRONG_ROUNDS = (dt.date(2010, 9, 13), dt.date(2010, 9, 25), dt.date(2010, 10, 16), dt.date(2010, 11, 6),
+                    dt.date(2010, 11, 17), dt.date(2010, 12, 11), dt.date(2011, 1, 8), dt.date(2011, 1, 22),
+                    dt.date(2011, 2, 5), dt.date(2011, 2, 19), dt.date(2011, 3, 13))
 
 
 def dated(t) -> dict[int, dt.date | None]:
@@ -196,3 +204,79 @@ def test_a_file_mixing_utf8_and_latin1_is_refused_and_latin1_is_said(tmp_path):
     assert t.fatal is None and t.tags["022"] == "Liège"
     assert t.assumptions[0] == ("encoding: Latin-1 (line 3 is not UTF-8: byte 0xE8, and no line holds a "
                                 "UTF-8 character)")
+
+
+# ---------------------------------------------------------------------------
+# Tag 132 as other writers put it (issue 51), on the Irish league file
+
+
+def with_132(*lines_132: str) -> str:
+    """The Irish league file with its 132 line (line 13) replaced by the given lines."""
+    lines = ARMSTRONG.read_text(encoding="latin-1").split("\n")
+    assert lines[12].startswith("132 ") and read_trf(ARMSTRONG).round_dates == ARMSTRONG_ROUNDS
+    return "\n".join(lines[:12] + list(lines_132) + lines[13:])
+
+
+def test_one_132_line_per_round_dates_every_round():
+    # One 132 line for each round, its date in the round's own columns (round k at 92 + 10(k - 1)):
+    # the second line and those after it were ignored, and rounds 2-11 dated at the start (042).
+    per_round = ["132".ljust(91 + 10 * (k - 1)) + f"{d:%y.%m.%d}" for k, d in enumerate(ARMSTRONG_ROUNDS, 1)]
+    t = tournament_from_text(with_132(*per_round))
+    assert t.problems == () and t.round_dates == ARMSTRONG_ROUNDS
+    assert dated(t) == dict(enumerate(ARMSTRONG_ROUNDS, 1))
+
+
+def test_132_dates_of_ten_characters_filling_their_columns_are_read_column_by_column():
+    # YYYY/MM/DD fills a round's ten columns: round 1's date ends at 101 and round 2's starts at 102,
+    # with no blank between them, which the dates' pattern read as one unreadable string.
+    line = "132".ljust(91) + "".join(f"{d:%Y/%m/%d}" for d in ARMSTRONG_ROUNDS)
+    assert line[91:111] == "2010/09/132010/09/25"
+    t = tournament_from_text(with_132(line))
+    assert t.problems == () and t.round_dates == ARMSTRONG_ROUNDS
+    assert not any("132" in a for a in t.assumptions)  # in their columns: nothing guessed
+
+
+def test_132_lines_read_in_order_across_lines_when_off_the_columns():
+    # One plain `132 YY.MM.DD` line a round, off the round columns: rounds in order, lines 13-23 said.
+    t = tournament_from_text(with_132(*(f"132 {d:%y.%m.%d}" for d in ARMSTRONG_ROUNDS)))
+    assert t.problems == () and t.round_dates == ARMSTRONG_ROUNDS
+    assert ("lines 13-23: round dates of tag 132 not in the round columns (92, 102, ...): read in order, "
+            "round 1 first") in t.assumptions
+
+
+def test_two_132_lines_dating_one_round_differently_are_a_problem_and_the_first_date_stands():
+    first, second = "132".ljust(91) + "10.09.13", "132".ljust(91) + "10.09.14"
+    t = tournament_from_text(with_132(first, second))  # lines 13 and 14
+    assert t.round_dates[0] == dt.date(2010, 9, 13)
+    assert Problem(14, "round 1: date 2010-09-14 in tag 132, but line 13 dates the round 2010-09-13: the round "
+                       "keeps 2010-09-13") in t.problems
+
+
+# ---------------------------------------------------------------------------
+# TRF-2026's `*`: a game paired and not played yet
+
+
+def test_a_pairing_not_played_yet_is_no_game_and_is_counted():
+    text = two_rounds("042 2026/03/01").replace("   3 b 1", "   3 b *").replace("   1 w 0", "   1 w *")
+    t = tournament_from_text(text)
+    # Round 2: 1-3 written `*` on both lines (not played yet); 2 (`4 w 0`) lost to 4 (`2 b 1`).
+    assert t.problems == () and games_of(t) == {(1, 1, 2, "1-0"), (1, 3, 4, "1-0"), (2, 2, 4, "0-1")}
+    assert ("1 game of round 2 not played yet (result `*`, TRF-2026) on lines 3, 5: no game, nothing stored "
+            "or rated") in t.assumptions
+    assert len(t.byes) == 0  # not a bye either
+
+
+def test_a_block_not_played_yet_without_an_opponent_is_no_bye_and_is_counted():
+    # Line 7: player 5 had the pairing-allocated bye in round 1; round 2 written `0000 - *`.
+    text = two_rounds("042 2026/03/01") + "\n" + player(5, "Five, E", 1.0, "0000 - U", "0000 - *")
+    t = tournament_from_text(text)
+    assert t.problems == () and len(t.games) == 4
+    assert ("1 round block `0000 - *` (no opponent, not played yet) on line 7: no game, nothing stored or "
+            "rated") in t.assumptions
+    assert t.byes[["rank", "round", "code"]].values.tolist() == [[5, 1, "U"]]
+
+
+def test_a_not_played_yet_against_a_result_is_a_disagreement():
+    text = two_rounds("042 2026/03/01").replace("   3 b 1", "   3 b *")  # 3's line says `1 w 0`
+    t = tournament_from_text(text)
+    assert Problem(3, "round 2: result '*' against 3 does not match '0' on line 5") in t.problems

@@ -45,12 +45,32 @@ def looks_like_trf(head: bytes) -> bool:
         and any(line[:3] in ("012", PLAYER) or line[:2] == "00" for line in records if is_trf_record(line))
 
 
+# The field legend Swiss-Manager and the Irish rating system write above the player lines:
+# each field's columns filled with its letter (DDD the code, SSSS the rank, ...).
+LEGEND = re.compile(r"DDD SSSS sTTT N+ RRRR FFF I+ BBBB/BB/BB PPPP RRRR")
+
+
 def is_ruler(line: str) -> bool:
-    """A column ruler some writers put above the records (Swiss-Manager:
-    `         1         2`, `12345678901234567890`): no record, and no data."""
+    """A column ruler some writers put above the records: no record, and no data.
+    Digits counting the columns one by one, from 1 (Swiss-Manager's `1234567890…`)
+    or from 0 (the Irish rating system's `0123456789…`); or the tens, one number
+    every ten columns, whole (Swiss-Manager's `         1 …         9        10`)
+    or by their last digit (`… 9         0         1`)."""
     stripped = line.rstrip()
-    return bool(re.fullmatch(r"(?:1234567890)+1?2?3?4?5?6?7?8?9?", stripped)
-                or re.fullmatch(r"(?: {9}[0-9])+", stripped))
+    if re.fullmatch(r"[0-9]{10,}", stripped):
+        first = int(stripped[0])
+        return first in (0, 1) and stripped == ("0123456789" * (len(stripped) // 10 + 2))[first:first + len(stripped)]
+    numbers = list(re.finditer(r"[0-9]+", stripped))
+    if len(numbers) < 2 or not re.fullmatch(r"[ 0-9]+", stripped) or numbers[0].end() > 11:
+        return False
+    first = int(numbers[0].group())
+    return all(m.end() == numbers[0].end() + 10 * k and int(m.group()) % 10 == (first + k) % 10
+               for k, m in enumerate(numbers))
+
+
+def is_legend(line: str) -> bool:
+    """The field legend above the player lines (`DDD SSSS sTTT NNN… RRRR FFF …`): no record."""
+    return bool(LEGEND.match(line))
 
 
 def grade_text(grade: str | None) -> str | None:

@@ -14,12 +14,21 @@ blank; older Belgian writers use the French letters B, blanc, for White and
 N, noir, for Black: a file whose blocks have an N and no w is read so), 99
 the result. Results: 1 = 0 played; + - forfeit win and loss;
 W D L a game of less than one move (not rated); H half-point bye, F full-point
-bye, U pairing-allocated bye, Z zero-point bye; a blank result is Z. Letters
-are case-insensitive. The other lines are tags: 012 name, 022 city,
+bye, U pairing-allocated bye, Z zero-point bye; a blank result is Z; `*`
+(TRF-2026's in-tournament files) a pairing whose game is not played yet: no
+game and no bye, counted and said. Letters are case-insensitive. The starting
+rank holds 1 to 9999: a file whose ranks overflow the field (a 5-digit rank
+right-aligned to column 8 takes column 4) is refused whole, in one message.
+The other lines are tags: 012 name, 022 city,
 032 federation, 042/052 start and end (YYYY/MM/DD), 062/072 numbers of
 players and rated players, 092 type, 102 arbiter, 122 time control, 132 the
 round dates (YY/MM/DD in the columns of the round blocks: 92-99 round 1,
-102-109 round 2, ...).
+102-109 round 2, ...; some writers put one 132 line per round, or dates of
+ten characters that fill their columns, 2018/04/07 at 92-101). Lines that are
+no record are skipped and said, never rejected: comments (###), the column
+rulers writers put above the players (Swiss-Manager's tens and `1234567890…`,
+the Irish rating system's `0123456789…`) and their field legend
+(`DDD SSSS sTTT …`).
 
 The Belgian SWAR national report has the same layout, with the national id
 (matricule) in the FIDE-id field and header lines 00A, 00B, ... before the
@@ -61,7 +70,7 @@ import pandas as pd
 from pipeline.formats.cells import CONTROL, LayoutError, refuse_breaking
 from pipeline.formats.csv_text import decide_encoding
 from pipeline.formats.event_dates import span_refusal
-from pipeline.formats.sniff import LINE_BREAK, PLAYER, is_ruler, is_trf_record
+from pipeline.formats.sniff import LINE_BREAK, PLAYER, is_legend, is_ruler, is_trf_record
 
 FIXED_END = 84  # last column of the points field: a 001 line must reach it
 FIRST_ROUND = 92  # column of round 1's opponent
@@ -72,6 +81,7 @@ NO_COLOUR = ("-", " ")
 PLAYED = ("1", "0", "=", "W", "D", "L")
 FORFEITS = ("+", "-")
 BYE_CODES = ("H", "F", "U", "Z")
+NOT_PLAYED = "*"  # TRF-2026, in-tournament exchange: paired, the game not played yet
 # A pair of results (this line's, then the opponent's) that agree with each other.
 AGREEING = ("10", "01", "==", "+-", "-+", "--", "WL", "LW", "DD")
 # White's result then Black's, as one of the project's result codes.
@@ -148,9 +158,10 @@ def tournament_from_text(text: str, default_date: dt.date | None = None,
     lines = LINE_BREAK.split(text)
     problems: list[Problem] = []
     assumptions: list[str] = []
-    tags, tag_lines, player_rows, blocks = _scan(lines, problems, assumptions)
+    scanned = _scan(lines, problems, assumptions)
+    tags, tag_lines = scanned.tags, scanned.tag_lines
     flavour = "swar" if any(code[:2] == "00" and code != PLAYER for code in tag_lines) else "trf"
-    players = _players(player_rows, problems)
+    players = _players(scanned.players, problems)
     assumptions.extend(_without_id(players, flavour))
     start = _tag_date(tags, tag_lines, "042", problems)
     end = _tag_date(tags, tag_lines, "052", problems)
@@ -166,18 +177,22 @@ def tournament_from_text(text: str, default_date: dt.date | None = None,
         assumptions.append(f"line {tag_lines['052']}: the event's dates (tags 042 {start}, 052 {end}) are not used "
                            f"(ruling D3): the date given with --date is, and no tag bounds the rounds")
         start = end = refused = None
-    entries = _entries(blocks, players, problems, assumptions)
-    line_132 = tag_lines.get("132", 0)
-    round_dates = _round_dates(lines[line_132 - 1] if line_132 else "", line_132, problems, assumptions,
-                               start, end)
+    # Refused whole for its wide ranks, a file's round blocks are misread: their problems follow
+    # from the overflow, which the one message says.
+    block_problems = [] if scanned.wide_ranks else problems
+    entries = _entries(scanned.blocks, players, block_problems, assumptions)
+    round_dates, dated_on = _round_dates([(n, lines[n - 1]) for n in scanned.round_date_lines], problems,
+                                         assumptions, start, end)
     rounds = max(len(round_dates), int(entries["round"].max()) if len(entries) else 0)
     round_dates = round_dates + (None,) * (rounds - len(round_dates))
-    dates, fallback_note = _game_dates(round_dates, start, default_date, bool(line_132))
+    dates, fallback_note = _game_dates(round_dates, start, default_date, bool(scanned.round_date_lines))
     assumptions.extend([fallback_note] if fallback_note and rounds else [])
-    outside = _outside_rounds(dates, round_dates, start, end, line_132, problems)
-    games = _games(entries, players, problems, tags.get("012"), dates, outside)
+    outside = _outside_rounds(dates, round_dates, start, end, dated_on, problems)
+    games = _games(entries, players, block_problems, assumptions, tags.get("012"), dates, outside)
     byes = _byes(entries, players, {k: d for k, d in dates.items() if k not in outside})
-    fatal = refused or (None if start or default_date or any(round_dates) else _no_dates(tags, tag_lines))
+    byes = byes.iloc[:0] if scanned.wide_ranks else byes  # misread blocks: none is kept as a bye
+    fatal = _wide_ranks_refusal(scanned.wide_ranks, lines) or refused \
+        or (None if start or default_date or any(round_dates) else _no_dates(tags, tag_lines))
     own = [(d, what) for d, what in ((start, "start (042)"), (end, "end (052)")) if d] \
         + [(d, f"round {k} (132)") for k, d in enumerate(round_dates, 1) if d]
     return Tournament(flavour, tags, round_dates, players, games, byes,
@@ -185,23 +200,41 @@ def tournament_from_text(text: str, default_date: dt.date | None = None,
                       tuple(own))
 
 
-def _scan(lines: list[str], problems: list[Problem], assumptions: list[str] | None = None
-          ) -> tuple[dict[str, str], dict[str, int], list[dict], list[tuple]]:
-    """Tags, the line of each tag's first occurrence, player rows and round blocks;
-    column rulers are skipped (said once, in `assumptions`), never rejected."""
+@dataclass(frozen=True)
+class Scanned:
+    """What one pass over a file's lines finds, before any field is interpreted."""
+    tags: dict[str, str]  # code -> text; a repeated tag's lines joined by line breaks
+    tag_lines: dict[str, int]  # code -> the line of its first occurrence
+    players: list[dict]  # the 001 lines read
+    blocks: list[tuple]  # their round blocks (`_round_blocks`)
+    round_date_lines: list[int]  # every 132 line: some writers put one per round
+    wide_ranks: list[int]  # 001 lines whose starting rank overflows its 4 columns
+
+
+def _scan(lines: list[str], problems: list[Problem], assumptions: list[str]) -> Scanned:
+    """Tags, players and round blocks; column rulers and the field legend are skipped
+    (said once, in `assumptions`), never rejected."""
     tags: dict[str, str] = {}
     tag_lines: dict[str, int] = {}
     players: list[dict] = []
     blocks: list[tuple] = []
     rulers: list[int] = []
+    legends: list[int] = []
+    round_date_lines: list[int] = []
+    wide_ranks: list[int] = []
     for number, line in enumerate(lines, 1):
         if not line.strip() or line.startswith("###"):
             continue
         if is_ruler(line):
             rulers.append(number)
+        elif is_legend(line):
+            legends.append(number)
         elif "\t" in line and line[:3] == PLAYER:
             problems.append(Problem(number, "holds a tab: a TRF line has fixed columns, and a tab shifts every "
                                             "field after it (replace the tabs by spaces)"))
+        elif line[:3] == PLAYER and re.fullmatch(r"[0-9]{5}", line[3:8]):
+            # Rank 10000 right-aligned to column 8 takes column 4: the field holds 1 to 9999.
+            wide_ranks.append(number)
         elif not is_trf_record(line):
             problems.append(Problem(number, f"not a TRF record: {line[:20]!r}"))
         elif line[:3] == PLAYER:
@@ -214,10 +247,27 @@ def _scan(lines: list[str], problems: list[Problem], assumptions: list[str] | No
             # Repeated tags (one 112 line per deputy arbiter) are kept together.
             tags[code] = f"{tags[code]}\n{value}" if code in tags else value
             tag_lines.setdefault(code, number)
-    if rulers and assumptions is not None:
+            if code == "132":
+                round_date_lines.append(number)
+    if rulers:
         assumptions.append(f"line{'s' if len(rulers) > 1 else ''} {_spans(rulers)}: a column ruler "
                            "(digits counting the columns), no record: skipped")
-    return tags, tag_lines, players, blocks
+    if legends:
+        assumptions.append(f"line{'s' if len(legends) > 1 else ''} {_spans(legends)}: the field legend "
+                           "(DDD SSSS sTTT …, each field's columns under its letter), no record: skipped")
+    return Scanned(tags, tag_lines, players, blocks, round_date_lines, wide_ranks)
+
+
+def _wide_ranks_refusal(numbers: list[int], lines: list[str]) -> str | None:
+    """The one message for a file whose starting ranks overflow their 4 columns; None when none does."""
+    if not numbers:
+        return None
+    first = numbers[0]
+    return (f"line {first}: starting rank {lines[first - 1][3:8]} has 5 digits, and the TRF field (columns 5-8) "
+            f"holds 1 to 9999: {len(numbers)} player line{'s' if len(numbers) > 1 else ''} "
+            f"({_spans(numbers)}) start in column 4, and their opponents' ranks overflow the round blocks' 4 "
+            "columns too, so no game of the file can be read: export the event as files of at most 9,999 "
+            "players (a TRF per section or group), or its games as a CSV file")
 
 
 def _cut(line: str, first: int, last: int) -> str:
@@ -402,36 +452,36 @@ def _short_orders(texts: list[str], start: dt.date | None, end: dt.date | None) 
     return fitting[:1] or ["YY/MM/DD"]
 
 
-def _round_dates(line: str, number: int, problems: list[Problem], assumptions: list[str],
-                 start: dt.date | None = None, end: dt.date | None = None) -> tuple[dt.date | None, ...]:
-    """The 132 dates, one per round. Each date is found by its pattern; when
-    every one starts at a round column (92, 102, ...) that column gives its
-    round, so a blank column is a round without a date. Otherwise (a line
-    shifted by a column or more, or written as a plain list) they are the
-    rounds in order, and that is said. Dates of two-digit fields are read in
-    the spec's order, YY/MM/DD, unless another order real writers use puts every
-    one inside the event's dates where the spec's does not: that order is taken,
-    and said once."""
-    if not number:
-        return ()
-    body = line[4:]
-    found = [(m.start() + 4, m.group()) for m in DATE_TEXT.finditer(body)]
-    # What is left once the dates are blanked out is text that is no date.
-    blanked = DATE_TEXT.sub(lambda m: " " * len(m.group()), body)
-    found = sorted(found + [(m.start() + 4, m.group()) for m in re.finditer(r"[^\s;,]+", blanked)])
-    in_columns = all(at >= FIRST_ROUND - 1 and (at - FIRST_ROUND + 1) % ROUND_WIDTH == 0 for at, _ in found)
+def _round_dates(dated: list[tuple[int, str]], problems: list[Problem], assumptions: list[str],
+                 start: dt.date | None = None, end: dt.date | None = None
+                 ) -> tuple[tuple[dt.date | None, ...], dict[int, int]]:
+    """The 132 dates, one per round, and the line that dates each round, from every 132
+    line (`dated`: line number, text); some writers put one per round. Each date is found
+    by its pattern (`_dates_in`); when every one starts at a round column (92, 102, ...)
+    that column gives its round, so a blank column is a round without a date. Otherwise
+    (a line shifted by a column or more, or written as a plain list) they are the rounds
+    in order, and that is said. Dates of two-digit fields are read in the spec's order,
+    YY/MM/DD, unless another order real writers use puts every one inside the event's
+    dates where the spec's does not: that order is taken, and said once. Two lines that
+    date one round differently are a problem: the first date stands."""
+    if not dated:
+        return (), {}
+    numbers = [number for number, _ in dated]
+    where = f"line{'s' if len(numbers) > 1 else ''} {_spans(numbers)}"
+    found = [(number, at, text) for number, line in dated for at, text in _dates_in(line)]
+    in_columns = all(at >= FIRST_ROUND - 1 and (at - FIRST_ROUND + 1) % ROUND_WIDTH == 0 for _, at, _ in found)
     if found and not in_columns:
-        assumptions.append(f"line {number}: round dates of tag 132 not in the round columns (92, 102, ...): "
+        assumptions.append(f"{where}: round dates of tag 132 not in the round columns (92, 102, ...): "
                            f"read in order, round 1 first")
-    short = [text for _, text in found if SHORT_DATE.fullmatch(text.strip())]
+    short = [text for _, _, text in found if SHORT_DATE.fullmatch(text.strip())]
     orders = _short_orders(short, start, end)
     order = orders[0]
     if len(orders) > 1:
         readings = "; ".join(f"{o}: {short[0].strip()} = {_short_date(short[0], o)}" for o in orders[1:])
-        problems.append(Problem(number, f"the round dates of tag 132 read inside the event's dates "
-                                        f"{start or '…'}..{end or '…'} (tags 042, 052) in more than one order "
-                                        f"({readings}): no order is guessed, they are read as the spec's "
-                                        f"YY/MM/DD (write them as YYYY/MM/DD)"))
+        problems.append(Problem(numbers[0], f"the round dates of tag 132 read inside the event's dates "
+                                            f"{start or '…'}..{end or '…'} (tags 042, 052) in more than one order "
+                                            f"({readings}): no order is guessed, they are read as the spec's "
+                                            f"YY/MM/DD (write them as YYYY/MM/DD)"))
     elif order != "YY/MM/DD":
         span = f"{start or '…'}..{end or '…'}"
         spec = [_short_date(t, "YY/MM/DD") for t in short]
@@ -439,21 +489,43 @@ def _round_dates(line: str, number: int, problems: list[Problem], assumptions: l
                "(tag 042), and the file has no end date (tag 052)"
                if end is None and all(d is not None and d >= start for d in spec) else
                f"read as the spec's YY/MM/DD they fall outside the event's dates {span} (tags 042, 052)")
-        assumptions.append(f"line {number}: the round dates of tag 132 read as {order} ({short[0].strip()} = "
+        assumptions.append(f"{where}: the round dates of tag 132 read as {order} ({short[0].strip()} = "
                            f"{_short_date(short[0], order)}): {why}")
     dates: dict[int, dt.date | None] = {}
-    for k, (at, text) in enumerate(found, 1):
+    dated_on: dict[int, int] = {}
+    for k, (number, at, text) in enumerate(found, 1):
         rnd = (at - FIRST_ROUND + 1) // ROUND_WIDTH + 1 if in_columns else k
         try:
-            dates[rnd] = _short_date(text, order) if order != "YY/MM/DD" and SHORT_DATE.fullmatch(text.strip()) \
+            date = _short_date(text, order) if order != "YY/MM/DD" and SHORT_DATE.fullmatch(text.strip()) \
                 else date_from(text)
-            if dates[rnd] is None:
+            if date is None:
                 raise ValueError(text)
         except ValueError:
             problems.append(Problem(number, f"round {rnd}: unreadable date {text.strip()!r} in tag 132"))
-            dates[rnd] = None
+            date = None
+        if date is not None and dates.get(rnd) not in (None, date):
+            problems.append(Problem(number, f"round {rnd}: date {date} in tag 132, but line {dated_on[rnd]} dates "
+                                            f"the round {dates[rnd]}: the round keeps {dates[rnd]}"))
+        elif date is not None or rnd not in dates:
+            dates[rnd], dated_on[rnd] = date, number
     rounds = max((k for k, d in dates.items() if d), default=0)
-    return tuple(dates.get(k) for k in range(1, rounds + 1))
+    return tuple(dates.get(k) for k in range(1, rounds + 1)), dated_on
+
+
+def _dates_in(line: str) -> list[tuple[int, str]]:
+    """(0-based column, text) of each date of a 132 line, and of each other text, which is no
+    date. Dates that fill their round's ten columns (2018/04/07 at 92-101, the next round's at
+    102 with no blank between them) are read column by column; any other line by the dates'
+    pattern."""
+    filled = [(at, line[at:at + ROUND_WIDTH].rstrip()) for at in range(FIRST_ROUND - 1, len(line), ROUND_WIDTH)
+              if line[at:at + ROUND_WIDTH].strip()]
+    if filled and not line[4:FIRST_ROUND - 1].strip() and all(DATE_TEXT.fullmatch(text) for _, text in filled):
+        return filled
+    body = line[4:]
+    found = [(m.start() + 4, m.group()) for m in DATE_TEXT.finditer(body)]
+    # What is left once the dates are blanked out is text that is no date.
+    blanked = DATE_TEXT.sub(lambda m: " " * len(m.group()), body)
+    return sorted(found + [(m.start() + 4, m.group()) for m in re.finditer(r"[^\s;,]+", blanked)])
 
 
 def _game_dates(round_dates: tuple[dt.date | None, ...], start: dt.date | None,
@@ -475,7 +547,7 @@ def _game_dates(round_dates: tuple[dt.date | None, ...], start: dt.date | None,
 
 
 def _outside_rounds(dates: dict[int, dt.date | None], round_dates: tuple[dt.date | None, ...],
-                    start: dt.date | None, end: dt.date | None, line_132: int,
+                    start: dt.date | None, end: dt.date | None, dated_on: dict[int, int],
                     problems: list[Problem]) -> dict[int, str]:
     """The rounds dated outside the event's own dates (042..052), each with the
     reason its games are rejected: filed under that date they would land in
@@ -488,8 +560,8 @@ def _outside_rounds(dates: dict[int, dt.date | None], round_dates: tuple[dt.date
             outside[k] = f"round {k} is dated {d}{' (tag 132)' if given else ', the date given with --date'}, " \
                          f"outside the event's dates {span} (tags 042, 052): not filed in another window"
             if given:
-                problems.append(Problem(line_132, f"round {k}: date {d} is outside the event's dates {span} "
-                                                  f"(tags 042, 052): the round's games are rejected"))
+                problems.append(Problem(dated_on[k], f"round {k}: date {d} is outside the event's dates {span} "
+                                                     f"(tags 042, 052): the round's games are rejected"))
     return outside
 
 
@@ -534,7 +606,7 @@ def _entries(blocks: list[tuple], players: pd.DataFrame, problems: list[Problem]
         assumptions.append("round blocks `0000 - =` (no opponent, a draw's result) read as half-point byes (H)")
     bad_opp = e["opp"].isna()
     bad_colour = ~e["colour"].isin(COLOURS + NO_COLOUR)
-    bad_code = ~e["code"].isin(PLAYED + FORFEITS + BYE_CODES + (" ",))
+    bad_code = ~e["code"].isin(PLAYED + FORFEITS + BYE_CODES + (NOT_PLAYED, " "))
     problems.extend(_report(e[bad_opp], "round {round}: unreadable opponent {opp_text!r}"))
     problems.extend(_report(e[bad_colour], "round {round}: unknown colour {colour_text!r}"))
     problems.extend(_report(e[bad_code], "round {round}: unknown result code {code_text!r}"))
@@ -588,10 +660,11 @@ def _game_entries(entries: pd.DataFrame, players: pd.DataFrame, problems: list[P
     return e[with_opp & ~(itself | unknown | bye | no_result)]
 
 
-def _games(entries: pd.DataFrame, players: pd.DataFrame, problems: list[Problem], event: str | None,
-           dates: dict[int, dt.date | None], outside: dict[int, str]) -> pd.DataFrame:
+def _games(entries: pd.DataFrame, players: pd.DataFrame, problems: list[Problem], assumptions: list[str],
+           event: str | None, dates: dict[int, dt.date | None], outside: dict[int, str]) -> pd.DataFrame:
     """Each game once: from a pair of blocks, one on each player's line, that
-    name each other in the same round and agree on result and colours."""
+    name each other in the same round and agree on result and colours. A pair
+    whose results are both `*` is a game not played yet: no game, said once."""
     claims = _game_entries(entries, players, problems)[["rank", "round", "opp", "colour", "code", "line"]]
     answers = claims.rename(columns={"rank": "opp", "opp": "rank", "colour": "colour_b", "code": "code_b",
                                      "line": "line_b"})
@@ -604,7 +677,8 @@ def _games(entries: pd.DataFrame, players: pd.DataFrame, problems: list[Problem]
     a_colour = pairs["colour"].where(pairs["colour"].isin(COLOURS))
     b_colour = pairs["colour_b"].where(pairs["colour_b"].isin(COLOURS))
     clash = a_colour.notna() & (a_colour == b_colour)
-    disagree = ~key.isin(AGREEING)
+    not_played = key == NOT_PLAYED * 2
+    disagree = ~key.isin(AGREEING) & ~not_played
     draw = key == "DD"
     problems.extend(_report(pairs[disagree], "round {round}: result {code!r} against {opp} does not match "
                                              "{code_b!r} on line {line_b}"))
@@ -612,7 +686,9 @@ def _games(entries: pd.DataFrame, players: pd.DataFrame, problems: list[Problem]
                                           "{colour_b!r} on line {line_b}"))
     problems.extend(_report(pairs[draw], "round {round}: unrated draw 'D' with {opp} has no result code here; "
                                          "not recorded"))
-    pairs = pairs[~(disagree | clash | draw)]
+    unpaired = entries["usable"] & (entries["opp"] == 0) & (entries["code"] == NOT_PLAYED)
+    assumptions.extend(_not_played(pairs[not_played & ~clash], entries[unpaired]))
+    pairs = pairs[~(disagree | clash | draw | not_played)]
     a_colour, b_colour = a_colour[pairs.index], b_colour[pairs.index]
     # With no colour on either line, the lower starting rank is taken as White.
     a_white = np.select([a_colour == "w", a_colour == "b", b_colour == "b", b_colour == "w"],
@@ -639,6 +715,21 @@ def _games(entries: pd.DataFrame, players: pd.DataFrame, problems: list[Problem]
     games["problem"] = games["problem"].where(games["problem"].notna(), None)
     games = games.astype({"white_rank": "int64", "black_rank": "int64", "white_line": "int64", "black_line": "int64"})
     return games.sort_values(["round", "white_rank"]).reset_index(drop=True)[GAME_COLUMNS]
+
+
+def _not_played(pairs: pd.DataFrame, unpaired: pd.DataFrame) -> list[str]:
+    """The sentence counting the games not played yet (`*` on both lines: TRF-2026's
+    in-tournament files) and the blocks `0000 - *`; none is a game, a bye or a reject."""
+    parts = []
+    if len(pairs):
+        rounds, lines = sorted(set(pairs["round"])), sorted(set(pairs["line"]) | set(pairs["line_b"]))
+        parts.append(f"{len(pairs)} game{'s' if len(pairs) > 1 else ''} of round{'s' if len(rounds) > 1 else ''} "
+                     f"{_spans(rounds)} not played yet (result `*`, TRF-2026) on lines {_spans(lines)}")
+    if len(unpaired):
+        lines = sorted(set(unpaired["line"]))
+        parts.append(f"{len(unpaired)} round block{'s' if len(unpaired) > 1 else ''} `0000 - *` (no opponent, "
+                     f"not played yet) on line{'s' if len(lines) > 1 else ''} {_spans(lines)}")
+    return ["; ".join(parts) + ": no game, nothing stored or rated"] if parts else []
 
 
 def _unanswered(claims: pd.DataFrame, entries: pd.DataFrame) -> list[Problem]:
