@@ -60,8 +60,10 @@ def is_ruler(line: str) -> bool:
     if re.fullmatch(r"[0-9]{10,}", stripped):
         first = int(stripped[0])
         return first in (0, 1) and stripped == ("0123456789" * (len(stripped) // 10 + 2))[first:first + len(stripped)]
+    if not re.fullmatch(r"[ 0-9]+", stripped):
+        return False
     numbers = list(re.finditer(r"[0-9]+", stripped))
-    if len(numbers) < 2 or not re.fullmatch(r"[ 0-9]+", stripped) or numbers[0].end() > 11:
+    if len(numbers) < 2 or numbers[0].end() > 11:
         return False
     first = int(numbers[0].group())
     return all(m.end() == numbers[0].end() + 10 * k and int(m.group()) % 10 == (first + k) % 10
