@@ -494,6 +494,15 @@ def test_a_game_against_a_round_without_a_game_is_a_problem():
     assert len(t.games) == 34
 
 
+def test_a_pin_alone_on_a_line_is_a_problem():
+    # The 2021 file with line 12's pin broken onto a line of its own: no line is skipped
+    # unsaid; player 1 is read without a pin.
+    text = WAGC_2021.read_text(encoding="utf-8").replace("1     |90000001", "1\n|90000001")
+    t = egd_from_text(text)
+    assert t.problems == (Problem(13, "an EGD pin (90000001) without a player line before it: not read"),)
+    assert pd.isna(t.players.iloc[0]["egd_pin"]) and len(t.games) == 168
+
+
 def test_a_line_with_other_columns_after_its_rounds_is_a_problem_and_its_games_read():
     # The 2021 file with line 12's last column (Place, "1") dropped: four columns after its
     # rounds where the others have five; its six rounds are still read.

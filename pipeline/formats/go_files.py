@@ -557,6 +557,8 @@ def _egd_players(lines: list[str], problems: list[Problem]) -> tuple[list[dict],
         body, _, pin = line.split(";")[0].partition("|")
         if body.strip():
             candidates.append((number, len(candidates) + 1, body.split(), pin.strip()))
+        elif pin.strip():
+            problems.append(Problem(number, f"an EGD pin ({pin.strip()}) without a player line before it: not read"))
     spans = {number: _result_span(tokens) for number, _, tokens, _ in candidates}
     runs = {number: end - start for number, (start, end) in spans.items()}
     # Every line has one entry a round: the usual count is the number of rounds,
