@@ -7,6 +7,8 @@ the line's number among player lines for EGD tables.
 from __future__ import annotations
 
 import datetime as dt
+import re
+from collections import Counter
 from pathlib import Path
 
 import pandas as pd
@@ -22,11 +24,17 @@ from pipeline.formats.go_files import (
     read_egd,
     read_opengotha,
 )
+from tests.as_user import ratings
 
 FIXTURES = Path(__file__).parent / "fixtures" / "go"
 SWISS = FIXTURES / "opengotha_simpleswiss_excerpt.xml"
 BOSP = FIXTURES / "pairgoth_bosp2024_excerpt.xml"
 EGD_2017 = FIXTURES / "opengotha_export_2017.h9"
+JUVISY_H9 = FIXTURES / "opengotha_juvisy_2019.h9"
+WAGC_1979 = FIXTURES / "egd_wagc_1979.txt"
+WAGC_1996 = FIXTURES / "egd_wagc_1996.txt"
+WAGC_2021 = FIXTURES / "egd_wagc_2021.txt"
+BOM = b"\xef\xbb\xbf"  # the UTF-8 byte-order mark a Windows editor's "UTF-8" puts first
 
 
 def games_of(t) -> set[tuple]:
@@ -295,9 +303,13 @@ CUT_SHORT = [
 
 def test_opengotha_file_cut_short_and_old_ratings():
     t = opengotha_from_xml("\n".join(CUT_SHORT).encode("utf-8"), "club-night")
-    assert len(t.problems) == 2
+    assert len(t.problems) == 3
     assert t.problems[0] == Problem(0, "no GeneralParameterSet: the event has no name or dates")
-    assert t.problems[1].line == 5 and t.problems[1].message.startswith("not well-formed XML: ")
+    # One player read (line 4) and no game: said on the player's line (issue 51).
+    assert t.problems[1] == Problem(4, "1 player and no game read: nothing in this file can be rated (its games "
+                                       "are the <Game> elements inside <Games>, each naming a roundNumber, two "
+                                       "players and a result)")
+    assert t.problems[2].line == 5 and t.problems[2].message.startswith("not well-formed XML: ")
     assert t.players[["key", "grade", "rating"]].values.tolist() == [["OLDTIMER", "1k", 2020.0]]
     assert len(t.games) == 0
     assert t.event["event_id"] == "club-night"
@@ -381,3 +393,160 @@ def test_what_the_readers_assume_is_said():
         "handicap the grade difference less 2 (HA[h2])")
     assert read_opengotha(SWISS).assumptions == (
         "an OpenGotha file has no round dates: every game dated 2020-12-22, the start date (beginDate)",)
+
+
+# ---------------------------------------------------------------------------
+# The World Amateur Championship's EGD files (issue 51): a `?` in a round slot, score
+# columns between the rounds and the PIN
+
+
+def plain_games(path: Path, rounds: slice) -> tuple[dict[tuple[int, int, int], str], int]:
+    """An EGD table read by plain Python, not by the reader: each player line's fields
+    (blanks or tabs; the |PIN cut off), its round entries the `rounds` slice of them, as
+    the file's column line says. A game is (round, lower line, higher line), named by both
+    lines (asserted), with the two results (the lower line's first, `!` when by default);
+    and how many round slots hold `?` alone."""
+    lines = [line.split("|")[0].split() for line in path.read_text(encoding="utf-8").splitlines()
+             if line.strip() and not line.startswith(";")]
+    named: dict[tuple[int, int, int], list[tuple[int, str]]] = {}
+    for number, fields in enumerate(lines, 1):
+        for rnd, entry in enumerate(fields[rounds], 1):
+            if (m := re.fullmatch(r"([0-9]+)([-+=])(!?)", entry)) and int(m[1]):
+                named.setdefault((rnd, *sorted((number, int(m[1])))), []).append((number, m[2] + m[3]))
+    assert {len(sides) for sides in named.values()} == {2}  # each game on both its lines
+    unrecorded = sum(entry == "?" for fields in lines for entry in fields[rounds])
+    return {game: "".join(result for _, result in sorted(sides)) for game, sides in named.items()}, unrecorded
+
+
+def reader_games(t) -> dict[tuple[int, int, int], bool]:
+    """The reader's games as (round, lower line, higher line) -> counted."""
+    return {(r, *sorted((int(b), int(w)))): counted
+            for r, b, w, counted in zip(t.games["round"], t.games["black"], t.games["white"], t.games["counted"])}
+
+
+def test_the_1979_world_amateur_championship_file_a_question_mark_is_a_round_without_a_game():
+    # Tab-separated: place, name, grade, country, club "xxx", two score columns, then the
+    # five rounds; 82 slots hold "?" alone (no game recorded: most of the field played only
+    # the first rounds). The base reader found no round entries and said "0 games, 0 problems".
+    plain, unrecorded = plain_games(WAGC_1979, slice(-5, None))
+    assert (len(plain), unrecorded) == (34, 82)  # 30 lines x 5 slots = 150 = 2 x 34 + 82
+    t = read_egd(WAGC_1979)
+    assert t.problems == ()
+    assert len(t.players) == 30 and len(t.games) == 34
+    assert reader_games(t) == dict.fromkeys(plain, True)
+    # Line 7, "1 Player 1 7d CN xxx 5 5 17+ 9+ 7+ 4+ 2+": round 5 against 2 ("1-" there), no
+    # colours: both 7d, so White is the earlier line (1) and Black (2) lost; HA[h9], even.
+    assert (5, "2", "1", "W", 0, False, True) in games_of(t)
+    assert "82 round entries '?' (a round without a game recorded): no game" in t.assumptions
+    assert t.event["class"] is None  # no CL tag
+
+
+def test_the_2021_world_amateur_championship_file_score_columns_before_the_pin():
+    # ";N Name Rank Coun/Terr MMo 1 2 3 4 5 6 MM Wins Coef1 Coef2 Place": five columns
+    # follow the six rounds, then "|PIN". Two slots hold a bye ("0+!" on lines 52 and 55)
+    # and four more rounds of line 52 are "0-" (no game); 47 and 57 lost to each other by
+    # default in round 2 ("57-!", "47-!"): a game, both lost, not counted.
+    plain, unrecorded = plain_games(WAGC_2021, slice(-11, -5))
+    assert (len(plain), unrecorded) == (168, 0)  # 57 x 6 = 342 = 2 x 168 + 6 without an opponent
+    assert [game for game, results in plain.items() if "!" in results] == [(2, 47, 57)]
+    t = read_egd(WAGC_2021)
+    assert t.problems == ()
+    assert len(t.players) == 57 and len(t.games) == 168
+    assert reader_games(t) == {game: game != (2, 47, 57) for game in plain}
+    # Line 12, " 1 Player 1  7d CN  Chin  2  9+ 13+ 4+ 5- 6+ 8+  7 5 36 30 1  |90000001".
+    first = t.players.iloc[0]
+    assert (first["name"], first["grade"], first["country"], first["club"], first["egd_pin"]) == (
+        "Player 1", "7d", "CN", "Chin", 90000001)
+    assert "5 columns after the rounds on the player lines (scores, place): not read" in t.assumptions
+    assert t.event["class"] == "A"
+
+
+def test_the_1996_world_amateur_championship_file():
+    # The EGD's own layout: rounds last, then "|PIN"; eight rounds, every slot a game.
+    plain, unrecorded = plain_games(WAGC_1996, slice(-8, None))
+    assert (len(plain), unrecorded) == (184, 0)  # 46 x 8 / 2
+    t = read_egd(WAGC_1996)
+    assert t.problems == ()
+    assert reader_games(t) == dict.fromkeys(plain, True)
+
+
+def test_world_amateur_championships_through_the_cli(tmp_path: Path):
+    # As a user runs it: 34 games and 168, of which the double loss by default is rejected
+    # as not counted (exit status 3: a row was rejected), 167 stored.
+    for path in (WAGC_1979, WAGC_2021):
+        (tmp_path / path.name).write_bytes(path.read_bytes())
+    said = ratings(tmp_path, "run", "--system", "go-belgium", "--games", WAGC_1979.name, "--games", WAGC_2021.name,
+                   "--register-new", "--warehouse", "w.duckdb", "--out", "out", "--no-reports", code=3)
+    assert "event 1st_World_Amateur_Go_Championship, 30 players (0 in the registry, 30 new), 34 games " \
+           "(0 not counted), 0 problems" in said
+    assert "event 41st_World_Amateur_Go_Championship, 57 players (0 in the registry, 57 new), 168 games " \
+           "(1 not counted), 0 problems" in said
+    assert "read 34 = accepted 34 + rejected 0" in said and "read 168 = accepted 167 + rejected 1" in said
+
+
+def test_a_game_against_a_round_without_a_game_is_a_problem():
+    # The 1979 file with line 9's round 1 (player 3) written "15+" where line 21 (player 15)
+    # keeps "?": the two lines disagree, said on the line that names the game.
+    text = WAGC_1979.read_text(encoding="utf-8").replace("3\tPlayer 3\t7d\tCN\txxx\t3\t3\t?\t",
+                                                         "3\tPlayer 3\t7d\tCN\txxx\t3\t3\t15+\t")
+    t = egd_from_text(text)
+    assert t.problems == (Problem(9, "round 1: paired with 15, but line 21 gives 15 no opponent"),)
+    assert len(t.games) == 34
+
+
+def test_a_pin_alone_on_a_line_is_a_problem():
+    # The 2021 file with line 12's pin broken onto a line of its own: no line is skipped
+    # unsaid; player 1 is read without a pin.
+    text = WAGC_2021.read_text(encoding="utf-8").replace("1     |90000001", "1\n|90000001")
+    t = egd_from_text(text)
+    assert t.problems == (Problem(13, "an EGD pin (90000001) without a player line before it: not read"),)
+    assert pd.isna(t.players.iloc[0]["egd_pin"]) and len(t.games) == 168
+
+
+def test_a_line_with_other_columns_after_its_rounds_is_a_problem_and_its_games_read():
+    # The 2021 file with line 12's last column (Place, "1") dropped: four columns after its
+    # rounds where the others have five; its six rounds are still read.
+    text = WAGC_2021.read_text(encoding="utf-8").replace(" 36   30   1     |90000001", " 36   30   |90000001")
+    t = egd_from_text(text)
+    assert t.problems == (Problem(12, "4 columns (7 5 36 30) after the rounds where the other lines have 5: the "
+                                      "rounds read are the 6 entries before them"),)
+    assert len(t.games) == 168
+
+
+# ---------------------------------------------------------------------------
+# A byte-order mark (issue 51)
+
+
+def accented(data: bytes) -> bytes:
+    """A real file with its first player named with an accent, in ISO-8859-15 as OpenGotha
+    writes its exports (the fixtures' names were replaced, which left them ASCII)."""
+    return data.replace(b"Player 1 ", "Pläyer 1 ".encode("iso-8859-15"), 1)
+
+
+@pytest.mark.parametrize("path, body", [
+    (JUVISY_H9, lambda data: data),  # ASCII
+    (WAGC_2021, lambda data: data),  # UTF-8 (its column line is in Cyrillic)
+    (JUVISY_H9, accented),  # ISO-8859-15: the mark's bytes are read as "ï»¿"
+])
+def test_an_egd_file_with_a_byte_order_mark_gives_the_same_games(tmp_path: Path, path, body):
+    plain, marked = tmp_path / "plain.h9", tmp_path / "marked.h9"
+    plain.write_bytes(body(path.read_bytes()))
+    marked.write_bytes(BOM + body(path.read_bytes()))
+    t, m = read_egd(plain), read_egd(marked)
+    assert m.problems == t.problems == ()
+    assert games_of(m) == games_of(t) and len(m.games) in (36, 168)
+    assert m.players[["key", "name", "line"]].equals(t.players[["key", "name", "line"]])
+    assert m.event == t.event and m.event["class"] == "A"  # line 1 is "; CL[A]"
+
+
+def test_an_egd_file_with_a_byte_order_mark_through_the_cli(tmp_path: Path):
+    # The Juvisy export with an accented name (ISO-8859-15) and a mark before it: before,
+    # line 1 was taken for a player line, every player numbered one too high, 2 of its 36
+    # games kept, 87 problems and the class lost.
+    (tmp_path / "juvisy.h9").write_bytes(BOM + accented(JUVISY_H9.read_bytes()))
+    said = ratings(tmp_path, "ingest", "juvisy.h9", "--register-new", "--warehouse", "w.duckdb")
+    assert "event Tournoi_de_Juvisy, 19 players (0 in the registry, 19 new), 36 games (0 not counted), " \
+           "0 problems" in said
+    assert "EGD class A" in said
+    said = ratings(tmp_path, "validate", "--warehouse", "w.duckdb")
+    assert "read 36 = accepted 36 + rejected 0" in said

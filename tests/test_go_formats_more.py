@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from pathlib import Path
 
 import duckdb
@@ -20,10 +21,11 @@ import pytest
 
 from pipeline.formats.aga import aga_from_text, read_aga
 from pipeline.formats.ffg_tou import ffg_from_text, read_ffg
-from pipeline.formats.go_files import read_egd
+from pipeline.formats.go_files import Problem, egd_from_text, opengotha_from_xml, read_egd
 from pipeline.formats.go_reports import read_go_file
 from pipeline.formats.pairgoth import pairgoth_from_json, read_pairgoth
 from pipeline.formats.sniff import go_report_format, looks_like_egd, looks_like_opengotha, not_read
+from tests.as_user import ratings
 
 FIXTURES = Path(__file__).parent / "fixtures" / "go"
 JUVISY_TOU = FIXTURES / "opengotha_juvisy_2019.tou"
@@ -35,6 +37,8 @@ SP_EXPORT = FIXTURES / "swissperfect_gonzaga_2010_export_excerpt.txt"
 SP_TRN = FIXTURES / "swissperfect_gonzaga_2010_header.trn"
 SP_SCO = FIXTURES / "swissperfect_gonzaga_2010_header.sco"
 SP_INI = FIXTURES / "swissperfect_gonzaga_2010.ini"
+SWISS = FIXTURES / "opengotha_simpleswiss_excerpt.xml"
+BOM = b"\xef\xbb\xbf"  # the UTF-8 byte-order mark a Windows editor's "UTF-8" puts first
 
 
 def games_of(t) -> set[tuple]:
@@ -223,7 +227,10 @@ def test_aga_example_of_the_aga():
 
 def test_aga_file_written_by_opengotha():
     t = read_aga(AGA_OPENGOTHA)
-    assert t.problems == ()
+    # Its one player (line 6) and no game: a problem, never a clean report of 0 games (issue 51).
+    assert t.problems == (Problem(6, "1 player and no game read: nothing in this file can be rated (its games are "
+                                     "the lines of its GAMES sections, <white id> <black id> <winner> <handicap> "
+                                     "<komi>)"),)
     # "Tourney<tab>EssaiLVLu15h27, Les Oustalous", "<tab>start=2020-08-31", "<tab>finish=2020-08-31".
     assert (t.event["event_id"], t.event["start_date"], t.event["end_date"]) == (
         "EssaiLVLu15h27", dt.date(2020, 8, 31), dt.date(2020, 8, 31))
@@ -276,13 +283,15 @@ def test_aga_bad_lines_are_reported_and_the_rest_is_read():
 def test_aga_files_rated_under_the_belgian_rules(cli, tmp_path):
     w, out = tmp_path / "w.duckdb", tmp_path / "out"
     result = cli("run", "--system", "go-belgium", "--games", AGA_EXAMPLE, "--games", AGA_OPENGOTHA,
-                 "--register-new", "--warehouse", w, "--out", out).output
-    # 2 PLAYERS lines and 2 GAMES lines; OpenGotha's export: 1 player, 0 games.
+                 "--register-new", "--warehouse", w, "--out", out, rejected=True).output
+    # 2 PLAYERS lines and 2 GAMES lines; OpenGotha's export: 1 player, 0 games, which is a
+    # problem rejected with its line (issue 51): the run says so and ends with exit status 3.
     assert ("AGA results: event Princeton_Go_Club_Rated_Games, 2 players (0 in the registry, 2 new), 2 games "
             "(0 not counted), 0 problems") in result
-    assert "AGA results: event EssaiLVLu15h27, 1 players (0 in the registry, 1 new), 0 games" in result
-    assert "read 2 = accepted 2 + rejected 0" in result and "read 0 = accepted 0 + rejected 0" in result
-    assert counts(w) == {"players": 3, "events": 2, "go_games": 2, "rejects": 0}
+    assert "AGA results: event EssaiLVLu15h27, 1 players (0 in the registry, 1 new), 0 games (0 not counted), " \
+           "1 problem" in result
+    assert "read 2 = accepted 2 + rejected 0" in result and "read 1 = accepted 0 + rejected 1" in result
+    assert counts(w) == {"players": 3, "events": 2, "go_games": 2, "rejects": 1}
     with duckdb.connect(str(w), read_only=True) as con:
         kept = sorted(json.loads(extra or "{}").get("aga_id", "") for (extra,) in
                       con.execute("select extra from players").fetchall())
@@ -437,7 +446,8 @@ def test_each_file_is_recognised_as_what_it_is():
         "aga_rated_games_example.txt": "aga", "opengotha_aga_export_2020.txt": "aga",
         "pairgoth_bosp2024_excerpt.tour": "pairgoth", "opengotha_export_2017.h9": "egd",
         "opengotha_simpleswiss_excerpt.xml": "opengotha", "pairgoth_bosp2024_excerpt.xml": "opengotha",
-        "opengotha_egc2011_doctype.xml": "opengotha",
+        "opengotha_egc2011_doctype.xml": "opengotha", "egd_wagc_1979.txt": "egd", "egd_wagc_1996.txt": "egd",
+        "egd_wagc_2021.txt": "egd",
     }
     for name, fmt in expected.items():
         head = (FIXTURES / name).read_bytes()[:8192]
@@ -454,3 +464,85 @@ def test_each_file_is_recognised_as_what_it_is():
     for path in sorted(trf.glob("*.t*")):
         head = path.read_bytes()[:8192]
         assert go_report_format(head) is None and not_read(head, path.name) is None, path.name
+
+
+# ---------------------------------------------------------------------------
+# Every reader: a file with players and no game is a problem (issue 51); a byte-order mark
+
+
+def without_games(name: str) -> str:
+    """A real file as text with every game taken out, as its writer writes a tournament
+    whose games were not entered: round entries `0=` (EGD, FFG: no game), the `<Game>`
+    elements or pairgoth's rounds emptied."""
+    text = (FIXTURES / name).read_text(encoding="utf-8")
+    if name.endswith((".h9", ".tou")):
+        return re.sub(r"(?<=\s)[0-9]+[-+=][/!]?[wb]?[0-9]?(?=\s|$)", "0=", text)
+    if name.endswith(".xml"):
+        return re.sub(r" *<Game [^>]*/>\n", "", text)
+    tour = json.loads(text)
+    tour["games"] = [[] for _ in tour["games"]]
+    return json.dumps(tour, indent=2)
+
+
+WHAT_A_GAME_IS = {
+    "egd": "a player line ends with one entry a round, <opponent><result>[/<colour><handicap>] (12+/w0; 0= no "
+           "game), before any score columns and the |PIN",
+    "ffg": "a player line ends with one entry a round, <opponent><result><colour><handicap> (15+w4; 0= no game)",
+    "opengotha": "its games are the <Game> elements inside <Games>, each naming a roundNumber, two players and "
+                 "a result",
+    "pairgoth": 'its "games" hold one array a round of games {"w", "b", "h", "r"} between two players',
+}
+
+
+@pytest.mark.parametrize("name, read, players, line", [
+    # The Juvisy exports: 19 player lines, the first on line 12 of both.
+    ("opengotha_juvisy_2019.h9", egd_from_text, 19, 12),
+    ("opengotha_juvisy_2019.tou", ffg_from_text, 19, 12),
+    # 8 <Player> elements, the first on line 4; pairgoth's 10 players, the first object on line 76.
+    ("opengotha_simpleswiss_excerpt.xml", lambda text: opengotha_from_xml(text.encode("utf-8")), 8, 4),
+    ("pairgoth_bosp2024_excerpt.tour", pairgoth_from_json, 10, 76),
+])
+def test_a_file_with_players_and_no_game_is_a_problem_in_every_reader(name, read, players, line):
+    t = read(without_games(name))
+    assert len(t.players) == players and len(t.games) == 0
+    assert t.problems == (Problem(line, f"{players} players and no game read: nothing in this file can be rated "
+                                        f"({WHAT_A_GAME_IS[t.source]})"),)
+    # The AGA reader: OpenGotha's own export of a tournament without games
+    # (test_aga_file_written_by_opengotha).
+
+
+def test_a_file_without_players_or_games_is_a_problem():
+    t = egd_from_text("; EV[Club night]\n; DT[2024-01-06]\n")
+    assert t.problems == (Problem(0, f"no player and no game read: nothing in this file can be rated "
+                                     f"({WHAT_A_GAME_IS['egd']})"),)
+
+
+def test_a_file_with_players_and_no_game_through_the_cli(tmp_path):
+    # As a user runs it: before, "19 players ..., 0 games (0 not counted), 0 problems" and
+    # exit status 0 with an event of no game. Now a reject naming the line, exit status 3.
+    (tmp_path / "juvisy.h9").write_text(without_games("opengotha_juvisy_2019.h9"), encoding="utf-8")
+    said = ratings(tmp_path, "run", "--system", "go-belgium", "--games", "juvisy.h9", "--register-new",
+                   "--warehouse", "w.duckdb", "--out", "out", "--no-reports", code=3)
+    assert "0 games (0 not counted), 1 problem" in said
+    assert "juvisy.h9, line 12: 19 players and no game read: nothing in this file can be rated" in said
+    assert "read 1 = accepted 0 + rejected 1" in said
+
+
+@pytest.mark.parametrize("name", ["opengotha_juvisy_2019.tou", "aga_rated_games_example.txt",
+                                  "pairgoth_bosp2024_excerpt.tour"])
+def test_a_byte_order_mark_changes_nothing(tmp_path, name):
+    # A mark before UTF-8 (as any of these files is saved by a Windows editor's "UTF-8"),
+    # and before a name in ISO-8859-15 (OpenGotha's exports; the mark then read as "ï»¿"),
+    # except for pairgoth, whose files are UTF-8 JSON.
+    data = (FIXTURES / name).read_bytes()
+    bodies = [data] if name.endswith(".tour") else [data, data.replace(b"Player", "Pläyer".encode("iso-8859-15"), 1)]
+    for body in bodies:
+        plain, marked = tmp_path / f"plain-{name}", tmp_path / f"marked-{name}"
+        plain.write_bytes(body)
+        marked.write_bytes(BOM + body)
+        t, m = read_go_file(plain), read_go_file(marked)
+        assert m.source == t.source and m.problems == t.problems == ()
+        assert games_of(m) == games_of(t) and len(m.games) in (2, 8, 36)
+        assert m.players.drop(columns="line").equals(t.players.drop(columns="line"))
+        assert m.players["line"].equals(t.players["line"]) or name.endswith(".tour")
+        assert {**m.event, "event_id": None} == {**t.event, "event_id": None}

@@ -189,12 +189,13 @@ def test_in_one_run_the_typo_is_taken_in_once_the_next_file_is(cli, small_federa
     assert query(w, "select count(*) from games") == [(5,)]
 
 
-# Five real Go tournament files (tests/fixtures/go/README.md): events of 2017-02-11,
-# 2019-10-26, 2020-12-22, 2024-07-06 and 2011-07-24, each dated on its start (the formats
+# Six real Go tournament files (tests/fixtures/go/README.md), oldest first: events of
+# 1996-05-21 (the World Amateur Championship, 15 years before the next), 2011-07-24,
+# 2017-02-11, 2019-10-26, 2020-12-22 and 2024-07-06, each dated on its start (the formats
 # have no round dates): every file one date, so no game of them is ever a typo (D1), and
-# whatever the order, every game is stored, or refused for a reason other than its date.
-GO_FILES = ["opengotha_export_2017.h9", "opengotha_juvisy_2019.h9", "opengotha_simpleswiss_excerpt.xml",
-            "pairgoth_bosp2024_excerpt.xml", "opengotha_egc2011_doctype.xml"]
+# whatever the order, every game is stored, or refused for a reason other than its date (D2).
+GO_FILES = ["egd_wagc_1996.txt", "opengotha_egc2011_doctype.xml", "opengotha_export_2017.h9",
+            "opengotha_juvisy_2019.h9", "opengotha_simpleswiss_excerpt.xml", "pairgoth_bosp2024_excerpt.xml"]
 
 
 def _go_warehouse(cli, tmp_path: Path, name: str, batches: list[list[str]]) -> tuple[list, list]:
@@ -218,16 +219,20 @@ def _go_warehouse(cli, tmp_path: Path, name: str, batches: list[list[str]]) -> t
     return games, rejects
 
 
-def test_five_go_files_in_two_orders_keep_the_same_events(cli, tmp_path):
+def test_six_go_events_oldest_first_newest_first_or_together_keep_the_same_games(cli, tmp_path):
     forward = _go_warehouse(cli, tmp_path / "forward", "w", [[f] for f in GO_FILES])
     backward = _go_warehouse(cli, tmp_path / "backward", "w", [[f] for f in reversed(GO_FILES)])
     together = _go_warehouse(cli, tmp_path / "together", "w", [list(reversed(GO_FILES))])
     assert forward == backward == together
     games, rejects = forward
-    # 31 + 36 + 12 + 9 games, and the EGC's 2708: each stored or rejected, none for its date.
-    assert len(games) + len(rejects) == 31 + 36 + 12 + 9 + 2708
-    assert {event for event, *_ in games} == {"Test_Participation_et_Licence_FFG", "Tournoi_de_Juvisy",
-                                              "veteran2swiss", "bosp2024", "egc2011"}
+    # 184 + 2708 + 31 + 36 + 12 + 9 games: each stored or rejected, none for its date.
+    assert len(games) + len(rejects) == 184 + 2708 + 31 + 36 + 12 + 9
+    assert {event for event, *_ in games} == {"World_Amateur_Go_Championship_1996", "egc2011",
+                                              "Test_Participation_et_Licence_FFG", "Tournoi_de_Juvisy",
+                                              "veteran2swiss", "bosp2024"}
+    # The World Amateur Championship of 1996: its 184 games stored, dated on its start.
+    assert sum(1 for event, date, *_ in games if event == "World_Amateur_Go_Championship_1996"
+               and date == "1996-05-21") == 184
     assert not [reason for *_, reason in rejects if "date" in reason]
 
 

@@ -38,7 +38,9 @@ from pipeline.formats.go_files import (
     _safe_id,
     _text_of,
     clean_name,
+    no_game_problems,
     refused_dates,
+    without_byte_order_mark,
 )
 from pipeline.formats.sniff import LINE_BREAK, grade_text
 
@@ -46,6 +48,7 @@ __all__ = ["aga_from_text", "read_aga"]
 
 # OpenGotha gives players without an AGA id the free ids from 99999 down (one a player).
 STAND_IN_IDS = range(99000, 100000)
+AGA_GAMES = "its games are the lines of its GAMES sections, <white id> <black id> <winner> <handicap> <komi>"
 
 
 def read_aga(path: str | Path) -> GoTournament:
@@ -61,7 +64,7 @@ def aga_from_text(text: str, file_name: str = "") -> GoTournament:
     title, tourney_line = None, 0
     player_rows: list[dict] = []
     game_lines: list[tuple[int, int, list[str]]] = []
-    for number, raw in enumerate(LINE_BREAK.split(text.removeprefix("\ufeff")), 1):
+    for number, raw in enumerate(LINE_BREAK.split(without_byte_order_mark(text)), 1):
         line = re.split(r"#|//", raw, maxsplit=1)[0].strip()
         if not line:
             continue
@@ -93,12 +96,14 @@ def aga_from_text(text: str, file_name: str = "") -> GoTournament:
     event = _event(title, tourney_line, head, file_name, problems)
     rows, no_komi = _games(game_lines, {row["key"] for row in players}, event["start_date"], problems)
     games = _games_frame(rows)
+    player_rows = _players_frame(players)
+    problems.extend(no_game_problems(player_rows, games, problems, AGA_GAMES))
     said = _dated_at_start(games, event, "the AGA format has no round dates", "start=")
     if no_komi:
         said.append(f"{no_komi} game{'s' if no_komi > 1 else ''} with handicap 0 and komi 0 read as handicap 1 "
                     "(no komi: the one-stone game)")
     start, finish = head.get("start", ("", 0)), head.get("finish", ("", 0))
-    return GoTournament("aga", event, _players_frame(players), games, _by_line(problems), tuple(said),
+    return GoTournament("aga", event, player_rows, games, _by_line(problems), tuple(said),
                         refused_dates(event, f"start={start[0]}, finish={finish[0]}", finish[1] or start[1]))
 
 

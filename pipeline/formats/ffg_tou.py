@@ -43,10 +43,14 @@ from pipeline.formats.go_files import (
     _safe_id,
     _text_of,
     clean_name,
+    no_game_problems,
+    without_byte_order_mark,
 )
 from pipeline.formats.sniff import FFG_HEADER, FFG_RESULT, LINE_BREAK, grade_text
 
 __all__ = ["ffg_from_text", "read_ffg"]
+
+FFG_GAMES = "a player line ends with one entry a round, <opponent><result><colour><handicap> (15+w4; 0= no game)"
 
 
 def read_ffg(path: str | Path) -> GoTournament:
@@ -56,7 +60,7 @@ def read_ffg(path: str | Path) -> GoTournament:
 
 def ffg_from_text(text: str, file_name: str = "") -> GoTournament:
     """An FFG results table; file_name is the fallback event id."""
-    lines = LINE_BREAK.split(text.removeprefix("\ufeff"))
+    lines = LINE_BREAK.split(without_byte_order_mark(text))
     problems: list[Problem] = []
     headers = {}
     for number, line in enumerate(lines, 1):
@@ -75,6 +79,8 @@ def ffg_from_text(text: str, file_name: str = "") -> GoTournament:
         entries.extend(rounds)
     grades = {int(row["key"]): row["grade"] for row in rows}
     games, _ = _egd_games(entries, grades, count, None, event["start_date"], problems)
+    players = _players_frame(rows)
+    problems.extend(no_game_problems(players, games, problems, FFG_GAMES))
     said = _dated_at_start(games, event, "the FFG format has one date (;date=)", ";date=")
     if event["start_date"] is not None:
         said.append(f"the FFG format has no end date: the event is taken to end the day it starts "
@@ -82,7 +88,7 @@ def ffg_from_text(text: str, file_name: str = "") -> GoTournament:
     if len(games):
         said.append("the FFG format has no mark for a game won by default (OpenGotha drops it): "
                     "every result is taken as played")
-    return GoTournament("ffg", event, _players_frame(rows), games, _by_line(problems), tuple(said))
+    return GoTournament("ffg", event, players, games, _by_line(problems), tuple(said))
 
 
 def _event(headers: dict[str, tuple[str, int]], file_name: str, problems: list[Problem]) -> dict:

@@ -38,7 +38,11 @@ the player's line, counted from the first (OpenGotha's ScoredPlayer.
 halfGamesStrings): that is the place, except that a tie leaves the place
 blank. Some exports end a line with `|<EGD pin>`. An entry with neither
 colour nor handicap ("35=") leaves them to the grades and the HA rule: the
-weaker player takes Black.
+weaker player takes Black. A round slot of `?` alone is a round without a game
+recorded (no game). The fields are split by blanks or tabs; some writers put
+score columns after the rounds, before the PIN (MM, Wins, SOS, Place): a line's
+rounds are its last run of round entries, and the columns after it are not read
+(said once; a line with another number of them than the others is a problem).
 
 Each game is read once (an EGD game from the two lines that name each
 other). A player's name is cleaned (`_` a space, blanks trimmed); a blank
@@ -46,7 +50,9 @@ one is reported, and the player kept with None for a name (the pin can
 still find them). Games with no result (RESULT_UNKNOWN, `?`) are not recorded; both
 won, both lost and by-default games are, with `counted` false. A bad
 element or line is reported as a `Problem` and the rest of the file is
-still read.
+still read; a file read to no game is a problem too (`no_game_problems`, every
+reader). A byte-order mark before the first line is no part of it
+(`without_byte_order_mark`, every reader).
 """
 from __future__ import annotations
 
@@ -92,6 +98,8 @@ OPENGOTHA_RESULTS = {
     "RESULT_BOTHLOSE_BYDEF": (None, True), "RESULT_BOTHLOOSE_BYDEF": (None, True),
 }
 NO_RESULT = "RESULT_UNKNOWN"
+OPENGOTHA_GAMES = ("its games are the <Game> elements inside <Games>, each naming a roundNumber, two players "
+                   "and a result")
 OLD_RATING_SHIFT = 2050  # OpenGotha: `if (importedDataVersion < 201L) rating += 2050`
 
 EGD_CLASSES = ("A", "B", "C", "D")
@@ -100,6 +108,16 @@ EGD_AGREEING = ("+-", "-+", "==", "++", "--")
 # Black's result then White's -> winner; both won or both lost has none.
 EGD_WINNER = {"+-": "B", "-+": "W", "==": "jigo", "++": None, "--": None}
 NUMBER_LIKE = re.compile(r"[0-9.,?½¼¾-]+")  # a placement column (MMS, SOS, ...), not a club
+# A round slot holding `?` alone: no game recorded in that round (the 1979 World Amateur
+# Championship's file has 82), not the format's `<opponent>?`, a game of unknown result.
+NO_GAME_RECORDED = "?"
+# What a game is in this format, for the problem of a file read to no game.
+EGD_GAMES = ("a player line ends with one entry a round, <opponent><result>[/<colour><handicap>] (12+/w0; "
+             "0= no game), before any score columns and the |PIN")
+# A UTF-8 byte-order mark before the first line: as UTF-8 decodes it (U+FEFF), or as the
+# single-byte code page a file that is not UTF-8 throughout is read in (Latin-1, CP1252 and
+# ISO-8859-15 all read its bytes EF BB BF as "ï»¿": a mark put before OpenGotha's ISO-8859-15).
+BYTE_ORDER_MARKS = ("\ufeff", "\u00ef\u00bb\u00bf")
 
 
 @dataclass(frozen=True, eq=False)
@@ -160,6 +178,30 @@ def _iso_date(text: str) -> dt.date:
 def _text_of(data: bytes) -> str:
     """UTF-8 when it decodes, else ISO-8859-15, which OpenGotha's EGD export writes."""
     return text_of(data, fallback="iso-8859-15")
+
+
+def without_byte_order_mark(text: str) -> str:
+    """The text after any byte-order mark it starts with (BYTE_ORDER_MARKS): a mark is
+    no part of the first line, which would otherwise be read as a line of data and shift
+    every EGD or FFG player's number by one."""
+    while mark := next((m for m in BYTE_ORDER_MARKS if text.startswith(m)), None):
+        text = text[len(mark):]
+    return text
+
+
+def no_game_problems(players: pd.DataFrame, games: pd.DataFrame, problems: list[Problem],
+                     games_are: str) -> list[Problem]:
+    """The problem of a file read to no game, on its first player's line: a file with
+    players and no game is said, never reported clean with 0 games (issue 51). A file
+    with no player either is said too, unless a problem found already explains it.
+    `games_are`: what a game is in the file's format."""
+    if len(games) or (not len(players) and problems):
+        return []
+    if not len(players):
+        return [Problem(0, f"no player and no game read: nothing in this file can be rated ({games_are})")]
+    count = len(players)
+    return [Problem(int(players["line"].min()), f"{count} player{'s' if count > 1 else ''} and no game read: "
+                                                 f"nothing in this file can be rated ({games_are})")]
 
 
 def _players_frame(rows: list[dict]) -> pd.DataFrame:
@@ -223,6 +265,7 @@ def opengotha_from_xml(data: bytes | str, file_name: str = "") -> GoTournament:
     event = _opengotha_event(general, file_name, problems)
     games = _opengotha_games([e for e in elements if e.tag == "Game" and e.parent == "Games"],
                              players["key"].tolist(), event["start_date"], problems)
+    problems.extend(no_game_problems(players, games, problems, OPENGOTHA_GAMES))
     refused = refused_dates(event, f"beginDate {event['start_date']}, endDate {event['end_date']}",
                             general.line if general else 0)
     return GoTournament("opengotha", event, players, games, _by_line(problems),
@@ -431,21 +474,27 @@ def read_egd(path: str | Path) -> GoTournament:
 
 def egd_from_text(text: str, file_name: str = "") -> GoTournament:
     """An EGD results table; file_name is the fallback event id."""
-    lines = LINE_BREAK.split(text.removeprefix("\ufeff"))
+    lines = LINE_BREAK.split(without_byte_order_mark(text))
     problems: list[Problem] = []
     headers = _egd_headers(lines)
     event = _egd_event(headers, file_name, problems)
     reduction = _handicap_reduction(headers, problems)
-    rows, entries, count = _egd_players(lines, problems)
+    rows, entries, count, columns_after = _egd_players(lines, problems)
     players = _players_frame([{k: v for k, v in row.items() if k in PLAYER_COLUMNS} for row in rows])
     grades = {int(row["key"]): row["grade"] for row in rows}
     games, by_grades = _egd_games(entries, grades, count, reduction, event["start_date"], problems)
+    problems.extend(no_game_problems(players, games, problems, EGD_GAMES))
     said = _dated_at_start(games, event, "the EGD format has no round dates", "DT")
     if by_grades:
         rule = f"the grade difference less {reduction} (HA[h{reduction}])" if reduction is not None else \
             "0 (no readable HA rule)"
         said.append(f"{by_grades} game{'s' if by_grades > 1 else ''} without colours: Black taken by the weaker "
                     f"grade (White by the earlier line when equal), handicap {rule}")
+    if unrecorded := sum(1 for e in entries if e.result == NO_GAME_RECORDED and not e.opp):
+        said.append(f"{unrecorded} round entr{'ies' if unrecorded > 1 else 'y'} '?' (a round without a game "
+                    "recorded): no game")
+    if columns_after:
+        said.append(f"{_columns(columns_after)} after the rounds on the player lines (scores, place): not read")
     dates, line = headers.get("DT", ("", 0))
     return GoTournament("egd", event, players, games, _by_line(problems), tuple(said),
                         refused_dates(event, f"DT[{dates}]", line))
@@ -500,39 +549,76 @@ def _handicap_reduction(headers: dict[str, tuple[str, int]], problems: list[Prob
     return None
 
 
-def _egd_players(lines: list[str], problems: list[Problem]) -> tuple[list[dict], list[_Entry], int]:
-    """Player rows, their round entries, and how many player lines there are."""
+def _egd_players(lines: list[str], problems: list[Problem]) -> tuple[list[dict], list[_Entry], int, int]:
+    """Player rows, their round entries, how many player lines there are, and how many
+    columns follow the rounds on the lines (scores some writers put before the PIN)."""
     candidates = []  # (line, player number, tokens, pin text)
     for number, line in enumerate(lines, 1):
         body, _, pin = line.split(";")[0].partition("|")
         if body.strip():
             candidates.append((number, len(candidates) + 1, body.split(), pin.strip()))
-    runs = {number: _result_run(tokens) for number, _, tokens, _ in candidates}
+        elif pin.strip():
+            problems.append(Problem(number, f"an EGD pin ({pin.strip()}) without a player line before it: not read"))
+    spans = {number: _result_span(tokens) for number, _, tokens, _ in candidates}
+    runs = {number: end - start for number, (start, end) in spans.items()}
     # Every line has one entry a round: the usual count is the number of rounds,
     # and a longer run on one line started in its placement columns.
-    rounds = max(Counter(runs.values()).most_common(), key=lambda kv: (kv[1], kv[0]))[0] if runs else 0
+    rounds = _most_common(runs.values())
+    after = {number: len(tokens) - spans[number][1] for number, _, tokens, _ in candidates}
+    columns_after = _most_common(after[number] for number in runs if rounds and runs[number] == rounds)
     rows: list[dict] = []
     entries: list[_Entry] = []
     for line, player, tokens, pin in candidates:
-        run = runs[line]
-        results = tokens[len(tokens) - run:][run - rounds:] if run >= rounds else []
-        row = _egd_player(line, player, tokens[:len(tokens) - min(run, rounds)], pin, problems)
+        start, end = spans[line]
+        run = end - start
+        results = tokens[start:end][run - rounds:] if run >= rounds else []
+        row = _egd_player(line, player, tokens[:end - min(run, rounds)], pin, problems)
         if row is None:
             continue
         rows.append(row)
         if run < rounds:
             problems.append(Problem(line, f"{run} results where the other lines have {rounds}: results not read"))
             continue
-        entries.extend(_entry(player, line, k, EGD_RESULT.fullmatch(token)) for k, token in enumerate(results, 1))
-    return rows, entries, len(candidates)
+        if after[line] != columns_after:
+            problems.append(Problem(line, f"{_columns(after[line])}{_quoted(tokens[end:])} after the rounds where "
+                                          f"the other lines have {columns_after or 'none'}: the rounds read are the "
+                                          f"{rounds} entries before them"))
+        entries.extend(_entry(player, line, k, token) for k, token in enumerate(results, 1))
+    return rows, entries, len(candidates), columns_after
 
 
-def _result_run(tokens: list[str]) -> int:
-    """How many tokens at the end of a line are round entries."""
-    run = 0
-    while run < len(tokens) and EGD_RESULT.fullmatch(tokens[len(tokens) - 1 - run]):
-        run += 1
-    return run
+def _columns(count: int) -> str:
+    return f"{count} column{'s' if count != 1 else ''}" if count else "no column"
+
+
+def _quoted(tokens: list[str]) -> str:
+    return f" ({' '.join(tokens)})" if tokens else ""
+
+
+def _most_common(counts: Iterable[int]) -> int:
+    """The count most lines have (the larger of two as common); 0 for none."""
+    found = Counter(counts).most_common()
+    return max(found, key=lambda kv: (kv[1], kv[0]))[0] if found else 0
+
+
+def _is_round_entry(token: str) -> bool:
+    return token == NO_GAME_RECORDED or EGD_RESULT.fullmatch(token) is not None
+
+
+def _result_span(tokens: list[str]) -> tuple[int, int]:
+    """Where a line's round entries are, (start, end): its last run of them. Tokens after
+    the run are the columns some writers put between the rounds and the PIN (MM, Wins,
+    SOS, SOSOS, Place: the 2021 World Amateur Championship's file); a line without any
+    round entry has none, (its length, its length)."""
+    end = len(tokens)
+    while end and not _is_round_entry(tokens[end - 1]):
+        end -= 1
+    if not end:
+        return len(tokens), len(tokens)
+    start = end
+    while start and _is_round_entry(tokens[start - 1]):
+        start -= 1
+    return start, end
 
 
 def _egd_player(line: int, player: int, head: list[str], pin: str, problems: list[Problem]) -> dict | None:
@@ -578,7 +664,10 @@ def _grade_at(fields: list[str]) -> int | None:
     return None
 
 
-def _entry(player: int, line: int, rnd: int, m: re.Match) -> _Entry:
+def _entry(player: int, line: int, rnd: int, token: str) -> _Entry:
+    if token == NO_GAME_RECORDED:
+        return _Entry(player, line, rnd, 0, NO_GAME_RECORDED, None, None, False)
+    m = EGD_RESULT.fullmatch(token)
     colour = (m["colour"] or "").lower()
     return _Entry(player, line, rnd, int(m["opp"]), m["res"], colour if colour in ("w", "b") else None,
                   int(m["hd"]) if m["hd"] else None, m["sep"] == "!" or bool(m["bang"]))

@@ -32,7 +32,9 @@ from pipeline.formats.go_files import (
     _players_frame,
     _safe_id,
     clean_name,
+    no_game_problems,
     refused_dates,
+    without_byte_order_mark,
 )
 
 __all__ = ["pairgoth_from_json", "read_pairgoth"]
@@ -40,6 +42,7 @@ __all__ = ["pairgoth_from_json", "read_pairgoth"]
 RESULTS = {"w": ("W", True), "b": ("B", True), "=": ("jigo", True), "#": (None, False), "0": (None, False)}
 NOT_RECORDED = {"?": "no result ('?')", "X": "cancelled ('X')"}
 BYE = 0
+PAIRGOTH_GAMES = 'its "games" hold one array a round of games {"w", "b", "h", "r"} between two players'
 
 
 def read_pairgoth(path: str | Path) -> GoTournament:
@@ -51,7 +54,7 @@ def pairgoth_from_json(data: bytes | str, file_name: str = "") -> GoTournament:
     """A pairgoth .tour file; file_name is the fallback event id. Problems name the
     line of the element they concern (the line of its opening brace)."""
     text = data.decode("utf-8") if isinstance(data, bytes) else data
-    text = text.removeprefix("\ufeff")
+    text = without_byte_order_mark(text)
     problems: list[Problem] = []
     try:
         tour = json.loads(text)
@@ -83,10 +86,12 @@ def pairgoth_from_json(data: bytes | str, file_name: str = "") -> GoTournament:
     players = _players(players_json, tail[:len(players_json)], problems)
     rows = _games(rounds, {row["key"] for row in players}, tail[len(players_json):], event["start_date"], problems)
     games = _games_frame(rows)
+    player_rows = _players_frame(players)
+    problems.extend(no_game_problems(player_rows, games, problems, PAIRGOTH_GAMES))
     said = _dated_at_start(games, event, "a pairgoth file has no round dates", "startDate")
     # json keeps no positions: the line is the first that names the end date
     line = next((n for n, text_line in enumerate(text.splitlines(), 1) if '"endDate"' in text_line), 1)
-    return GoTournament("pairgoth", event, _players_frame(players), games, _by_line(problems), tuple(said),
+    return GoTournament("pairgoth", event, player_rows, games, _by_line(problems), tuple(said),
                         refused_dates(event, f"startDate {event['start_date']}, endDate {event['end_date']}", line))
 
 
