@@ -37,9 +37,10 @@ MARK = re.compile(f"[{SYMBOLS}ŒœŸ{LATIN1_LETTERS}{GREEK_CYRILLIC}](?:" + "|".
     f"(?<={LETTER}[{SYMBOLS}])(?={LETTER})",
     # One starting a word: Ł Ą Ż Ľ Ş (A3 A5 AF BC AA) read as CP1252, before a lower-case letter.
     f"(?<=[£¥¯¼ª])(?<!{LETTER}.)(?=[a-zà-ÿ])",
-    # CP1250's ś Ś (9C 8C) are CP1252's œ Œ: before a consonant no French word puts after them;
-    # ź (9F) is Ÿ, a capital amid lower-case letters.
-    "(?<=[Œœ])(?=[ckmpwrz³¹])", f"(?<={LETTER}œ)(?=[nl])", "(?<=[a-zà-ÿ]Ÿ)(?=[a-zà-ÿ])",
+    # CP1250's ś Ś (9C 8C) are CP1252's œ Œ: before a consonant no French word puts after them
+    # (Œil, Œdème, Œnologie, Œsophage, Œcuménique; cœur, fœtus, Phœbé, cœlacanthe); ź (9F) is Ÿ,
+    # a capital amid lower-case letters.
+    "(?<=Œ)(?=[klmprwz³¹])", "(?<=œ)(?=[ckmpwrz³¹])", f"(?<={LETTER}œ)(?=n)", "(?<=[a-zà-ÿ]Ÿ)(?=[a-zà-ÿ])",
     # Three of Latin-1's accented letters in a row: Greek, Cyrillic (CP1253, CP1251) read as
     # CP1252 (Polish writes three in a row, Żół, but with letters of Latin Extended-A).
     f"(?<=[{LATIN1_LETTERS}])[{LATIN1_LETTERS}][{LATIN1_LETTERS}]",
