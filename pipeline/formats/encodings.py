@@ -58,7 +58,8 @@ def decoded(data: bytes, given: str | None = None, single_byte: str = "latin-1",
     refused is read all the same, its undecodable bytes as U+FFFD, so that its lines are
     numbered and rejected, never lost."""
     if given is not None:
-        return _named(data, codec(given), f"encoding: {shown(codec(given))}, as given with --encoding", True)
+        name = codec(given)
+        return _named(data, name, f"encoding: {shown(name)}, as given with --encoding", True)
     if (marked := bom_codec(data[:4])) is not None:
         return _named(data, marked, f"encoding: {shown(marked)} (its byte-order mark)", False)
     if xml and (declared := xml_declared(data[:300])) not in (None, "utf-8"):

@@ -6,15 +6,13 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from pipeline.formats.aga import aga_from_text, read_aga
+from pipeline.formats.aga import aga_from_text
 from pipeline.formats.encodings import FileText, file_head, file_text
-from pipeline.formats.ffg_tou import ffg_from_text, read_ffg
-from pipeline.formats.go_files import GoTournament, egd_from_text, opengotha_from_xml, read_egd, read_opengotha
-from pipeline.formats.pairgoth import pairgoth_from_json, read_pairgoth
+from pipeline.formats.ffg_tou import ffg_from_text
+from pipeline.formats.go_files import GoTournament, egd_from_text, opengotha_from_xml
+from pipeline.formats.pairgoth import pairgoth_from_json
 from pipeline.formats.sniff import go_report_format, looks_like_opengotha
 
-READERS = {"ffg": read_ffg, "aga": read_aga, "pairgoth": read_pairgoth, "opengotha": read_opengotha,
-           "egd": read_egd}
 FROM_TEXT = {"ffg": ffg_from_text, "aga": aga_from_text, "pairgoth": pairgoth_from_json,
              "opengotha": opengotha_from_xml, "egd": egd_from_text}
 # OpenGotha writes its text exports (EGD, FFG, AGA) in ISO-8859-15: their 8-bit text is read so.
