@@ -58,6 +58,8 @@ def report_intake(intakes: list[Intake]) -> None:
         for p in i.parts:
             for note in p.notes:
                 click.echo(f"            {note}")
+            for warned in p.warnings:
+                click.echo(f"    Warning: {i.path.name}, {warned}", err=True)
             if p.missing_columns:
                 click.echo(f"            missing column(s): {', '.join(p.missing_columns)}", err=True)
         if i.tournament is not None:
@@ -65,6 +67,8 @@ def report_intake(intakes: list[Intake]) -> None:
             click.echo(f"            {_tournament_found(t)}, {len(t.problems)} problems")
             for assumed in t.assumptions:
                 click.echo(f"            assumed: {assumed}")
+            for warned in t.warnings:
+                click.echo(f"    Warning: {i.path.name}, {warned}", err=True)
             for p in t.problems[:10]:
                 click.echo(f"    {i.path.name}" + (f", line {p.line}" if p.line else "") + f": {p.message}", err=True)
             if len(t.problems) > 10:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import duckdb
 
+from pipeline.formats.text_codecs import Encodings
 from pipeline.rate.initial import off_step
 from pipeline.rate.series import Series, chosen, official, series_in, unloaded_series
 from pipeline.warehouse import scalar
@@ -34,6 +35,7 @@ class Inputs:
     date: dt.date | None = None  # the date of a one-day tournament file without dates
     ratings_from_files: bool = False  # a TRF's printed ratings as the initial ratings of players without one
     blank_missing: bool = False  # a registry file may blank the columns it lacks (pipeline/ingest/registry.py)
+    encodings: Encodings = Encodings()  # named with --encoding (pipeline/formats/encodings.py)
 
 
 class Reporter:
@@ -65,13 +67,13 @@ def take_in(con: duckdb.DuckDBPyConnection, run_id: int, inputs: Inputs, by: str
     from pipeline.ingest import split_tournaments, submissions, submit_tables, submit_tournaments
     from pipeline.validate import validate_staged
 
-    tables, tournaments = split_tournaments(inputs.files)
+    tables, tournaments = split_tournaments(inputs.files, inputs.encodings)
     old = submissions.resolve(con, inputs.replaces) if inputs.replaces else None
     rejected = 0
     with timed(reporter, "Ingest"):
         reporter.heading("Ingest")
         reporter.taken(submit_tables(con, tables, run_id, by, staging, old if tables else None, inputs.again,
-                                     inputs.blank_missing))
+                                     inputs.blank_missing, inputs.encodings))
     if validate:
         with timed(reporter, "Validate"):
             rejected += reporter.validated(con, *validate_staged(con, run_id, by, system))
@@ -80,7 +82,7 @@ def take_in(con: duckdb.DuckDBPyConnection, run_id: int, inputs: Inputs, by: str
             reporter.heading("Ingest tournaments")
             reporter.taken(submit_tournaments(con, tournaments, run_id, by, staging, inputs.register_new,
                                               old if not tables else None, inputs.again, inputs.date,
-                                              inputs.ratings_from_files))
+                                              inputs.ratings_from_files, inputs.encodings))
         if validate:
             with timed(reporter, "Validate tournaments"):
                 rejected += reporter.validated(con, *validate_staged(con, run_id, by, system))

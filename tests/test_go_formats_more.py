@@ -1,8 +1,8 @@
 """More of the files the Go field writes (issue 37): the FFG results table (.tou),
 the AGA results report and pairgoth's .tour, read into the same GoTournament as
 OpenGotha and EGD files; and the formats met in the field that are not read
-(Swiss Perfect's files, SWAR's binary save, pairgoth team tournaments), each
-refused by name, with nothing staged.
+(Swiss Perfect's files, SWAR's and PairTwo's binary saves, pairgoth team tournaments,
+MacMahon's XML, PGN: issue 51), each refused by name, with nothing staged.
 
 Real files: tests/fixtures/go/ (origin and every change in its README.md).
 Player keys are the line's number among player lines (FFG, as in the EGD
@@ -39,6 +39,8 @@ SP_SCO = FIXTURES / "swissperfect_gonzaga_2010_header.sco"
 SP_INI = FIXTURES / "swissperfect_gonzaga_2010.ini"
 SWISS = FIXTURES / "opengotha_simpleswiss_excerpt.xml"
 BOM = b"\xef\xbb\xbf"  # the UTF-8 byte-order mark a Windows editor's "UTF-8" puts first
+MACMAHON = FIXTURES / "macmahon39_pairgoth_sample.xml"
+PGN = Path(__file__).parent / "fixtures" / "trf" / "nepomniachtchi_liren_2023_game1.pgn"
 
 
 def games_of(t) -> set[tuple]:
@@ -426,6 +428,62 @@ def test_a_swar_binary_file_is_refused_by_name(cli, tmp_path):
     message = refused(cli, "ingest", swar, "--warehouse", w)
     assert message.endswith(f"{swar}: named like a SWAR tournament file (.swar, SWAR's own binary save): not read; "
                             "export it from SWAR as a national report (TRF layout) and give that file")
+    assert cli("submissions", "--warehouse", w).output.strip() == "no submission yet"
+
+
+def length_prefixed(*texts: bytes) -> bytes:
+    """SWAR's strings: a 4-byte little-endian length, then the bytes (libpairtwo's Swar4 reader)."""
+    return b"".join(len(t).to_bytes(4, "little") + t for t in texts)
+
+
+# No save written by SWAR or PairTwo was found in public sources: these heads are made as the
+# readers of libpairtwo (github.com/JeroenED/libpairtwo, src/Readers/Swar4.php, Swar5.php,
+# Pairtwo6.php) read them. SWAR: the release, a GUID, a MAC address, "[Tournoi]", the
+# tournament's name...; PairTwo: its release in 4 characters, then 4-byte integers.
+SWAR_HEAD = length_prefixed(b"v5.24", b"{8A2D4C1E-0B7F-4C2A-9E61-3F5D2B7A9C10}", b"00-00-00-00-00-00",
+                            b"[Tournoi]", b"Interclubs", b"Club", b"998", b"Bruxelles") + b"\x00" * 40
+PAIRTWO_HEAD = b"6.00" + b"".join(n.to_bytes(4, "little") for n in (32, 0, 12, 0, 0, 1, 0, 1, 0, 0)) + b"\x00" * 40
+
+
+@pytest.mark.parametrize("name, head, says", [
+    ("interclubs.swar", SWAR_HEAD, "a SWAR tournament file (SWAR's own binary save, release v5.24): not read; "
+                                   "export it from SWAR as a national report (TRF layout) and give that file"),
+    ("interclubs.dat", SWAR_HEAD, "a SWAR tournament file (SWAR's own binary save, release v5.24): not read"),
+    ("open.sws", PAIRTWO_HEAD, "a PairTwo tournament file (.sws, PairTwo's own binary save, release 6.00): not "
+                               "read; export the tournament from the pairing program as a FIDE rating report (the TRF "
+                               "layout) and give that file"),
+    ("open", PAIRTWO_HEAD, "a PairTwo tournament file (.sws, PairTwo's own binary save, release 6.00): not read"),
+    ("old.sws", b"\x01\x02binary\x00", "named like a PairTwo tournament file (.sws, PairTwo's own binary save): "
+                                        "not read"),
+])
+def test_swar_and_pairtwo_saves_are_refused_by_name(cli, tmp_path, name, head, says):
+    # Before: "binary content, not a CSV or Parquet file" (a .sws, a SWAR save named otherwise).
+    path = tmp_path / name
+    path.write_bytes(head)
+    w = tmp_path / "w.duckdb"
+    assert says in refused(cli, "ingest", path, "--warehouse", w)
+    assert says in refused(cli, "run", "--games", path, "--warehouse", w, "--out", tmp_path / "out")
+    assert cli("submissions", "--warehouse", w).output.strip() == "no submission yet"
+
+
+@pytest.mark.parametrize("path, counted, says", [
+    # MacMahon 3.9's layout: 4 <Player>, 3 games and a bye (<Pairing>, PairingWithBye true).
+    (MACMAHON, lambda text: (text.count("<Player>"), text.count("<PairingWithBye>false")), (4, 3)),
+    # PGN: one game, its tag pairs then its moves.
+    (PGN, lambda text: (text.count("[Event "), text.count('[Result "')), (1, 1)),
+])
+def test_macmahon_and_pgn_files_are_refused_by_name(cli, tmp_path, path, counted, says):
+    assert counted(path.read_text(encoding="utf-8")) == says  # what the file holds, read here
+    message = {MACMAHON: "a MacMahon tournament file (XML, MacMahon 3.9's layout): not read; export the tournament "
+                         "as an EGD results table (.h9), or OpenGotha XML (pairgoth imports MacMahon's file and "
+                         "exports both), and give that file",
+               PGN: "a PGN file (games written move by move): not read; ratings are computed from a tournament's "
+                    "results: give its report from the pairing program (FIDE TRF), or a games table (date, white_id, "
+                    "black_id, result)"}[path]
+    w = tmp_path / "w.duckdb"
+    # Before: "cannot tell what the file holds from its columns (...)", or read as a games table.
+    for given in ((path,), ("--games", path), ("--players", path)):
+        assert refused(cli, "ingest", *given, "--warehouse", w) == f"Error: {path}: {message}"
     assert cli("submissions", "--warehouse", w).output.strip() == "no submission yet"
 
 

@@ -23,6 +23,7 @@ from pipeline.commands.options import (
     blank_missing_option,
     by_option,
     date_option,
+    encoding_option,
     input_options,
     one_line,
     printed_ratings_option,
@@ -34,12 +35,19 @@ from pipeline.commands.options import (
     warehouse_option,
     with_dialect,
 )
+from pipeline.formats.text_codecs import Encodings
 from pipeline.listing import listing_format
 
 
 def _one_file_with_replaces(replaces: str | None, files: list) -> None:
     if replaces is not None and len(files) != 1:
         raise click.UsageError("--replaces takes exactly one input file (the new version)")
+
+
+def _encodings_of_files_given(encodings: Encodings, files: list) -> None:
+    if stray := encodings.not_given([path for _, path in files]):
+        raise click.BadParameter(f"{stray[0]} is not one of the files given: --encoding FILE=NAME names one of them",
+                                 param_hint="--encoding")
 
 
 def _nothing_to_run(warehouse: Path) -> str:
@@ -56,14 +64,15 @@ def _nothing_to_run(warehouse: Path) -> str:
 @register_option
 @printed_ratings_option
 @date_option
+@encoding_option
 @replace_options
 @blank_missing_option
 @by_option
 @click.option("--sample", is_flag=True, help="Run the embedded sample season (data/sample/) into the warehouse.")
 def run(players, ratings, calendar, games, events, warehouse: Path, wait: float, out: Path, reports: bool,
         formats: tuple[str, ...], csv_dialect: str, system: str | None, rules: dict | None, register_new: bool,
-        ratings_from_files: bool, date: dt.date | None, replaces: str | None, again: bool, blank_missing: bool,
-        by: str | None, sample: bool) -> None:
+        ratings_from_files: bool, date: dt.date | None, encodings: Encodings, replaces: str | None, again: bool,
+        blank_missing: bool, by: str | None, sample: bool) -> None:
     """Ingest, validate, rate and publish in one go.
 
     With no input files, takes in what `ratings ingest` staged, then rates and
@@ -89,6 +98,7 @@ def run(players, ratings, calendar, games, events, warehouse: Path, wait: float,
     by = who(by)
     files = input_files(players, ratings, calendar, games, events)
     _one_file_with_replaces(replaces, files)
+    _encodings_of_files_given(encodings, files)
     if sample and files:
         raise click.UsageError("--sample runs the embedded sample alone: give no input file with it")
     # The embedded sample runs only when asked: --sample, or the README's first command
@@ -102,7 +112,7 @@ def run(players, ratings, calendar, games, events, warehouse: Path, wait: float,
                 raise click.UsageError(_nothing_to_run(warehouse))
             files = list(config.SAMPLE_FILES.items())
             click.echo(f"No input files and an empty warehouse: using the embedded sample in {config.SAMPLE_DIR}")
-        inputs = flow.Inputs(files, register_new, replaces, again, date, ratings_from_files, blank_missing)
+        inputs = flow.Inputs(files, register_new, replaces, again, date, ratings_from_files, blank_missing, encodings)
         ran = flow.run(con, run_id, inputs, by, out, ConsoleReporter(), system, rules,
                        with_dialect(formats, csv_dialect), reports)
         warn_duplicates(con)
@@ -118,12 +128,13 @@ def run(players, ratings, calendar, games, events, warehouse: Path, wait: float,
 @register_option
 @printed_ratings_option
 @date_option
+@encoding_option
 @replace_options
 @blank_missing_option
 @by_option
 def ingest(files, players, ratings, calendar, games, events, warehouse: Path, wait: float,
-           register_new: bool, ratings_from_files: bool, date: dt.date | None, replaces: str | None, again: bool,
-           blank_missing: bool, by: str | None) -> None:
+           register_new: bool, ratings_from_files: bool, date: dt.date | None, encodings: Encodings,
+           replaces: str | None, again: bool, blank_missing: bool, by: str | None) -> None:
     """Read input files into the warehouse's staging tables (nothing judged yet): each
     file becomes a submission (`ratings submissions` lists them).
 
@@ -147,9 +158,10 @@ def ingest(files, players, ratings, calendar, games, events, warehouse: Path, wa
     if not given:
         raise click.UsageError("give at least one file (FILES, or --players, --ratings, --calendar, --games)")
     _one_file_with_replaces(replaces, given)
+    _encodings_of_files_given(encodings, given)
     with opened(warehouse, wait) as con, recorded(con, "ingest", {"files": given}, by) as run_id, \
             transaction(con):  # all the files or none: a tournament stages several tables
-        inputs = flow.Inputs(given, register_new, replaces, again, date, ratings_from_files, blank_missing)
+        inputs = flow.Inputs(given, register_new, replaces, again, date, ratings_from_files, blank_missing, encodings)
         flow.take_in(con, run_id, inputs, by, "main", False, ConsoleReporter())
 
 

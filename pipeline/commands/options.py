@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from pipeline import config, systems
+from pipeline.formats.text_codecs import Encodings, encodings_given
 
 FORMATS = ("csv", "parquet", "txt", "swiss-manager")  # pipeline.publish writes them
 DEFAULT_FORMATS = ("csv", "parquet")
@@ -152,6 +153,21 @@ def publication_options(f):
 def with_dialect(formats: tuple[str, ...], dialect: str) -> tuple[str, ...]:
     """The formats to write, with the spreadsheet twin of the CSV files (pipeline.publish: "excel")."""
     return formats + ("excel",) if dialect == "excel" and "csv" in formats else formats
+
+
+def _encodings(ctx, param, value: tuple[str, ...]) -> Encodings:
+    try:
+        return encodings_given(value)
+    except ValueError as err:
+        raise click.BadParameter(str(err)) from err
+
+
+encoding_option = click.option(
+    "--encoding", "encodings", multiple=True, callback=_encodings, metavar="NAME",
+    help="The encoding the input files are written in, any Python knows (cp1250, cp1253, utf-16, latin-1, ...): "
+         "NAME for every file, FILE=NAME for one (repeatable). Without it, each file's is read from its bytes: "
+         "a UTF-16 byte-order mark, else UTF-8, Latin-1 or CP1252, and the report warns of letters a wrong "
+         "code page gives (W¹sowicz for Wąsowicz).")
 
 
 def date_option(f):

@@ -14,7 +14,13 @@ The rules:
   multi-byte character, Latin-1, or CP1252 when bytes 0x80-0x9F appear (they
   are Windows' € ‚ „ … œ ’ there, control codes in Latin-1); else the file
   mixes the two and is refused, with the first line of each kind. Never read
-  as one when it is the other (`LiÃ¨ge`).
+  as one when it is the other (`LiÃ¨ge`). A byte CP1252 leaves undefined refuses
+  the file wherever it is, naming the code page that reads its line as letters.
+  The encoding a UTF-16 or UTF-32 byte-order mark says, or the officer names
+  (`--encoding`, pipeline/formats/encodings.py), is taken instead, and the whole
+  file must decode in it. Either way the lines whose letters look misread (a
+  code page read as another: `W¹sowicz`, pipeline/formats/misread.py) are found,
+  for a warning.
 - **Records**, counted with Python's csv module (quote `"`, doubled inside a
   field; a quoted field may hold delimiters and line breaks): every row after
   the header is a record, except blank lines (nothing between two line
@@ -39,6 +45,8 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import itertools
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,21 +54,32 @@ from typing import BinaryIO
 
 import numpy as np
 
+from pipeline.formats.misread import MARK, NAMES, Misread, best_reading, merged, misread_lines, misread_warning
+from pipeline.formats.sniff import LINE_BREAK
+from pipeline.formats.text_codecs import ascii_safe, bom_codec, shown, undecodable_refusal
+
 BLOCK = 1 << 20  # bytes read at a time
 BOM = codecs.BOM_UTF8
 DELIMITERS = (",", ";", "\t", "|")  # in this order when the header has as many of two
 DELIMITER_NAMES = {",": "','", ";": "';'", "\t": "a tab", "|": "'|'"}
 # Bytes CP1252 leaves undefined: neither Latin-1 text (control codes) nor CP1252.
-CP1252_UNDEFINED = frozenset(b"\x81\x8d\x8f\x90\x9d")
+UNDEFINED = re.compile(rb"[\x81\x8d\x8f\x90\x9d]")
 C1 = range(0x80, 0xA0)
+WORDS = re.compile(rb"[^\s,;|\"]+")
 
 
 @dataclass(frozen=True)
 class EncodingDecision:
-    encoding: str | None  # the codec for the whole file ("utf-8", "latin-1", "cp1252"); None: refused
+    encoding: str | None  # the codec for the whole file ("utf-8", "latin-1", "cp1252", or one named); None: refused
     note: str  # what was decided and why, for the ingest report
     refusal: str | None = None  # why the file cannot be read as text in one encoding
     bom: bool = False  # a UTF-8 byte-order mark starts the file (the codec "utf-8-sig" removes it)
+    misread: Misread | None = None  # the lines whose letters look misread in this encoding
+    given: bool = False  # named with --encoding, not decided
+
+    @property
+    def warning(self) -> str | None:
+        return misread_warning(self.misread, self.encoding, self.given) if self.misread and self.encoding else None
 
 
 @dataclass(frozen=True)
@@ -113,6 +132,7 @@ class CsvText:
     oversized: tuple[tuple[int, int, str], ...] = ()  # as CsvRecords': records to reject, not to read
     multiline: bool = False  # a record spans several lines (a quoted line break)
     mixed_endings: bool = False  # lines end in more than one way: read from a copy whose lines end LF
+    warning: str | None = None  # letters a wrong code page gives (EncodingDecision.warning)
 
 
 # ---------------------------------------------------------------------------
@@ -126,6 +146,8 @@ def decide_encoding(data: bytes | Iterable[bytes]) -> EncodingDecision:
     first_utf8: tuple[int, str] | None = None  # line and its first non-ASCII character
     first_other: tuple[int, int] | None = None  # line and its first byte that is not UTF-8
     first_c1: tuple[int, int] | None = None  # line and byte 0x80-0x9F in a line that is not UTF-8
+    undefined: tuple[int, int, bytes] | None = None  # line, byte and text of the first byte CP1252 leaves undefined
+    misread: Misread | None = None  # lines whose letters look misread (those not UTF-8 as CP1252 reads them)
     first_bom = False
     for chunk in _line_chunks(blocks):
         if first_utf8 and first_other:
@@ -133,9 +155,14 @@ def decide_encoding(data: bytes | Iterable[bytes]) -> EncodingDecision:
         if line == 0 and chunk.startswith(BOM):  # UTF-8's own mark: evidence for UTF-8 like a character
             chunk, first_bom, first_utf8 = chunk[len(BOM):], True, (1, "\ufeff")
         lines = chunk.splitlines()
-        if chunk.isascii() or (first_utf8 not in (None, (1, "\ufeff")) and _is_utf8(chunk)):
+        if chunk.isascii():
             line += len(lines)  # most blocks: nothing new to learn, said at C speed
             continue
+        if first_utf8 not in (None, (1, "\ufeff")) and (text := _utf8(chunk)) is not None:
+            misread = merged(misread, _misread(text, line))
+            line += len(lines)
+            continue
+        first, kinds = line, set()  # the chunk's first line, and whether its lines are UTF-8 or not
         for text in lines:
             line += 1
             if text.isascii():
@@ -143,35 +170,79 @@ def decide_encoding(data: bytes | Iterable[bytes]) -> EncodingDecision:
             try:
                 decoded = text.decode("utf-8")
             except UnicodeDecodeError as err:
+                kinds.add("other")
                 first_other = first_other or (line, text[err.start])
                 if first_c1 is None and (c1 := next((b for b in text if b in C1), None)) is not None:
                     first_c1 = (line, c1)
+                if undefined is None and (byte := UNDEFINED.search(text)):
+                    undefined = (line, byte[0][0], text)
                 continue
+            kinds.add("utf-8")
             if first_utf8 is None or first_utf8[1] == "\ufeff":  # a character says more than the mark
                 first_utf8 = (line, next(c for c in decoded if not c.isascii()))
-    return _decision(first_utf8, first_other, first_c1, first_bom)
+        if len(kinds) == 1:  # a chunk of both kinds refuses the file: nothing to warn of
+            text = chunk.decode("utf-8") if kinds == {"utf-8"} else chunk.decode("cp1252", errors="replace")
+            misread = merged(misread, _misread(text, first))
+    return _decision(first_utf8, first_other, first_c1, undefined, first_bom, misread)
 
 
-def _is_utf8(chunk: bytes) -> bool:
+def _misread(text: str, before: int) -> Misread | None:
+    """The lines of a chunk's text whose letters look misread, `before` lines before it: one
+    search of the whole text, the lines numbered only when it finds one."""
+    return misread_lines(LINE_BREAK.split(text), before + 1) if MARK.search(text) else None
+
+
+def _utf8(chunk: bytes) -> str | None:
     try:
-        chunk.decode("utf-8")
+        return chunk.decode("utf-8")
     except UnicodeDecodeError:
-        return False
-    return True
+        return None
 
 
-def file_encoding(path: str | Path) -> EncodingDecision:
+def file_encoding(path: str | Path, given: str | None = None) -> EncodingDecision:
+    """The encoding of a file: `given` (a codec Python knows), or the one its UTF-16 or UTF-32
+    byte-order mark says, the whole file decoded in it; else as `decide_encoding` decides."""
     with open(path, "rb") as fh:
+        name = given or bom_codec(fh.read(4))
+        fh.seek(0)
+        if name is not None:
+            return named_encoding(_blocks(fh), name, given is not None)
         return decide_encoding(_blocks(fh))
 
 
+def named_encoding(blocks: Iterable[bytes], name: str, given: bool) -> EncodingDecision:
+    """The file's blocks decoded in `name`, as given with --encoding or marked: refused at
+    the first byte that is no character there, naming its line."""
+    decoder = codecs.getincrementaldecoder(name)()
+    line, rest, misread = 0, "", None  # the lines read whole, the text of the line begun
+    for block in itertools.chain(blocks, [b""]):  # the empty block last: the decoder's end
+        try:
+            text = rest + decoder.decode(block, final=not block)
+        except UnicodeDecodeError as err:
+            at = line + len(LINE_BREAK.split(rest + err.object[:err.start].decode(name, errors="replace")))
+            return EncodingDecision(None, f"encoding: {shown(name)}", refusal=undecodable_refusal(
+                name, at, err.object[err.start], given))
+        if block and text.endswith("\r"):  # the first half of a CR LF, maybe: kept for the next block
+            text, carry = text[:-1], "\r"
+        else:
+            carry = ""
+        lines = LINE_BREAK.split(text)
+        rest = lines.pop() + carry if block else ""
+        if MARK.search(text):
+            misread = merged(misread, misread_lines(lines, line + 1))
+        line += len(lines)
+    how = "as given with --encoding" if given else "its byte-order mark"
+    return EncodingDecision(name, f"encoding: {shown(name)} ({how})", misread=misread, given=given)
+
+
 def _decision(first_utf8: tuple[int, str] | None, first_other: tuple[int, int] | None,
-              first_c1: tuple[int, int] | None, bom: bool) -> EncodingDecision:
+              first_c1: tuple[int, int] | None, undefined: tuple[int, int, bytes] | None, bom: bool,
+              misread: Misread | None) -> EncodingDecision:
     if first_other is None:
         if first_utf8 is None:
             return EncodingDecision("utf-8", "encoding: ASCII only, read as UTF-8")
         return EncodingDecision("utf-8", "encoding: UTF-8 (every line decodes)"
-                                + (", its byte-order mark removed" if bom else ""), bom=bom)
+                                + (", its byte-order mark removed" if bom else ""), bom=bom, misread=misread)
     other_line, other_byte = first_other
     if first_utf8 is not None:
         utf8_line, char = first_utf8
@@ -181,17 +252,30 @@ def _decision(first_utf8: tuple[int, str] | None, first_other: tuple[int, int] |
             f"mixes encodings: line {utf8_line} {what}, line {other_line} is not UTF-8 "
             f"(byte 0x{other_byte:02X}, {bytes([other_byte]).decode('cp1252', 'replace')!r} in Latin-1/CP1252?): "
             "save the file in one encoding"))
+    if undefined is not None:
+        return EncodingDecision(None, "encoding: refused", refusal=_undefined_refusal(*undefined))
     if first_c1 is None:
         return EncodingDecision("latin-1", f"encoding: Latin-1 (line {other_line} is not UTF-8: byte "
-                                           f"0x{other_byte:02X}, and no line holds a UTF-8 character)")
+                                           f"0x{other_byte:02X}, and no line holds a UTF-8 character)",
+                                misread=misread)
     c1_line, c1 = first_c1
-    if c1 in CP1252_UNDEFINED:
-        return EncodingDecision(None, "encoding: refused", refusal=(
-            f"line {c1_line} holds byte 0x{c1:02X}, a control code in Latin-1 and no character in CP1252: "
-            "not text in either; save the file as UTF-8"))
     return EncodingDecision("cp1252", f"encoding: CP1252 (Windows), not Latin-1: line {c1_line} holds byte "
                                       f"0x{c1:02X}, {bytes([c1]).decode('cp1252')!r} in CP1252 and a control "
-                                      "code in Latin-1")
+                                      "code in Latin-1", misread=misread)
+
+
+def _undefined_refusal(line: int, byte: int, text: bytes) -> str:
+    """A byte that is text neither in Latin-1 nor in CP1252, and the code page that reads
+    its line's words as letters, when one does (Czech ť is 9D in CP1250)."""
+    said = (f"line {line} holds byte 0x{byte:02X}, a control code in Latin-1 and no character in CP1252: "
+            "not text in either")
+    words = [w for w in WORDS.findall(text) if not w.isascii()][:3]
+    guess = best_reading(words, "cp1252") if words else None
+    if guess is None:
+        return said + "; save the file as UTF-8"
+    name, read = guess
+    return (said + f"; read as {NAMES[name]} its words are {', '.join(map(repr, read))}: if so, give --encoding "
+            f"{name}, or save the file as UTF-8")
 
 
 def _blocks(fh: BinaryIO) -> Iterator[bytes]:
@@ -228,10 +312,14 @@ def lf_blocks(blocks: Iterable[bytes]) -> Iterator[bytes]:
 
 def utf8_blocks(blocks: Iterable[bytes], encoding: str) -> Iterator[bytes]:
     """The blocks re-encoded as UTF-8 (without a byte-order mark), for a reader
-    that knows no CP1252 (DuckDB's CSV reader takes utf-8 and latin-1 only)."""
+    that knows no CP1252 nor any code page (DuckDB's CSV reader takes utf-8 and latin-1 only)."""
     decoder = codecs.getincrementaldecoder("utf-8-sig" if encoding == "utf-8" else encoding)()
+    first = True
     for block in blocks:
-        yield decoder.decode(block).encode("utf-8")
+        text = decoder.decode(block)
+        if first and text:  # a mark the codec keeps (utf-16-le named with one): no character of the header
+            text, first = text.removeprefix("\ufeff"), False
+        yield text.encode("utf-8")
     yield decoder.decode(b"", final=True).encode("utf-8")
 
 
@@ -244,7 +332,7 @@ def count_records(stream: BinaryIO, encoding: str) -> CsvRecords:
     (as `decide_encoding` chose it), counted as the module's rules say: by arrays
     when no byte of the file needs the csv module, else by the csv module."""
     start = stream.tell()
-    plain = _plain_records(_blocks(stream), encoding)
+    plain = _plain_records(_blocks(stream), encoding) if ascii_safe(encoding) else None
     if plain is not None:
         return plain
     stream.seek(start)
@@ -494,10 +582,11 @@ def _count(n: int, what: str) -> str:
 # Both, for ingest
 
 
-def csv_text(path: str | Path) -> CsvText:
-    """What ingest needs to know of a CSV file before DuckDB reads it: its encoding,
-    delimiter and number of records, what to say, and whether to refuse it."""
-    decided = file_encoding(path)
+def csv_text(path: str | Path, encoding: str | None = None) -> CsvText:
+    """What ingest needs to know of a CSV file before DuckDB reads it: its encoding (`encoding`,
+    a codec named with --encoding, or decided), delimiter and number of records, what to say,
+    and whether to refuse it."""
+    decided = file_encoding(path, encoding)
     if decided.encoding is None:
         return CsvText(None, None, None, (decided.note,), decided.refusal)
     try:
@@ -508,4 +597,5 @@ def csv_text(path: str | Path) -> CsvText:
     except csv.Error as err:
         return CsvText(decided.encoding, None, None, (decided.note,), f"not a CSV table: {err}")
     return CsvText(decided.encoding, counted.delimiter, counted.records, (decided.note, *counted.notes()),
-                   counted.mixed_delimiter, counted.oversized, counted.multiline is not None, counted.mixed_endings)
+                   counted.mixed_delimiter, counted.oversized, counted.multiline is not None, counted.mixed_endings,
+                   decided.warning)

@@ -1,7 +1,8 @@
 """What a file is, from its first bytes: the signatures of the tournament reports
 (FIDE TRF and SWAR, OpenGotha, EGD, FFG, AGA, pairgoth) without their readers, which
 load pandas: taking in a table (`ratings ingest`) needs only these; and the formats
-met in the field that are not read (Swiss Perfect, SWAR's save), named when refused."""
+met in the field that are not read (Swiss Perfect, SWAR's and PairTwo's saves, MacMahon's
+XML, PGN), named when refused."""
 from __future__ import annotations
 
 import re
@@ -192,6 +193,18 @@ def go_report_format(head: bytes) -> str | None:
 SWISS_PERFECT_SECTIONS = {"[Pairing]", "[List Of Participants]", "[Desktop]", "[View Results]", "[View Standings]",
                           "[View Cross Table]", "[TextDump]"}
 TRF_ADVICE = "export it from Swiss Perfect as a FIDE rating report (the TRF layout) and give that file"
+# SWAR's save (.swar; libpairtwo's Swar4 and Swar5 readers, github.com/JeroenED/libpairtwo): length-prefixed
+# strings, the first the release ("v4.12", "v5.24"), then a GUID, a MAC address and the section "[Tournoi]".
+SWAR_RELEASE = re.compile(rb"v[0-9]{1,2}\.[0-9A-Za-z.]{1,8}")
+# PairTwo's save (.sws; libpairtwo's Pairtwo6 reader): the release in 4 characters ("6.00", "5.47"),
+# then its settings as 4-byte little-endian integers.
+PAIRTWO_RELEASE = re.compile(rb"[1-9]\.[0-9]{2}")
+# MacMahon's tournament file (pairgoth's MacMahon39 import, ported from OpenGothaCustom): XML whose
+# <Tournament> carries a typeversion, inside a <TournamentData> root.
+MACMAHON = re.compile(r"<Tournament\s[^>]*\btypeversion\s*=\s*[\"']([^\"']*)[\"']")
+# A PGN game's tag pairs ("Seven Tag Roster": [Event "..."], [White "..."], ...).
+PGN_TAG = re.compile(r"\[\s*([A-Za-z0-9_]+)\s+\"[^\"]*\"\s*\]")
+PGN_ROSTER = {"Event", "Site", "Date", "Round", "White", "Black", "Result"}
 
 
 def not_read(head: bytes, file_name: str = "") -> str | None:
@@ -202,20 +215,63 @@ def not_read(head: bytes, file_name: str = "") -> str | None:
         if {"SURNAME", "START_NO"} <= fields or {"ROUND", "WHITE", "BLACK", "W_SCORE"} <= fields:
             which = "players file (.trn" if "SURNAME" in fields else "results file (.sco"
             return f"a Swiss Perfect {which}, a dBase table): not read; {TRF_ADVICE}"
+    if (release := _swar_release(head)) is not None:
+        return (f"a SWAR tournament file (SWAR's own binary save, release {release}): not read; "
+                "export it from SWAR as a national report (TRF layout) and give that file")
     if suffix == "swar":
         return ("named like a SWAR tournament file (.swar, SWAR's own binary save): not read; "
                 "export it from SWAR as a national report (TRF layout) and give that file")
+    if suffix == "sws" or (PAIRTWO_RELEASE.fullmatch(head[:4]) and b"\x00" in head[4:64]):
+        release = f", release {head[:4].decode()}" if PAIRTWO_RELEASE.fullmatch(head[:4]) else ""
+        return (f"{'a' if release else 'named like a'} PairTwo tournament file (.sws, PairTwo's own binary save"
+                f"{release}): not read; export the tournament from the pairing program as a FIDE rating report "
+                "(the TRF layout) and give that file")
     if looks_like_pairgoth(head) and (kind := re.search(r'"type"\s*:\s*"([A-Z0-9]+)"', head.decode(
             "utf-8", errors="ignore"))[1]) != "INDIVIDUAL":
         return (f"a pairgoth {kind} tournament (teams paired against teams): not read; export its individual "
                 "games from pairgoth as an EGD results file (.h9) and give that file")
+    if (version := _macmahon_version(head)) is not None:
+        return (f"a MacMahon tournament file (XML, MacMahon {version}'s layout): not read; export the tournament "
+                "as an EGD results table (.h9), or OpenGotha XML (pairgoth imports MacMahon's file and exports "
+                "both), and give that file")
     lines = _head_lines(head)
+    if lines and _looks_like_pgn(lines):
+        return ("a PGN file (games written move by move): not read; ratings are computed from a tournament's "
+                "results: give its report from the pairing program (FIDE TRF), or a games table (date, white_id, "
+                "black_id, result)")
     if lines and _looks_like_swiss_perfect_export(lines):
         return f"looks like a Swiss Perfect export (its cross table, tab-separated): not read; {TRF_ADVICE}"
     sections = {line.strip() for line in _head_lines(head, 400) if line.strip().startswith("[")}
     if "[Tournament Info]" in sections and sections & SWISS_PERFECT_SECTIONS:
         return f"a Swiss Perfect settings file (.ini): not read; {TRF_ADVICE}"
     return None
+
+
+def _swar_release(head: bytes) -> str | None:
+    """The release SWAR wrote at the start of its save, when the head is one."""
+    size = int.from_bytes(head[:4], "little")
+    release = head[4:4 + size]
+    if not 3 <= size <= 12 or not SWAR_RELEASE.fullmatch(release) or b"[tournoi]" not in head.lower():
+        return None
+    return release.decode("ascii")
+
+
+def _macmahon_version(head: bytes) -> str | None:
+    """The typeversion of a MacMahon file's <Tournament>, when the head is one (an OpenGotha
+    file's root is <Tournament> itself, without one)."""
+    text = head.decode("utf-8", errors="ignore")
+    if looks_like_opengotha(head) or not text.lstrip("\ufeff \t\r\n").startswith("<"):
+        return None
+    found = MACMAHON.search(text)
+    return (found[1] or "?") if found else None
+
+
+def _looks_like_pgn(lines: list[str]) -> bool:
+    """PGN: the first line a tag pair, and two tags of the Seven Tag Roster among the first lines."""
+    if not PGN_TAG.fullmatch(lines[0].strip().lstrip("\ufeff")):
+        return False
+    tags = {m[1] for line in lines[:20] if (m := PGN_TAG.fullmatch(line.strip().lstrip("\ufeff")))}
+    return len(tags & PGN_ROSTER) >= 2
 
 
 def _dbase_fields(head: bytes) -> set[str]:

@@ -68,7 +68,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.formats.cells import CONTROL, LayoutError, refuse_breaking
-from pipeline.formats.csv_text import decide_encoding
+from pipeline.formats.encodings import FileText, file_text
 from pipeline.formats.event_dates import span_refusal
 from pipeline.formats.sniff import LINE_BREAK, PLAYER, is_legend, is_ruler, is_trf_record
 
@@ -138,16 +138,19 @@ class Tournament:
 
 
 def read_trf(path: str | Path, default_date: dt.date | None = None,
-             event_dates: tuple[dt.date, dt.date] | None = None) -> Tournament:
-    """The tournament of a TRF file, its encoding decided on the whole file: one
-    that mixes UTF-8 and Latin-1 lines is refused (`fatal`), never read as mojibake;
-    Latin-1 or CP1252, a guess, is said among the assumptions."""
-    data = Path(path).read_bytes()
-    decided = decide_encoding(data)
-    t = tournament_from_text(data.decode(decided.encoding or "latin-1").removeprefix("\ufeff"), default_date,
-                             event_dates)
-    guessed = (decided.note,) if decided.encoding in ("latin-1", "cp1252") else ()
-    return replace(t, assumptions=guessed + t.assumptions, fatal=decided.refusal or t.fatal)
+             event_dates: tuple[dt.date, dt.date] | None = None, encoding: str | None = None) -> Tournament:
+    """The tournament of a TRF file, read in `encoding` (--encoding) or in the one decided
+    on the whole file (pipeline/formats/encodings.py)."""
+    return tournament_of(file_text(path, encoding), default_date, event_dates)
+
+
+def tournament_of(text: FileText, default_date: dt.date | None = None,
+                  event_dates: tuple[dt.date, dt.date] | None = None) -> Tournament:
+    """The tournament of a file's text: one that is not text in one encoding (mixing UTF-8
+    and Latin-1 lines, not decoding in the encoding named) is refused (`fatal`), never read
+    as mojibake; an encoding that is not UTF-8, a guess or given, is said among the assumptions."""
+    t = tournament_from_text(text.text, default_date, event_dates)
+    return replace(t, assumptions=text.notes + t.assumptions, fatal=text.refusal or t.fatal)
 
 
 def tournament_from_text(text: str, default_date: dt.date | None = None,

@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
+from pipeline.formats.encodings import file_head
 from pipeline.formats.sniff import go_report_format, not_read
+from pipeline.formats.text_codecs import Encodings
 from pipeline.ingest import published, submissions
 from pipeline.ingest.submissions import SubmissionError
 from pipeline.ingest.tables import (
@@ -55,45 +57,48 @@ REPORT_NAMES = {"trf": "FIDE TRF or SWAR", "opengotha": "OpenGotha XML", "egd": 
                 "pairgoth": "pairgoth", "ffg": "FFG .tou", "aga": "AGA results"}
 
 
-def report_format(path: Path) -> str | None:
-    """What tournament report a file is: tables.tournament_format's (trf, opengotha, egd),
-    the Go formats it does not know (pairgoth, ffg, aga) asked first."""
-    with open(path, "rb") as fh:
-        head = fh.read(8192)
+def report_format(path: Path, encoding: str | None = None) -> str | None:
+    """What tournament report a file is (its first bytes read as text in `encoding`, or the
+    one its byte-order mark says): tables.tournament_format's (trf, opengotha, egd), the Go
+    formats it does not know (pairgoth, ffg, aga) asked first."""
+    head = file_head(path, encoding)
     if head[:4] == b"PAR1" or b"\x00" in head:
         return None
-    return go_report_format(head) or tournament_format(path)
+    return go_report_format(head) or tournament_format(path, encoding)
 
 
-def refuse_unread(path: Path) -> None:
+def refuse_unread(path: Path, encoding: str | None = None) -> None:
     """A file in a format met in the field but not read is refused by name, whatever
     kind it was given as: a cross table staged as a registry would be rejected row by row."""
     with open(path, "rb") as fh:
-        head = fh.read(8192)
-    if (why := not_read(head, Path(path).name)) is not None:
+        raw = fh.read(8192)
+    text = file_head(path, encoding)  # a binary save's signature is in its bytes, a text format's in its text
+    why = not_read(raw, Path(path).name) or (not_read(text, Path(path).name) if text != raw else None)
+    if why is not None:
         raise InputFileError(f"{path}: {why}")
 
 
-def refuse_published_text(path: Path, kind: str | None) -> None:
+def refuse_published_text(path: Path, kind: str | None, encoding: str | None = None) -> None:
     """A rating list that is no table (FIDE's TXT layout, FIDE's XML) is refused by name,
     whatever kind it was given as (pipeline/ingest/published.py)."""
-    with open(path, "rb") as fh:
-        head = fh.read(8192)
+    head = file_head(path, encoding)
     if head[:4] != b"PAR1" and (found := published.text_layout(head)) is not None:
         what, list_id = found
         raise InputFileError(published.refusal(path, what, list_id or published.list_of_name(path), kind))
 
 
-def split_tournaments(files: list[tuple[str | None, Path]]) -> tuple[list[tuple[str | None, Path]], list[Path]]:
+def split_tournaments(files: list[tuple[str | None, Path]], encodings: Encodings = Encodings()
+                      ) -> tuple[list[tuple[str | None, Path]], list[Path]]:
     """The files split into tables and tournament reports (TRF, SWAR, OpenGotha, EGD, FFG,
-    AGA, pairgoth), by content; a known format that is not read, or a rating list, is refused first."""
+    AGA, pairgoth), by content (each read in the encoding named for it, or its own); a known
+    format that is not read, or a rating list, is refused first."""
     tables, tournaments = [], []
     for kind, path in files:
         if path.is_file():
-            refuse_published_text(path, kind)
-            refuse_unread(path)
+            refuse_published_text(path, kind, encodings.of(path))
+            refuse_unread(path, encodings.of(path))
     for kind, path in files:
-        fmt = report_format(path) if path.is_file() else None
+        fmt = report_format(path, encodings.of(path)) if path.is_file() else None
         if kind in (None, "games") and fmt:
             tournaments.append(path)
         elif fmt:  # read as a table, its first line would pass for columns and the refusal name them
@@ -109,14 +114,14 @@ def split_tournaments(files: list[tuple[str | None, Path]]) -> tuple[list[tuple[
     return tables, tournaments
 
 
-def table_kind(con: duckdb.DuckDBPyConnection, kind: str | None, path: Path) -> str:
+def table_kind(con: duckdb.DuckDBPyConnection, kind: str | None, path: Path, encoding: str | None = None) -> str:
     """A table's kind: as named, except that games with a winner column are Go games;
     unnamed, read from the columns."""
     if kind is None:
-        return kind_of(con, path)
+        return kind_of(con, path, encoding)
     if kind == "games":
         with contextlib.suppress(InputFileError):  # unreadable or columns missing: validation says which
-            return "go_games" if kind_of(con, path) == "go_games" else kind
+            return "go_games" if kind_of(con, path, encoding) == "go_games" else kind
     return kind
 
 
@@ -149,23 +154,26 @@ def _submission(con: duckdb.DuckDBPyConnection, path: Path, fmt: str, run_id: in
 
 def submit_tables(con: duckdb.DuckDBPyConnection, files: list[tuple[str | None, Path]], run_id: int, by: str,
                   staging: str = "main", replaces: int | None = None, again: bool = False,
-                  blank_missing: bool = False) -> list[Intake]:
+                  blank_missing: bool = False, encodings: Encodings = Encodings()) -> list[Intake]:
     """Stage CSV and Parquet tables, each as a submission; `blank_missing`: a registry file
-    may blank the columns it lacks (pipeline/ingest/registry.py)."""
+    may blank the columns it lacks (pipeline/ingest/registry.py); `encodings`: those named
+    with --encoding."""
     done = []
     for kind, path in files:
         if not Path(path).is_file():
             raise InputFileError(f"{path}: no such file")
-        kind = table_kind(con, kind, path)
+        encoding = encodings.of(path)
+        kind = table_kind(con, kind, path, encoding)
         submission_id, before, said = _submission(con, path, kind, run_id, by, replaces, again)
         if said is not None:
             done.append(Intake(Path(path), submission_id, kind, said, replaces))
             continue
         if before is None:
-            staged = ingest_file(con, path, kind, run_id, submission_id, staging, blank_missing=blank_missing)
+            staged = ingest_file(con, path, kind, run_id, submission_id, staging, blank_missing=blank_missing,
+                                 encoding=encoding)
             done.append(Intake(Path(path), submission_id, kind, "staged", replaces, (staged,)))
             continue
-        again_parts = tuple(ingest_file(con, path, k, run_id, submission_id, staging, part=f)
+        again_parts = tuple(ingest_file(con, path, k, run_id, submission_id, staging, part=f, encoding=encoding)
                             for k, f in before.items() if _still_rejected(con, f))
         done.append(Intake(Path(path), submission_id, kind, "again" if again_parts else "nothing", None, again_parts))
     return done
@@ -174,17 +182,18 @@ def submit_tables(con: duckdb.DuckDBPyConnection, files: list[tuple[str | None, 
 def submit_tournaments(con: duckdb.DuckDBPyConnection, paths: list[Path], run_id: int, by: str,
                        staging: str = "main", register_new: bool = False, replaces: int | None = None,
                        again: bool = False, default_date: dt.date | None = None,
-                       ratings_from_files: bool = False) -> list[Intake]:
+                       ratings_from_files: bool = False, encodings: Encodings = Encodings()) -> list[Intake]:
     """Stage tournament reports (FIDE TRF, SWAR, OpenGotha, EGD, FFG, AGA, pairgoth), each as a submission,
     their players matched to the registry as it stands; `default_date` dates the
     rounds of a TRF that gives them no date (--date); `ratings_from_files`: a TRF's
-    printed ratings become the initial ratings of its players who have none."""
+    printed ratings become the initial ratings of its players who have none; `encodings`:
+    those named with --encoding."""
     from pipeline.ingest.go import ingest_go_tournament
     from pipeline.ingest.trf import ingest_tournament
 
     done = []
     for path in paths:
-        fmt = report_format(path)
+        fmt = report_format(path, encodings.of(path))
         submission_id, before, said = _submission(con, path, fmt, run_id, by, replaces, again)
         if said is not None:
             done.append(Intake(Path(path), submission_id, fmt, said, replaces))
@@ -194,12 +203,13 @@ def submit_tournaments(con: duckdb.DuckDBPyConnection, paths: list[Path], run_id
             continue
         if fmt == "trf":
             t = ingest_tournament(con, path, run_id, submission_id, staging, register_new, before, default_date,
-                                  ratings_from_files)
+                                  ratings_from_files, encodings.of(path))
             fmt = t.flavour
             if before is None:
                 submissions.set_format(con, submission_id, fmt)
         else:
-            t = ingest_go_tournament(con, path, run_id, submission_id, staging, register_new, before)
+            t = ingest_go_tournament(con, path, run_id, submission_id, staging, register_new, before,
+                                     encodings.of(path))
         outcome = "staged" if before is None else "again"
         done.append(Intake(Path(path), submission_id, fmt, outcome, replaces if before is None else None, (), t))
     return done

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.formats.go_files import GoTournament
-from pipeline.formats.go_reports import read_go_file
+from pipeline.formats.go_reports import go_file_text, go_tournament_of
 from pipeline.formats.trf import Problem
 from pipeline.ingest.trf import conflicts, records, registry_matches, stage_rows
 from pipeline.input_layout import EVENT_ID
@@ -47,6 +47,7 @@ class GoTournamentIngested:
     not_counted: int
     problems: tuple[Problem, ...]
     assumptions: tuple[str, ...] = ()  # what the reader assumed (dates, colours, class), for the report
+    warnings: tuple[str, ...] = ()  # what may be wrong though read (letters a wrong code page gives)
 
 
 def registry_identities(con: duckdb.DuckDBPyConnection, t: GoTournament) -> pd.DataFrame:
@@ -148,13 +149,15 @@ def unknown_player_reasons(t: GoTournament, register_new: bool = False,
 
 def ingest_go_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int, submission_id: int,
                          staging: str = "main", register_new: bool = False,
-                         again: dict[str, int] | None = None) -> GoTournamentIngested:
+                         again: dict[str, int] | None = None, encoding: str | None = None) -> GoTournamentIngested:
     """Stage one Go tournament file as a submission's parts (its event, its games, its
-    new players); `again`: only the rows still rejected of the parts staged before."""
+    new players); `again`: only the rows still rejected of the parts staged before;
+    `encoding`: the one named with --encoding."""
     path = Path(path)
-    t = read_go_file(path)
+    fmt, text = go_file_text(path, encoding)
+    t = go_tournament_of(fmt, text, path.stem)
     described = described_event(con, t.event["event_id"])
-    if t.fatal and described:  # ruling D3: the events file gives the real dates
+    if t.fatal and described and text.refusal is None:  # ruling D3: the events file gives the real dates
         t = dated_by_events_file(con, t)
     event = t.event
     again = again or {}
@@ -185,7 +188,8 @@ def ingest_go_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int
     assumptions = [*t.assumptions, described] if described else event_assumptions(t)
     return GoTournamentIngested(str(path), t.source, event["event_id"], file_id, len(t.players),
                                 int(ids.notna().sum()) - registered, registered, len(t.games),
-                                int((~t.games["counted"]).sum()), problems, tuple(assumptions))
+                                int((~t.games["counted"]).sum()), problems, tuple(assumptions),
+                                (text.warning,) if text.warning else ())
 
 
 def dated_by_events_file(con: duckdb.DuckDBPyConnection, t: GoTournament) -> GoTournament:

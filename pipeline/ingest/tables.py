@@ -10,6 +10,7 @@ import contextlib
 import csv
 import functools
 import hashlib
+import re
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline.formats.csv_text import CsvText, csv_text, lf_blocks, utf8_blocks
+from pipeline.formats.encodings import file_head
 from pipeline.formats.sniff import looks_like_egd, looks_like_opengotha, looks_like_trf
 from pipeline.ingest import published
 from pipeline.ingest.registry import blanked_columns, blanking_refusal
@@ -53,6 +55,7 @@ class Ingested:
     missing_columns: tuple[str, ...]
     reexamined: bool = False
     notes: tuple[str, ...] = ()  # how the file was read (encoding, blank lines, '#' lines)
+    warnings: tuple[str, ...] = ()  # what may be wrong though read (letters a wrong code page gives)
 
 
 def file_sha256(path: Path) -> str:
@@ -76,21 +79,27 @@ class Readable:
     # numbered read, row_number() over (), takes one thread): a table made of them in one
     # statement keeps that order, and a row's number is its place in it (ingest_file).
     unnumbered: str = ""
+    warnings: tuple[str, ...] = ()  # CsvText.warning
 
 
 @functools.lru_cache(maxsize=16)
-def _csv_text(path: str, mtime: int, size: int) -> CsvText:
-    return csv_text(path)
+def _csv_text(path: str, mtime: int, size: int, encoding: str | None) -> CsvText:
+    return csv_text(path, encoding)
+
+
+# The encodings DuckDB's CSV reader reads itself; a file in any other is read from a UTF-8 copy.
+DUCKDB_ENCODINGS = {"utf-8": "utf-8", "latin-1": "latin-1", "iso8859-1": "latin-1"}
 
 
 @contextlib.contextmanager
-def readable(con: duckdb.DuckDBPyConnection, path: Path) -> Iterator[Readable]:
+def readable(con: duckdb.DuckDBPyConnection, path: Path, encoding: str | None = None) -> Iterator[Readable]:
     """The file's rows, read by content (Parquet's magic bytes), not by name.
 
     A CSV file is judged whole first (pipeline/formats/csv_text.py): one encoding,
     one delimiter, its records counted; then DuckDB reads it with exactly those
     settings (no sniffed comment character, no skipped line), in the file's order
-    (parallel = false), so row_number() over () is the line order. CP1252, which
+    (parallel = false), so row_number() over () is the line order. CP1252, or any
+    encoding named with --encoding (`encoding`) or a byte-order mark (UTF-16), which
     DuckDB does not read, is read from a UTF-8 copy in the temporary folder; so is a
     file whose lines end in more than one way (CR LF and LF), each line ending LF there,
     which DuckDB's reader refuses as it finds them.
@@ -111,36 +120,37 @@ def readable(con: duckdb.DuckDBPyConnection, path: Path) -> Iterator[Readable]:
         return
     if not head:
         raise InputFileError(f"{path}: the file is empty (expected a header line)")
-    if b"\x00" in head:
+    if b"\x00" in file_head(path, encoding, 4096):  # a UTF-16 file's head is read as its text
         raise InputFileError(f"{path}: binary content, not a CSV or Parquet file")
     stat = path.stat()
-    text = _csv_text(str(path), stat.st_mtime_ns, stat.st_size)
+    text = _csv_text(str(path), stat.st_mtime_ns, stat.st_size, encoding)
     if text.refusal:
         raise InputFileError(f"{path}: {text.refusal}")
     _refuse_duplicated_columns(path, _csv_header(path, text))
     with contextlib.ExitStack() as stack:
-        read, encoding = path, "latin-1" if text.encoding in ("latin-1",) else "utf-8"
+        read, read_in = path, DUCKDB_ENCODINGS.get(text.encoding)
         if text.oversized:
             copy = stack.enter_context(tempfile.TemporaryDirectory(prefix="ratings-")) + "/read.csv"
             _without_lines(path, text, {line for _, line, _ in text.oversized}, Path(copy))
-            read, encoding = Path(copy), "utf-8"
-        elif text.encoding == "cp1252" or text.mixed_endings:
+            read, read_in = Path(copy), "utf-8"
+        elif read_in is None or text.mixed_endings:
             copy = stack.enter_context(tempfile.TemporaryDirectory(prefix="ratings-")) + "/utf8.csv"
             with open(path, "rb") as fh, open(copy, "wb") as out:
                 blocks = utf8_blocks(iter(lambda: fh.read(1 << 20), b""), text.encoding)
                 for block in lf_blocks(blocks) if text.mixed_endings else blocks:
                     out.write(block)
-            read, encoding = Path(copy), "utf-8"
+            read, read_in = Path(copy), "utf-8"
         delimiter = (text.delimiter or ",").replace("'", "''")
         # null_padding: a short row is read with its missing values null (validation
         # rejects them); a field beyond the header becomes an unnamed column, ignored.
-        rows = (f"read_csv({sql_text(read)}, all_varchar = true, header = true, encoding = '{encoding}', "
+        rows = (f"read_csv({sql_text(read)}, all_varchar = true, header = true, encoding = '{read_in}', "
                 f"delim = '{delimiter}', quote = '\"', escape = '\"', comment = '', null_padding = true")
         yield Readable(f"select row_number() over () as __row, * from {rows}, parallel = false)",
                        text.records, text.notes[1:] if text.encoding == "utf-8" else text.notes,
                        tuple((row, why) for row, _, why in text.oversized),
                        # DuckDB's parallel reader cannot tell where a record over several lines starts
-                       f"select * from {rows}, parallel = {'false' if text.multiline else 'true'})")
+                       f"select * from {rows}, parallel = {'false' if text.multiline else 'true'})",
+                       (text.warning,) if text.warning else ())
 
 
 def _without_lines(path: Path, text: CsvText, lines: set[int], copy: Path) -> None:
@@ -176,11 +186,11 @@ def _refuse_duplicated_columns(path: Path, names: list[str]) -> None:
         seen[key] = name
 
 
-def tournament_format(path: Path) -> str | None:
-    """What tournament report a file is, from its first bytes: "trf" (FIDE TRF or
-    SWAR), "opengotha" or "egd"; None for anything else (a table)."""
-    with open(path, "rb") as fh:
-        head = fh.read(8192)
+def tournament_format(path: Path, encoding: str | None = None) -> str | None:
+    """What tournament report a file is, from its first bytes (as text in `encoding`, or
+    the one its byte-order mark says): "trf" (FIDE TRF or SWAR), "opengotha" or "egd";
+    None for anything else (a table)."""
+    head = file_head(path, encoding)
     if head[:4] == b"PAR1" or b"\x00" in head:
         return None
     for name, looks_like in (("trf", looks_like_trf), ("opengotha", looks_like_opengotha), ("egd", looks_like_egd)):
@@ -189,10 +199,10 @@ def tournament_format(path: Path) -> str | None:
     return None
 
 
-def kind_of(con: duckdb.DuckDBPyConnection, path: Path) -> str:
+def kind_of(con: duckdb.DuckDBPyConnection, path: Path, encoding: str | None = None) -> str:
     """What a CSV or Parquet input holds, from its columns: games (white_id and
     black_id), a calendar (window_start), a registry (name), initial ratings (rating)."""
-    with readable(con, Path(path)) as file:
+    with readable(con, Path(path), encoding) as file:
         with read_as(path, "CSV file"):
             names = {n.strip().lower().lstrip("\ufeff") for n in con.sql(file.source).columns[1:]}
     for kind, needed in (("go_games", {"black_id", "white_id", "winner"}), ("games", {"white_id", "black_id"}),
@@ -275,7 +285,8 @@ PART_TABLE = "part_{file_id}"
 
 
 def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: int, submission_id: int,
-                staging: str = "main", part: int | None = None, blank_missing: bool = False) -> Ingested:
+                staging: str = "main", part: int | None = None, blank_missing: bool = False,
+                encoding: str | None = None) -> Ingested:
     """Stage the rows of one input file as a part of a submission; with `part` (the
     file_id of a part staged before from the same content), only its rows that are
     still rejected, which validation then examines again.
@@ -287,7 +298,7 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: i
     `staging` is the schema of the staging tables: "main" keeps them in the
     warehouse for a later `ratings validate`; "temp" keeps them in memory when
     validation follows in the same transaction (`ratings run`), each file's rows in a
-    table of their own (PART_TABLE).
+    table of their own (PART_TABLE). `encoding`: the one named with --encoding.
     """
     path = Path(path)
     if not path.is_file():
@@ -295,7 +306,7 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: i
     file_id = part if part is not None else scalar(con, "select nextval('file_ids')")
     only = ("" if part is None else
             f" where __row in (select row_number from rejects where file_id = {file_id} and status = 'open')")
-    with readable(con, path) as file, read_as(path, "CSV file"):
+    with readable(con, path, encoding) as file, read_as(path, "CSV file"):
         if file.oversized and kind not in WITH_READING_PROBLEMS:
             raise InputFileError(f"{path}: {file.oversized[0][1]}; nothing of the file is taken in")
         if part is None:
@@ -306,6 +317,8 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: i
                                                    published.list_of_name(path), kind, found))
         if refusal := layout_refusal(kind, found):
             raise InputFileError(f"{path}: {refusal}: nothing of it is taken in")
+        if kind == "ratings" and part is None:
+            _refuse_several_lists(con, path, file.source, found)
         if kind == "players" and part is None and not blank_missing and (
                 blanked := blanked_columns(con, file.source, found)):
             raise InputFileError(blanking_refusal(path, blanked))
@@ -332,9 +345,47 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: i
     if part is not None:
         rows = scalar(con, f"select count(*) from {staged(con, staging, kind)} where file_id = ?", [file_id])
         con.execute("update source_files set status = 'staged', staged_in = ? where file_id = ?", [staging, part])
-        return Ingested(kind, str(path), file_id, rows, missing, reexamined=True, notes=file.notes)
+        return Ingested(kind, str(path), file_id, rows, missing, reexamined=True, notes=file.notes,
+                        warnings=file.warnings)
     return _recorded(con, path, kind, run_id, submission_id, staging, file_id, file, missing,
                      f"{staged(con, staging, kind)} where file_id = {file_id}")
+
+
+# A column naming the list a row belongs to: list_id (`ratings export history`), list_period (the
+# federation's history file), period, list, rating_period...
+LIST_COLUMN = re.compile(r"(?:^|_)(?:list|period)(?:_|$)")
+
+
+def _refuse_several_lists(con: duckdb.DuckDBPyConnection, path: Path, source: str, found: list[str]) -> None:
+    """Initial ratings are one list, the one in force before the first window: a file of
+    several (the federation's history file, 85 lists a player) is refused whole, naming
+    its list column. Staged row by row, each player's first row would be taken, from
+    whichever list it is in, and every other rejected as listed again (889,394 of the
+    Belgian history's rows). A column of lists in which no player appears twice (each
+    player's latest rating, with its list) is one list of ratings, and taken."""
+    by_name = {n.strip().lower().lstrip("\ufeff"): n for n in found}
+    if "player_id" not in by_name:
+        return
+    player = sql_name(by_name["player_id"])
+    for key, name in by_name.items():
+        if not LIST_COLUMN.search(key):
+            continue
+        column = sql_name(name)
+        lists, first, last, players, who, times = con.execute(f"""
+            with rows as (select nullif(trim({column}), '') as list, nullif(trim({player}), '') as player
+                          from ({source})),
+                 per_player as (select player, count(distinct list) as lists from rows
+                                where player is not null and list is not null group by player)
+            select (select count(distinct list) from rows), (select min(list) from rows),
+                   (select max(list) from rows), (select count(*) from per_player where lists > 1),
+                   (select player from per_player order by lists desc, try_cast(player as bigint), player limit 1),
+                   (select max(lists) from per_player)""").fetchone()
+        if lists > 1 and players:
+            raise InputFileError(
+                f"{path}: a file of several lists: its column {name!r} names {lists:,} lists ({first} … {last}) and "
+                f"{players:,} players are in more than one (player {who} in {times}); initial ratings are one list, "
+                "the one in force before the first window: nothing of it is taken in. Give the rows of that list "
+                "alone, as a file of their own")
 
 
 def _list_of(con: duckdb.DuckDBPyConnection, source: str, found: list[str]) -> str | None:
@@ -354,7 +405,7 @@ def _recorded(con: duckdb.DuckDBPyConnection, path: Path, kind: str, run_id: int
                              "nothing of it is taken in")
     message = f"missing column(s): {', '.join(missing)}" if missing else None
     record_part(con, file_id, run_id, kind, path, rows, submission_id, staging, message)
-    return Ingested(kind, str(path), file_id, rows, missing, notes=file.notes)
+    return Ingested(kind, str(path), file_id, rows, missing, notes=file.notes, warnings=file.warnings)
 
 
 def record_part(con: duckdb.DuckDBPyConnection, file_id: int, run_id: int, kind: str, path: Path, rows: int,

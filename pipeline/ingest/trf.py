@@ -18,7 +18,8 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from pipeline.formats.trf import Problem, Tournament, read_trf
+from pipeline.formats.encodings import file_text
+from pipeline.formats.trf import Problem, Tournament, tournament_of
 from pipeline.ingest.tables import record_part
 from pipeline.warehouse import scalar, sql_text, staged
 
@@ -40,6 +41,7 @@ class TournamentIngested:
     problems: tuple[Problem, ...]  # bad lines and players not in the registry, in line order
     assumptions: tuple[str, ...] = ()  # what the reader assumed (dates, colour letters, names matched), for the report
     printed_ratings: int = 0  # the file's ratings staged as initial ratings (--ratings-from-files)
+    warnings: tuple[str, ...] = ()  # what may be wrong though read (letters a wrong code page gives)
 
 
 def registry_matches(con: duckdb.DuckDBPyConnection, people: pd.DataFrame, id_column: str,
@@ -215,18 +217,20 @@ def _staged_games(t: Tournament, ids: pd.Series, register_new: bool = False,
 def ingest_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int, submission_id: int,
                       staging: str = "main", register_new: bool = False,
                       again: dict[str, int] | None = None, default_date: dt.date | None = None,
-                      ratings_from_file: bool = False) -> TournamentIngested:
+                      ratings_from_file: bool = False, encoding: str | None = None) -> TournamentIngested:
     """Stage one tournament file as a submission's parts. `again` (kind → file_id of
     the parts staged before from the same content): only the rows still rejected are
     staged again, so that a completed registry or --register-new lets them in.
     `default_date` (--date) dates the rounds the file gives no date; `ratings_from_file`
     stages the ratings the file prints (columns 49-52) as the initial ratings of its
-    players the warehouse has none for, a part of kind `ratings` of this submission."""
+    players the warehouse has none for, a part of kind `ratings` of this submission. `encoding`:
+    the one named with --encoding (pipeline/formats/encodings.py)."""
     path = Path(path)
-    t = read_trf(path, default_date)
+    text = file_text(path, encoding)
+    t = tournament_of(text, default_date)
     event = t.tags.get("012")
     if t.dates_refused and (described := described_dates(con, event)):  # ruling D3: the events file's dates
-        t = read_trf(path, default_date, described)
+        t = tournament_of(text, default_date, described)
     identities = registry_identities(con, t)
     ids = identities["player_id"]
     registered = 0
@@ -262,7 +266,8 @@ def ingest_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int, s
     return TournamentIngested(str(path), t.flavour, event, file_id, len(t.players),
                               int(ids.notna().sum()) - registered, registered, len(t.games),
                               int(t.games["result"].isin(FORFEIT_RESULTS).sum()), len(b), tuple(problems),
-                              (*t.assumptions, *identity_assumptions(t, identities)), printed)
+                              (*t.assumptions, *identity_assumptions(t, identities)), printed,
+                              (text.warning,) if text.warning else ())
 
 
 def described_dates(con: duckdb.DuckDBPyConnection, event: str | None) -> tuple[dt.date, dt.date] | None:
