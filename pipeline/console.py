@@ -29,7 +29,8 @@ def _tournament_found(t) -> str:
                 + (f", {t.printed_ratings} printed ratings taken as initial ratings" if t.printed_ratings else ""))
     return (f"{GO_SOURCES.get(t.source, t.source)}: event {t.event_id}, "
             f"{t.players} players ({t.in_registry} in the registry, {t.registered} new), {t.games} games "
-            f"({t.not_counted} not counted)")
+            f"({t.not_counted} not counted"
+            + (f": {t.won_by_default} won by default, stored and never rated" if t.won_by_default else "") + ")")
 
 
 def report_intake(intakes: list[Intake]) -> None:

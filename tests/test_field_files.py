@@ -177,6 +177,7 @@ def test_opengotha_save_with_a_doctype_line_is_read_whole(cli, tmp_path):
     w = tmp_path / "w.duckdb"
     out = cli("ingest", egc, "--register-new", "--warehouse", w).output
     assert "cannot tell what the file holds" not in out and "760 players" in out and "2708 games" in out
+    assert "(18 not counted: 18 won by default, stored and never rated)" in out  # said once for the file
     with duckdb.connect(str(w), read_only=True) as con:
         assert con.execute("select count(*) from staged_go_games").fetchall()[0][0] == 2708
     # Rated whole: grep -o 'result="[A-Z_]*"' | sort | uniq -c gives 1300 + 1390 games played and

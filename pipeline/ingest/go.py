@@ -48,6 +48,7 @@ class GoTournamentIngested:
     problems: tuple[Problem, ...]
     assumptions: tuple[str, ...] = ()  # what the reader assumed (dates, colours, class), for the report
     warnings: tuple[str, ...] = ()  # what may be wrong though read (letters a wrong code page gives)
+    won_by_default: int = 0  # of the games not counted: stored as B+F, W+F, never rated (said once a file)
 
 
 def registry_identities(con: duckdb.DuckDBPyConnection, t: GoTournament) -> pd.DataFrame:
@@ -189,7 +190,8 @@ def ingest_go_tournament(con: duckdb.DuckDBPyConnection, path: Path, run_id: int
     return GoTournamentIngested(str(path), t.source, event["event_id"], file_id, len(t.players),
                                 int(ids.notna().sum()) - registered, registered, len(t.games),
                                 int((~t.games["counted"]).sum()), problems, tuple(assumptions),
-                                (text.warning,) if text.warning else ())
+                                (text.warning,) if text.warning else (),
+                                int((t.games["forfeit"] & t.games["winner"].isin(["B", "W"])).sum()))
 
 
 def dated_by_events_file(con: duckdb.DuckDBPyConnection, t: GoTournament) -> GoTournament:
