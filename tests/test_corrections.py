@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
-from pathlib import Path
 
 import duckdb
 import pytest
 
+from tests.as_user import completed
 from tests.conftest import copy_built, write_rows
 from tests.test_go_pipeline import go_files  # noqa: F401 (a fixture)
 from tests.test_submissions import FIRST, SECOND, query, ratings_of
@@ -219,10 +218,7 @@ def test_a_correction_set_aside_as_an_officer_sees_it(tmp_path):
     environment = {k: v for k, v in os.environ.items() if k not in ("RATINGS_WAREHOUSE", "RATINGS_OUT")}
 
     def ratings(*args) -> subprocess.CompletedProcess:
-        done = subprocess.run([str(Path(sys.executable).parent / "ratings"), *map(str, args)], cwd=tmp_path,
-                              capture_output=True, text=True, timeout=300, env=environment)
-        assert done.returncode == 0, done.stdout + done.stderr
-        return done
+        return completed(tmp_path, *args, env=environment)
 
     write_rows(tmp_path / "players.csv", ["player_id", "name"], FIDE_PLAYERS)
     write_rows(tmp_path / "ratings.csv", ["player_id", "rating", "games_total"], FIDE_RATINGS)

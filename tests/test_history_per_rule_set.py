@@ -6,11 +6,11 @@ and states a warehouse of its own gives."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.as_user import completed
 from tests.conftest import write_rows
 from tests.test_submissions import query
 
@@ -24,7 +24,6 @@ SEASON = [["2026-10-10", 1, 2, "1-0", "Autumn", 1], ["2026-10-11", 3, 4, "1-0", 
 # A September rapid reported late: one game of 2026-09-10, inside the performance history
 # (2026-09-01 …) and in an event ending before FIDE's (2026-09-29 …).
 LATE = [["2026-09-10", 1, 3, "0-1", "September rapid", 1]]
-RATINGS = str(Path(sys.executable).parent / "ratings")
 FIDE_REASON = ("date: 2026-09-10 is in an event ending 2026-09-10, before the history of the fide lists starts "
                "(the first list, 2026-11, rates the events ending from 2026-09-29)")
 
@@ -140,7 +139,7 @@ def test_as_a_user_runs_it_the_late_game_is_stored_and_said(files, tmp_path):
     # The console script in a fresh interpreter, in a scratch folder (its default warehouse
     # and output folder), as the README's season runs.
     def ratings(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([RATINGS, *map(str, args)], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        return completed(tmp_path, *args, code=None)
 
     first = ratings("run", "--players", files["players"], "--ratings", files["ratings"], "--games", files["season"],
                     "--no-reports")

@@ -8,22 +8,16 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import duckdb
 
+from tests.as_user import completed
 from tests.conftest import write_rows
-
-RATINGS = [str(Path(sys.executable).parent / "ratings")]
-
 
 def ratings(folder: Path, *args, code: int = 0) -> subprocess.CompletedProcess:
     """`ratings ARGS` as the officer runs it, in `folder`; its exit status checked."""
-    done = subprocess.run([*RATINGS, *map(str, args)], cwd=folder, capture_output=True, text=True, timeout=300)
-    assert done.returncode == code, done.stdout + done.stderr
-    assert "Traceback" not in done.stderr, done.stderr
-    return done
+    return completed(folder, *args, code=code)
 
 
 def query(w: Path, sql: str, params=None) -> list[tuple]:

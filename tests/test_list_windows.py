@@ -8,24 +8,20 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import duckdb
 import pytest
 
+from tests.as_user import completed
 from tests.conftest import write_rows, write_small_go_club
 
-RATINGS = Path(sys.executable).parent / "ratings"
 COLUMNS = ["date", "white_id", "black_id", "result", "event", "round"]
 
 
 def ratings(folder: Path, today: str, *args, ok: int = 0) -> subprocess.CompletedProcess:
     """`ratings` as a user runs it, in `folder`, on the day `today`."""
-    env = os.environ | {"RATINGS_TODAY": today, "RATINGS_WAREHOUSE": ""}
-    done = subprocess.run([str(RATINGS), *map(str, args)], capture_output=True, text=True, env=env, cwd=folder)
-    assert done.returncode == ok, done.stdout + done.stderr
-    return done
+    return completed(folder, *args, code=ok, env=os.environ | {"RATINGS_TODAY": today, "RATINGS_WAREHOUSE": ""})
 
 
 def _query(w: Path, sql: str, params=None) -> list[tuple]:

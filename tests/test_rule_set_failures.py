@@ -21,10 +21,10 @@ import duckdb
 import numpy as np
 import pytest
 
+from tests.as_user import completed
 from tests.conftest import write_rows, write_small_federation
 
 TOY = Path(__file__).parent / "toy_rule_set"
-RATINGS = Path(sys.executable).parent / "ratings"
 
 PYPROJECT = """[build-system]
 requires = ["setuptools>=61", "wheel"]
@@ -153,9 +153,7 @@ def ratings(folder: Path, path: str, *args, ok: int = 0, fail: bool = False) -> 
     env.pop("ELO_FAIL", None)
     if fail:
         env["ELO_FAIL"] = "1"
-    done = subprocess.run([str(RATINGS), *map(str, args)], capture_output=True, text=True, env=env, cwd=folder)
-    assert done.returncode == ok, done.stdout + done.stderr
-    return done
+    return completed(folder, *args, code=ok, env=env)
 
 
 def _query(w: Path, sql: str) -> list[tuple]:

@@ -25,9 +25,9 @@ from pipeline.commands.options import (
     date_option,
     encoding_option,
     input_options,
-    one_line,
     printed_ratings_option,
     publication_options,
+    reason_given,
     register_option,
     replace_options,
     rules_option,
@@ -201,7 +201,7 @@ def validate(warehouse: Path, wait: float, system: str | None, by: str | None) -
 
 @click.command()
 @click.argument("submission")
-@click.option("--reason", required=True, callback=one_line, help="Why the file is withdrawn (kept with it).")
+@click.option("--reason", required=True, callback=reason_given, help="Why the file is withdrawn (kept with it).")
 @warehouse_option
 @by_option
 def withdraw(submission: str, reason: str, warehouse: Path, wait: float, by: str | None) -> None:
@@ -220,8 +220,6 @@ def withdraw(submission: str, reason: str, warehouse: Path, wait: float, by: str
     from pipeline.warehouse import transaction
 
     by = who(by)
-    if not reason.strip():
-        raise click.BadParameter("say why", param_hint="--reason")
     with opened(warehouse, wait) as con, recorded(con, "withdraw", {"submission": submission}, by) as run_id, \
             transaction(con):
         target = submissions.resolve(con, submission)
@@ -243,7 +241,7 @@ def withdraw(submission: str, reason: str, warehouse: Path, wait: float, by: str
 
 @click.command()
 @click.argument("submission")
-@click.option("--reason", required=True, callback=one_line, help="Why its games are not corrections (kept with it).")
+@click.option("--reason", required=True, callback=reason_given, help="Why its games are not corrections (kept with it).")
 @warehouse_option
 @by_option
 def confirm(submission: str, reason: str, warehouse: Path, wait: float, by: str | None) -> None:
@@ -261,8 +259,6 @@ def confirm(submission: str, reason: str, warehouse: Path, wait: float, by: str 
     from pipeline.warehouse import transaction
 
     by = who(by)
-    if not reason.strip():
-        raise click.BadParameter("say why", param_hint="--reason")
     with opened(warehouse, wait) as con, recorded(con, "confirm", {"submission": submission}, by) as run_id, \
             transaction(con):
         target = submissions.resolve(con, submission)

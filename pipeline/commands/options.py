@@ -188,6 +188,13 @@ def one_line(ctx, param, value: str | None) -> str | None:
     return value
 
 
+def reason_given(ctx, param, value: str | None) -> str | None:
+    """A reason kept for the record (`one_line`), and one must be given: a blank one says nothing."""
+    if value is not None and not value.strip():
+        raise click.BadParameter("say why")
+    return one_line(ctx, param, value)
+
+
 def by_option(f):
     return click.option("--by", metavar="NAME", callback=one_line,
                         help="Who does it, for the record (default: your user name).")(f)
