@@ -154,7 +154,8 @@ select l.series, l.list_id, l.revision, l.window_start, l.window_end, l.games_ra
        s.biggest_gain_player, s.biggest_loss, s.biggest_loss_player, s.mean_change_played,
        s.mean_change_not_played, s.mean_change, d.mean_rating_change, coalesce(j.rejected_rows, 0) as rejected_rows
 from lists l left join stats s using (series, list_id) left join drift d using (series, list_id)
-left join rejected j using (series, list_id);
+left join rejected j using (series, list_id)
+order by l.series, l.position;
 
 comment on view list_summary is 'One row per list: counts, mean and median rating, biggest gain and loss (a rule set''s own figures of a list, such as the estimation''s rounds, are in its own table).';
 comment on column list_summary.series is 'The series (a rule set''s official lists, or a scenario).';
