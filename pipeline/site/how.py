@@ -24,6 +24,7 @@ def how_page(rule_set) -> tuple[str, str, int, dict]:
 
 
 def _table(table: Table, lang: str, gettext: Callable[[str], str]) -> Markup:
+    """The table in its box, which scrolls sideways on a phone (its caption stays in view)."""
     def cell(value, tag: str, first: bool) -> Markup:
         # A row's first cell names it (text, left); the others are numbers, right-aligned.
         words = first or not isinstance(value, Num)
@@ -34,15 +35,15 @@ def _table(table: Table, lang: str, gettext: Callable[[str], str]) -> Markup:
     rows = Markup("\n").join(Markup("<tr>{}</tr>").format(Markup("").join(cell(v, "td", i == 0)
                                                                           for i, v in enumerate(row)))
                              for row in table.rows)
-    return Markup('<div class="scroll"><table class="how">\n<caption>{}</caption>\n<thead><tr>{}</tr></thead>\n'
+    return Markup('<div class="scroll"><table class="how">\n<caption><span>{}</span></caption>\n<thead><tr>{}</tr></thead>\n'
                   '<tbody>\n{}\n</tbody></table></div>').format(sentence_html(table.caption, lang, gettext), head, rows)
 
 
 def _section(section: Section, lang: str, gettext) -> Markup:
     parts = [_table(p, lang, gettext) if isinstance(p, Table)
              else Markup("<p>{}</p>").format(sentence_html(p, lang, gettext)) for p in section.parts]
-    return Markup('<section>\n<h2>{}</h2>\n{}\n</section>').format(sentence_html(section.heading, lang, gettext),
-                                                                   Markup("\n").join(parts))
+    return Markup('<section class="how">\n<h2>{}</h2>\n{}\n</section>').format(
+        sentence_html(section.heading, lang, gettext), Markup("\n").join(parts))
 
 
 def explanation_html(explanation: Explanation, lang: str, gettext: Callable[[str], str]) -> Markup:

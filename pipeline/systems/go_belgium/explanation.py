@@ -163,12 +163,13 @@ def explanation(rules: GoBelgiumRules) -> tuple[Section, ...]:
                  "%(minimum)s; %(giver)s.",
                  {"offset": Num(rules.handicap_offset, None), "step": Num(rules.factor_step, None),
                   "minimum": Num(rules.factor_minimum, None), "giver": Line(squared)}),
-            Table(Line("Weight of a game by the class of its event"), (Line("Class"), Line("Type of event"), Line("Weight")),
+            Table(Line("Weight of a game by the class of its event"),
+                  (Line("Class"), Line("Type of event"), Line("Weight")),
                   tuple((c, Line(CLASS_WORDS[c]) if c in CLASS_WORDS else None, Num(w, None))
                         for c, w in weights.items())),
             Line("Games played from %(since)s on a 13×13 board weigh %(w13)s times as much, on a 9×9 board "
-                 "%(w9)s times.", {"since": dt.date.fromisoformat(rules.small_boards_since), "w13": Num(boards.get(13, 1.0), None),
-                                   "w9": Num(boards.get(9, 1.0), None)}))),
+                 "%(w9)s times.", {"since": dt.date.fromisoformat(rules.small_boards_since),
+                                   "w13": Num(boards.get(13, 1.0), None), "w9": Num(boards.get(9, 1.0), None)}))),
         Section(Line("Con and A (table I)"), (
             Line("Con decides how fast a rating moves, A how likely a surprise is; both depend on the player's own "
                  "rating. Between two rows they are interpolated linearly (at %(rating)s: Con %(con)s, A %(a)s); "
