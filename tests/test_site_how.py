@@ -15,10 +15,12 @@ import pytest
 
 from pipeline import systems
 from pipeline.rate.series import chosen
+from pipeline.site.build import _Language
 from pipeline.site.how import explanation_html, how_page
 from pipeline.site.i18n import LANGUAGES, catalogue, translations
 from pipeline.systems.card import Line, Num
 from pipeline.systems.explanation import Table
+from pipeline.systems.fide.rules import HERE as FIDE_TABLES
 from pipeline.systems.go_belgium import GoBelgium
 from pipeline.systems.go_belgium.rules import RULES as GO_RULES
 from tests.as_user import ratings
@@ -91,8 +93,8 @@ def test_belgian_go_worked_examples_are_computed_by_the_engine():
     # A −1950 + 46.4 = −1903.6, B −1950 − 46.4 = −1996.4.
     assert "A gains 116 × 0.8 × 0.5 = 46.4 points, to -1903.6; B goes to -1996.4." in one
     # Example 2: A's difference −1903.6 − (−1996.4) = 92.8, less the stone B receives, (1 − 0.5) × 100 = 50:
-    # 42.8. At −1903.6 Con = 116 − 0.536 × 6 = 112.784 + ... interpolated: 113.216 (A: 197.68). Symmetric
-    # E = 1 − 1/(e^(42.8/197.68) + 1) = 0.553917; factor 1 − 0.5/10 = 0.95 (unsquared, the seed):
+    # 42.8. At −1903.6, 46.4 of table I's 100 points above −1950: Con = 116 − 0.464 × 6 = 113.216 and
+    # A = 200 − 0.464 × 5 = 197.68. Symmetric E = 1 − 1/(e^(42.8/197.68) + 1) = 0.553917; factor 1 − 0.5/10 = 0.95 (unsquared, the seed):
     # 113.216 × 0.8 × 0.95 × 0.446083 = 38.383 → 38.4; the seed rounds Con to 113 and 1 − E to 0.45:
     # 113 × 0.8 × 0.95 × 0.45 = 38.646 → "about 38.6".
     assert "(A's difference: 92.8 − 50 = 42.8)" in two
@@ -152,7 +154,7 @@ def test_fide_k_the_400_rule_the_first_rating_and_table_8_1_2():
     assert [row[1] for row in k] == ["40", "40", "20", "10", "17"]
     assert "2700 against 2200 counts as 500" in _sentence(page, "A rating difference")
     expected = _table(page, "Expected score by the rating difference")
-    with open(FIXTURES.parent.parent / "pipeline" / "systems" / "fide" / "fide-8.1.2-expected-score.csv") as fh:
+    with open(FIDE_TABLES / "fide-8.1.2-expected-score.csv", newline="") as fh:  # the rule set's data file
         rows = list(csv.DictReader(fh))
     assert len(expected) == len(rows) == 51
     assert expected[0] == ["0 to 3", "0.50", "0.50"] and expected[-1] == ["736 and more", "1.00", "0.00"]
@@ -230,8 +232,6 @@ def test_numbers_are_written_in_the_pages_language():
 def test_a_go_rule_sets_page_is_made_from_the_rule_set_alone(name):
     # Go warehouses get their site elsewhere (issue 52, item 1); the page needs only the rule set:
     # rendered in its template and frame as `ratings site` renders it, in each language.
-    from pipeline.site.build import _Language
-
     template, path, depth, values = how_page(systems.rule_set(name))
     for lang in LANGUAGES:
         page = _Language(lang, list(LANGUAGES), "Rating").page(template, path, depth, values)
