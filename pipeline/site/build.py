@@ -38,6 +38,7 @@ from pipeline.publish import write_bytes
 from pipeline.publish.record import code_digest
 from pipeline.site.data import PAGE_ROWS, UNDER, SiteData, events_json, json_text, lists_json, site_data
 from pipeline.site.downloads import PUBLIC, checksums_text, list_downloads
+from pipeline.site.how import how_globals, how_page
 from pipeline.site.i18n import LANGUAGES, catalogue_files, environment, translations
 
 STATIC = Path(__file__).parent / "static"
@@ -347,7 +348,8 @@ def _pages(job: _Job) -> list[tuple[tuple, str]]:
     d = job.data
     code = code_digest()
     latest = d.lists[-1]["list_id"] if d.lists else None
-    pages = [("index", "index.html", 1, {"lists": d.lists, "latest": latest, "pending": len(job.pending)})]
+    pages = [("index", "index.html", 1, {"lists": d.lists, "latest": latest, "pending": len(job.pending)}),
+             how_page(d.series.rule_set)]
     for l in d.lists:
         regions, clubs = d.choices.get(l["list_id"], ([], []))
         files = [{"name": f.name, "label": f.label, "sha256": f.sha256, "size": f.size}
@@ -395,6 +397,7 @@ class _Language:
         messages = translations(lang)
         self.lang, self.gettext = lang, messages.gettext
         self.env = environment(lang, messages)
+        self.env.globals.update(how_globals(lang, self.gettext))
         self.common = {"lang": lang, "languages": [(c, LANGUAGES[c]) for c in languages], "under": UNDER,
                        "page_rows": PAGE_ROWS, "rating_word": rating_word}
         self.templates: dict[str, object] = {}

@@ -14,6 +14,7 @@ its own:
 | rating of one period                   | `rate_period(state, games, period, fixes)`        |
 | how a correction applies               | inside `rate_period` (`fixes`), `rating_scale`    |
 | calculation card, what-if              | `card`, `whatif` (or none)                        |
+| how its ratings are computed (the site) | `explanation` (default: its parameters)          |
 | what it publishes                      | `published_state`, `list_files`, `current_list`, `publishes_estimates` |
 | its own tables and columns             | `tables`, `extensions`, `schema` (SQL beside its code) |
 | periods a calendar file may replace    | `takes_calendar_file`                             |
@@ -29,6 +30,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import duckdb
 import numpy as np
+
+from pipeline.systems.explanation import Explanation, default_explanation
 
 if TYPE_CHECKING:  # pandas for the annotations: a command that only reads the lists never loads it
     import pandas as pd
@@ -264,6 +267,12 @@ class RuleSet(ABC):
             player_ids = carded_players(con, series, list_id)
         return {int(p): self.card(con, series, int(p), list_id)
                 for p in progress(player_ids, f"cards of {list_id}", unit="card")}
+
+    def explanation(self) -> Explanation:
+        """How its ratings are computed, from its parameters in force and its own functions
+        (pipeline/systems/explanation.py; the site's page in each language): by default
+        its parameters, by name, with their values."""
+        return default_explanation(self)
 
     def whatif(self, con: duckdb.DuckDBPyConnection, series: str, player_id: int, opponent: float,
                list_id: str) -> str:

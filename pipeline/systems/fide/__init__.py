@@ -9,6 +9,8 @@ import pandas as pd
 
 from pipeline.rate.periods import local_indices, mark_corrections
 from pipeline.systems.base import Fixes, Outcome, Period, RatedList, RuleSet
+from pipeline.systems.explanation import Explanation
+from pipeline.systems.fide.explanation import explained
 from pipeline.systems.fide.calendar import list_date as calendar_list_date
 from pipeline.systems.fide.calendar import monthly_calendar
 from pipeline.systems.fide.events import FideGames, fide_period_games, place_fide_games
@@ -31,6 +33,9 @@ class Fide(RuleSet):
     published_state = ("player_id", "rating::integer as rating", "games_total", "peak_rating::integer as peak_rating",
                        "k", "inactive")
     pairing_state = ("k", "birth_year", "inactive")  # FIDE's TXT layout: K, B-day, the inactive flag
+
+    def explanation(self) -> Explanation:
+        return explained(self)
 
     def rating_step(self) -> float:
         return 1

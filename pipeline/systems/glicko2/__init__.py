@@ -13,6 +13,8 @@ import numpy as np
 
 from pipeline.rate.periods import column, mark_corrections
 from pipeline.systems.base import Fixes, Outcome, Period, RatedList, RuleSet
+from pipeline.systems.explanation import Explanation
+from pipeline.systems.glicko2.explanation import explained
 from pipeline.systems.glicko2.rules import Glicko2Rules, period_result, published
 
 
@@ -67,6 +69,9 @@ class Glicko2(RuleSet):
 
     def calendar(self, first, last):
         return period_calendar(first, last, self.parameters.period_months)
+
+    def explanation(self) -> Explanation:
+        return explained(self)
 
     def starting_state(self, con: duckdb.DuckDBPyConnection, series: str, before: str | None) -> Glicko2State:
         players = con.sql(f"""

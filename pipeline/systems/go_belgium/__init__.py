@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from pipeline.systems.explanation import Explanation
 from pipeline.systems.go import GoRuleSet, Rated
+from pipeline.systems.go_belgium.explanation import explained
 from pipeline.systems.go_belgium.rules import *  # noqa: F403 (the rules, for their users)
 from pipeline.systems.go_belgium.rules import EventResult, GoBelgiumRules, game_weight, rate_event
 from pipeline.systems.texts import first_that_holds
@@ -23,6 +25,9 @@ class GoBelgium(GoRuleSet):
         r = rate_event(b, w, g["black_result"].to_numpy(float), g["handicap"].to_numpy(float), weight,
                        before_rating, before_level, rules)
         return Rated(r.rating, r.level, r.games, r.start, r.first, _sides(g, r))
+
+    def explanation(self) -> Explanation:
+        return explained(self)
 
 
 def _sides(g: pd.DataFrame, r: EventResult) -> dict:

@@ -18,6 +18,8 @@ import pandas as pd
 
 from pipeline.rate.periods import local_indices
 from pipeline.systems.base import Fixes, Outcome, Period, RatedList
+from pipeline.systems.explanation import Explanation
+from pipeline.systems.go_ffg1984.explanation import explained
 from pipeline.systems.go import EventGames, GoRuleSet, GoState, side_rows
 from pipeline.systems.go.grades import grade_text, level_of_points
 from pipeline.systems.go_ffg1984.rules import *  # noqa: F403 (the rules, for their users)
@@ -62,6 +64,9 @@ class GoFfg1984(GoRuleSet):
             select e.event_id as list_id, e.start_date as window_start, e.end_date as window_end
             from placed p join events e using (event_id)
             order by p.last, e.end_date, e.event_id""", [series]).df()
+
+    def explanation(self) -> Explanation:
+        return explained(self)
 
     def starting_state(self, con: duckdb.DuckDBPyConnection, series: str, before: str | None) -> Ffg1984State:
         s = super().starting_state(con, series, before)

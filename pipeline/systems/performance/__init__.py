@@ -9,8 +9,10 @@ import numpy as np
 
 from pipeline.rate.periods import column, local_indices, mark_corrections
 from pipeline.systems.base import Fixes, Outcome, Period, RatedList, RuleSet
+from pipeline.systems.explanation import Explanation
 from pipeline.systems.performance.calendar import list_season, nominal_calendar
 from pipeline.systems.performance.components import component_labels
+from pipeline.systems.performance.explanation import explained
 from pipeline.systems.performance.rules import *  # noqa: F403 (the rules, for their users)
 from pipeline.systems.performance.rules import RULES, ListResult, PerformanceRules, bonus, published, rate_list
 
@@ -49,6 +51,9 @@ class Performance(RuleSet):
     # ruling R14: a whole number is taken as given, whatever its last digit (a foreign opponent's
     # FIDE rating, a transferred player's); only the ratings the rules compute are rounded (R3)
     initial_rating_rule = ("{rating} = round({rating})", "a whole number, whatever its last digit (R14)")
+
+    def explanation(self) -> Explanation:
+        return explained(self)
 
     def rating_step(self) -> float:
         return self.parameters.rounding_step  # R3
