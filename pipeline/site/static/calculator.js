@@ -1,0 +1,259 @@
+// The rating calculator (seed 003): a player's rating and games, the new rating with
+// every step of the formula in their own numbers, the results of one game before it is
+// played, the performance over a tournament, the expected score for each rating gap.
+//
+// One file, two uses: the page's script (it draws the calculator into #calculator from
+// window.CALCULATOR, the rule set's parameters and tables that `ratings site` writes into
+// calculator-data.js) and a module Node loads (tests/test_calculator.py compares its
+// arithmetic with the rule sets' own Python functions). The arithmetic is written in the
+// order of the Python's operations, so that both give the same doubles; the tables come
+// from the data, never from this file.
+(function (root, factory) {
+  const api = factory();
+  if (typeof module === "object" && module.exports) module.exports = api;
+  else {
+    root.Calculator = api;
+    if (typeof document !== "undefined") document.addEventListener("DOMContentLoaded", () => api.start(document));
+  }
+}(typeof self !== "undefined" ? self : this, function () {
+  "use strict";
+
+  // numpy's round(x, d): the value scaled, rounded half to even, scaled back.
+  function rint(x) {
+    const f = Math.floor(x), rest = x - f;
+    if (rest > 0.5) return f + 1;
+    if (rest < 0.5) return f;
+    return f % 2 === 0 ? f : f + 1;
+  }
+  const roundTo = (x, d) => rint(x * 10 ** d) / 10 ** d;
+
+  // How the page prints a number: d decimals, half away from zero on the double's exact value.
+  function fixed(x, d) {
+    const text = x.toFixed(d);
+    return /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
+  }
+
+  const sum = (values) => values.reduce((total, v) => total + v, 0);  // in order, as numpy's bincount
+
+  // numpy.interp: linear between the points, flat beyond them.
+  function interp(x, xs, ys) {
+    const last = xs.length - 1;
+    if (x <= xs[0]) return ys[0];
+    if (x >= xs[last]) return ys[last];
+    let j = 0;
+    while (xs[j + 1] <= x) j += 1;
+    const slope = (ys[j + 1] - ys[j]) / (xs[j + 1] - xs[j]);
+    return slope * (x - xs[j]) + ys[j];
+  }
+
+  // --- FIDE (pipeline/systems/fide/rules.py) -------------------------------------------
+  function halfAway(x) {  // FIDE's rounding, 6 decimals first (rules.half_away)
+    const y = roundTo(x, 6);
+    return Math.sign(y) * Math.floor(Math.abs(y) + 0.5);
+  }
+
+  function fideDifference(own, opponent, p) {  // the 400-point rule; X4: 2650 and more use the real gap
+    const d = own - opponent;
+    if (p.cap_exempt_from !== null && own >= p.cap_exempt_from) return d;
+    return Math.min(Math.max(d, -p.difference_cap), p.difference_cap);
+  }
+
+  function fideExpected(d, data) {  // table 8.1.2 at |D| rounded to a whole point
+    if (data.parameters.logistic) return 1 / (1 + 10 ** (-d / 400));
+    const table = data.tables.expected, gap = Math.floor(Math.abs(d) + 0.5);
+    let row = 0;
+    while (row + 1 < table.length && table[row + 1][0] <= gap) row += 1;
+    return d >= 0 ? table[row][1] : table[row][2];
+  }
+
+  function fideK(rating, gamesTotal, peak, junior, games, p) {  // ruling X5, then K × n ≤ 700
+    let k, rule;
+    if (peak >= p.master_from) [k, rule] = [p.k_master, "master"];
+    else if (gamesTotal < p.established_games) [k, rule] = [p.k_new, "new"];
+    else if (junior && !(Math.max(peak, rating) >= p.junior_below)) [k, rule] = [p.k_junior, "junior"];
+    else [k, rule] = [p.k_standard, "standard"];
+    const limit = Math.floor(p.max_k_times_games / Math.max(games, 1));
+    return limit < k ? {k: limit, rule: "limit", base: k} : {k, rule, base: k};
+  }
+
+  function fide(input, data) {
+    const p = data.parameters, own = input.rating;
+    const games = input.games.map((g) => {
+      const d = fideDifference(own, g.rating, p);
+      return {rating: g.rating, score: g.score, d, e: fideExpected(d, data)};
+    });
+    const peak = Math.max(input.peak ?? own, own);
+    const k = input.k ? {k: input.k, rule: "given", base: input.k}
+      : fideK(own, input.gamesTotal, peak, input.junior, games.length, p);
+    const gain = sum(games.map((g) => k.k * (g.score - g.e)));
+    const change = halfAway(gain);
+    const score = sum(games.map((g) => g.score)), expected = sum(games.map((g) => g.e));
+    const wins = games.filter((g) => g.score === 1).length, losses = games.filter((g) => g.score === 0).length;
+    const mean = sum(games.map((g) => g.rating)) / games.length;
+    return {games, k, score, expected, gain, change, rating: own + change, floor: p.floor, mean, wins, losses,
+            performance: mean + 400 * (wins - losses) / games.length};
+  }
+
+  // --- the national performance Elo (pipeline/systems/performance/rules.py) ------------
+  function bonus(x, data) {  // D(P), interpolated (R5), bounded to ±470
+    const bound = data.parameters.bonus_bound, rows = data.tables.dp.filter((r) => Math.abs(r[1]) <= bound);
+    return interp(x, rows.map((r) => r[0]), rows.map((r) => r[1]));
+  }
+
+  function compatibleGame(score, own, opponent, gap) {  // the 350 rule, compared at 6 decimals (R13)
+    if (score === 1) return roundTo(own - opponent, 6) < gap;
+    if (score === 0) return roundTo(opponent - own, 6) < gap;
+    return true;
+  }
+
+  function published(x, step) {  // R3: the nearest ten, 5 going up, after 3 decimals
+    return Math.floor(roundTo(x, 3) / step + 0.5) * step;
+  }
+
+  function performanceElo(input, data) {
+    const p = data.parameters, ei = input.rating;
+    const games = input.games.map((g) => ({rating: g.rating, score: g.score,
+      compatible: compatibleGame(g.score, ei, g.rating, p.compatibility_gap)}));
+    const counted = games.filter((g) => g.compatible), nj = counted.length;
+    const quota = input.junior ? p.junior_quota : p.senior_quota, w = p.brake_weight;
+    const out = {games, nj, quota, w, rating: ei, rule: "none"};
+    if (nj === 0) return Object.assign(out, {published: published(ei, p.rounding_step)});
+    const sc = sum(counted.map((g) => g.score)), ea = sum(counted.map((g) => g.rating)) / nj, pc = sc / nj;
+    const dp = bonus(pc, data), raw = ea + dp, pj = Math.max(raw, p.performance_floor);
+    let rating, rule;
+    if (pj < ei) [rating, rule] = [(w * ei + nj * pj) / (w + nj), "brake"];
+    else if (nj >= quota) [rating, rule] = [pj, "quota"];
+    else [rating, rule] = [(pj * nj + (w - nj) * ei) / w, "barycentre"];
+    return Object.assign(out, {sc, ea, p: pc, dp, raw, pj, rating, rule, published: published(rating, p.rounding_step)});
+  }
+
+  // --- Belgian Go (pipeline/systems/go_belgium/rules.py) -------------------------------
+  function conAndA(rating, data) {  // table I, interpolated; extrapolated below its first row; flat above (G5)
+    const t = data.tables.table_one;
+    const line = (c) => {
+      if (rating < t[0][0]) return t[0][c] + (rating - t[0][0]) * ((t[1][c] - t[0][c]) / (t[1][0] - t[0][0]));
+      return interp(rating, t.map((r) => r[0]), t.map((r) => r[c]));
+    };
+    return [line(1), line(2)];
+  }
+
+  function goExpected(d, a, p) {  // the weaker (d ≤ 0), the stronger with its 0.986
+    if (d <= 0) return 1 / (Math.exp(-d / a) + 1);
+    return (p.symmetric_expectation ? 1 : p.asymmetry) - 1 / (Math.exp(d / a) + 1);
+  }
+
+  function handicapTerms(h, receives, p) {  // (h − 0.5) × 100 and the factors, h = 1 included (G3)
+    const stones = h >= 1 ? h - p.handicap_offset : 0;
+    const receiver = Math.max(p.factor_minimum, 1 - stones / p.factor_step);
+    const giver = p.giver_factor_squared ? receiver ** 2 : receiver;
+    return {stones, adjustment: (receives ? 1 : -1) * stones * p.stone_value,
+            factor: h >= 1 ? (receives ? receiver : giver) : 1};
+  }
+
+  function levelOfPoints(r) {  // ruling G4: 237 is 3 dan (level 3), −1075 is 11 kyu (level −10)
+    return r >= 0 ? Math.floor(r / 100) + 1 : -Math.floor(-r / 100);
+  }
+
+  function nextLevel(level, r) {  // promoted above the grade, demoted 100 below it
+    if (r > 100 * level) return levelOfPoints(r);
+    if (r < 100 * (level - 2)) return levelOfPoints(r + 100);
+    return level;
+  }
+
+  const gradeText = (level) => level >= 1 ? `${level}d` : `${1 - level}k`;
+
+  function goBelgium(input, data) {
+    const p = data.parameters, own = input.rating;
+    const weights = Object.fromEntries(p.class_weights), boards = Object.fromEntries(p.board_weights);
+    const [con, a] = conAndA(own, data);
+    const games = input.games.map((g) => {
+      const terms = handicapTerms(g.handicap, g.receives, p);
+      const weight = g.weight ?? weights[g.eventClass] * boards[g.board];
+      const difference = own - g.rating + terms.adjustment;
+      const expected = goExpected(difference, a, p);
+      return {...g, ...terms, weight, difference, expected, change: con * weight * terms.factor * (g.result - expected)};
+    });
+    const counted = games.filter((g) => g.weight > 0);  // G7: a game of weight 0 changes nothing
+    const change = sum(counted.map((g) => g.change));
+    const after = Math.max(own + change, p.floor);
+    const level = input.level ?? levelOfPoints(own);
+    const newLevel = nextLevel(level, after);
+    return {games, con, a, change, rating: after, floor: p.floor, level, newLevel,
+            grade: gradeText(level), newGrade: gradeText(newLevel)};
+  }
+
+  // --- Glicko-2 (pipeline/systems/glicko2/rules.py, Glickman 2013) ---------------------
+  const SCALE = 173.7178, CENTRE = 1500, MAX_ITERATIONS = 200;
+  const gOf = (phi) => 1 / Math.sqrt(1 + 3 * phi ** 2 / Math.PI ** 2);
+
+  function volatility(sigma, phi, v, delta, tau, epsilon) {  // step 5, the Illinois algorithm
+    const a = Math.log(sigma ** 2), phi2 = phi ** 2, delta2 = delta ** 2, tau2 = tau ** 2;
+    const f = (x) => {
+      const ex = Math.exp(x);
+      return ex * (delta2 - phi2 - v - ex) / (2 * (phi2 + v + ex) ** 2) - (x - a) / tau2;
+    };
+    let A = a, B, k = 1;
+    if (delta2 > phi2 + v) B = Math.log(delta2 - phi2 - v);
+    else {
+      let n = 0;
+      while (f(a - k * tau) < 0) {
+        k += 1;
+        if (++n > MAX_ITERATIONS) throw new Error("Glicko-2 step 5.2: no k");
+      }
+      B = a - k * tau;
+    }
+    let fA = f(A), fB = f(B), n = 0;
+    while (Math.abs(B - A) > epsilon) {
+      if (++n > MAX_ITERATIONS) throw new Error("Glicko-2 step 5.4 did not converge");
+      const C = A + (A - B) * fA / (fB - fA), fC = f(C);
+      if (fC * fB <= 0) [A, fA] = [B, fB];
+      else fA = fA / 2;
+      [B, fB] = [C, fC];
+    }
+    return Math.exp(A / 2);
+  }
+
+  function glicko2(input, data) {
+    const p = data.parameters;
+    const mu = (input.rating - CENTRE) / SCALE, phi = input.deviation / SCALE;
+    const games = input.games.map((o) => {
+      const muj = (o.rating - CENTRE) / SCALE, phij = o.deviation / SCALE, g = gOf(phij);
+      return {...o, muj, phij, g, e: 1 / (1 + Math.exp(-gOf(phij) * (mu - muj)))};
+    });
+    const information = sum(games.map((o) => o.g ** 2 * o.e * (1 - o.e)));
+    const surprise = sum(games.map((o) => o.g * (o.score - o.e)));
+    const v = 1 / information, delta = v * surprise;
+    const sigma = volatility(input.volatility, phi, v, delta, p.tau, p.epsilon);
+    let phiStar = Math.sqrt(phi ** 2 + sigma ** 2);
+    if (p.max_deviation !== null) phiStar = Math.min(phiStar, p.max_deviation / SCALE);
+    const phiNew = 1 / Math.sqrt(1 / phiStar ** 2 + 1 / v);
+    const muNew = mu + phiNew ** 2 * surprise;
+    const rating = SCALE * muNew + CENTRE;
+    return {games, mu, phi, v, delta, sigma, phiStar, phiNew, muNew, rating, deviation: SCALE * phiNew,
+            published: Math.sign(rating) * Math.floor(Math.abs(rating) + 0.5),
+            score: sum(games.map((o) => o.score)), expected: sum(games.map((o) => o.e))};
+  }
+
+  const SYSTEMS = {"fide": fide, "performance": performanceElo, "go-belgium": goBelgium, "glicko2": glicko2};
+
+  function compute(system, input, data) { return SYSTEMS[system](input, data); }
+
+  // How many decimals the page prints each value with: the test compares to them.
+  const DECIMALS = {
+    "fide": {d: 0, e: 2, score: 1, expected: 2, gain: 2, change: 0, rating: 0, mean: 1, performance: 1},
+    "performance": {ea: 2, p: 4, dp: 2, pj: 2, rating: 2, published: 0},
+    "go-belgium": {con: 2, a: 2, difference: 1, expected: 3, factor: 4, weight: 2, side: 2, change: 2, rating: 2},
+    "glicko2": {mu: 4, phi: 4, g: 4, e: 3, v: 4, delta: 4, sigma: 6, phiStar: 4, phiNew: 4, muNew: 4, rating: 2,
+                deviation: 2, published: 0},
+  };
+
+  function start(doc) {
+    const box = doc.getElementById("calculator"), data = globalThis.CALCULATOR;
+    if (box && data) page(doc, box, data);
+  }
+
+  const api = {compute, fixed, roundTo, interp, fide, fideExpected, fideDifference, fideK, halfAway,
+               performanceElo, bonus, compatibleGame, published, goBelgium, conAndA, goExpected,
+               handicapTerms, levelOfPoints, nextLevel, gradeText, glicko2, gOf, start, SYSTEMS, DECIMALS};
+  return api;
+}));
