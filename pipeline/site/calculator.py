@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict
+from pathlib import Path
+
+SCRIPT = Path(__file__).parent / "static" / "calculator.js"
 
 # The rule sets the calculator computes, and each one's tables: the name the script reads
 # them by, and the parameters' field that holds them (loaded from the rule set's CSV).
@@ -37,3 +40,19 @@ def calculator_script(data: dict) -> bytes:
     disk may not fetch a JSON file beside it)."""
     text = json.dumps(data, ensure_ascii=False, sort_keys=True, allow_nan=False)
     return f"window.CALCULATOR = {text};\n".encode("utf-8")
+
+
+def calculator_files(rule_set) -> dict[str, bytes]:
+    """The files the calculator page loads, by their path in the site (none: no calculator)."""
+    data = calculator_data(rule_set)
+    return {} if data is None else {"calculator.js": SCRIPT.read_bytes(), "calculator-data.js": calculator_script(data)}
+
+
+def calculator_page(rule_set) -> tuple | None:
+    """The calculator's page as the site lists its pages (template, path, depth, values);
+    None: the rule set has no calculator."""
+    data = calculator_data(rule_set)
+    if data is None:
+        return None
+    return ("calculator", "calculator.html", 1, {"system": data["system"], "title": rule_set.title,
+                                                  "p": data["parameters"]})

@@ -247,6 +247,266 @@
                 deviation: 2, published: 0},
   };
 
+
+  // --- the page --------------------------------------------------------------------------
+  // Values a page opens with, so that it shows a calculation at once: the worked examples
+  // of the rules (performance-elo.md's, seed 000's first, Glickman's) and one FIDE game.
+  const EXAMPLES = {
+    "fide": {you: {rating: 1800, gamesTotal: 40}, games: [{opponent: 1900, result: 1}]},
+    "performance": {you: {rating: 1650}, games: [[1500, 1], [1720, 1], [1600, 1], [1250, 1], [1690, 0.5], [1800, 0],
+                                                 [2100, 0]].map(([opponent, result]) => ({opponent, result}))},
+    "go-belgium": {you: {rating: 50}, games: [{opponent: 150, result: 1}]},
+    "glicko2": {you: {rating: 1500, deviation: 200, volatility: 0.06},
+                games: [[1400, 30, 1], [1550, 100, 0], [1700, 300, 0]].map(([opponent, opponentDeviation, result]) => (
+                  {opponent, opponentDeviation, result}))},
+  };
+
+  function page(doc, form, data) {
+    const system = data.system, p = data.parameters, dec = DECIMALS[system];
+    const labels = JSON.parse(doc.getElementById("calculator-labels").textContent);
+    const comma = doc.body.dataset.lang !== "en";
+    // Numbers as the page prints them (fixed), in the page's language: a decimal comma, a real minus.
+    const n = (x, d) => { const t = fixed(x, d).replace("-", "\u2212"); return comma ? t.replace(".", ",") : t; };
+    const signed = (x, d) => (x > 0 ? "+" : "") + n(x, d);
+    const fill = (key, values) => labels[key].replace(/\{(\w+)\}/g, (m, k) => values[k]);
+    const list = doc.getElementById("games"), template = doc.getElementById("game-row");
+    const el = (tag, text, cls) => {
+      const e = doc.createElement(tag);
+      if (text !== undefined) e.textContent = text;
+      if (cls) e.className = cls;
+      return e;
+    };
+    const table = (heads, rows) => {
+      const t = el("table"), head = el("tr"), body = el("tbody");
+      for (const h of heads) head.append(el("th", h, "text"));
+      t.append(el("thead"), body);
+      t.tHead.append(head);
+      for (const r of rows) {
+        const tr = el("tr");
+        for (const c of r) tr.append(el("td", c));
+        body.append(tr);
+      }
+      return t;
+    };
+
+    function addGame(values) {
+      const row = template.content.firstElementChild.cloneNode(true);
+      for (const [name, value] of Object.entries(values || {})) {
+        const field = row.querySelector(`[name="${name}"]`);
+        if (field) field.value = String(value);
+      }
+      row.querySelector(".remove").addEventListener("click", () => {
+        if (list.children.length > 1) { row.remove(); number(); update(); }
+      });
+      list.append(row);
+      number();
+    }
+    function number() {  // each game's fields named with its number, for the screen readers
+      [...list.children].forEach((row, k) => row.setAttribute("aria-label", fill("game", {n: k + 1})));
+    }
+
+    const you = (name) => form.elements.namedItem(name);
+    function read() {  // the form as the arithmetic's input; the fields not filled in, named
+      const bad = [];
+      const value = (field, optional) => {
+        const ok = field.value === "" ? optional : field.checkValidity() && Number.isFinite(+field.value);
+        field.setAttribute("aria-invalid", ok ? "false" : "true");
+        if (!ok) bad.push(field.closest("label").firstChild.textContent.trim());
+        return field.value === "" ? null : +field.value;
+      };
+      const input = {rating: value(you("rating"))};
+      if (system === "fide") {
+        input.gamesTotal = value(you("gamesTotal"), true) ?? 0;
+        input.peak = value(you("peak"), true);
+        input.junior = you("junior").checked;
+        input.k = value(you("k"), true);
+      } else if (system === "performance") input.junior = you("junior").checked;
+      else if (system === "glicko2") {
+        input.deviation = value(you("deviation"));
+        input.volatility = value(you("volatility"));
+      } else if (system === "go-belgium" && you("level").value !== "") input.level = +you("level").value;
+      input.games = [...list.children].map((row) => {
+        const f = (name) => row.querySelector(`[name="${name}"]`);
+        const g = {rating: value(f("opponent"))};
+        if (system === "go-belgium") {
+          Object.assign(g, {handicap: +f("handicap").value, receives: f("receives").value === "1",
+                            eventClass: f("eventClass").value, board: +f("board").value, result: +f("result").value});
+        } else g.score = +f("result").value;
+        if (system === "glicko2") g.deviation = value(f("opponentDeviation"));
+        return g;
+      });
+      return {input, bad: [...new Set(bad)]};
+    }
+
+    const resultText = (x) => labels[{1: "win", 0.5: "draw", 0: "loss"}[x]];
+    const results = system === "go-belgium" ? [1, 0] : [1, 0.5, 0];
+
+    function answer(r, input) {  // the headline: the new rating and the change
+      if (system === "glicko2") {
+        return fill("gl_answer", {rating: n(r.published, 0), rd: n(r.deviation, dec.deviation),
+                                  change: signed(r.rating - input.rating, dec.rating)});
+      }
+      if (system === "performance") {
+        return fill("answer", {rating: n(r.published, 0), change: signed(r.published - input.rating, 0)});
+      }
+      if (system === "fide") return fill("answer", {rating: n(r.rating, 0), change: signed(r.change, 0)});
+      return fill("answer", {rating: n(r.rating, dec.rating), change: signed(r.rating - input.rating, dec.change)})
+        + ` · ${r.grade} \u2192 ${r.newGrade}`;
+    }
+
+    function steps(r, input) {  // every step of the formula, with the player's numbers
+      const out = [];
+      if (system === "fide") {
+        r.games.forEach((g, k) => {
+          const raw = input.rating - g.rating;
+          let text = fill("fide_d", {n: k + 1, own: n(input.rating, 0), opponent: n(g.rating, 0), raw: n(raw, 0)});
+          if (raw !== g.d) text += ", " + fill("fide_capped", {d: n(g.d, 0), cap: n(p.difference_cap, 0)});
+          out.push(text + "; " + fill(p.logistic ? "fide_logistic" : "fide_e", {d: n(g.d, dec.d), e: n(g.e, dec.e)}));
+        });
+        const k = r.k;
+        const why = {given: "k_given", master: "k_master", new: "k_new", junior: "k_junior", standard: "k_standard",
+                     limit: "k_limit"}[k.rule];
+        out.push(fill(why, {k: k.k, base: k.base, n: k.rule === "limit" ? r.games.length : p.established_games,
+                            from: n(p.master_from, 0), age: p.junior_age, below: n(p.junior_below, 0),
+                            max: p.max_k_times_games}));
+        const diff = r.score - r.expected;
+        out.push(fill("fide_sum", {score: n(r.score, dec.score), expected: n(r.expected, dec.expected),
+                                   diff: n(diff, dec.gain)}));
+        out.push(fill("fide_gain", {k: k.k, diff: n(diff, dec.gain), gain: n(r.gain, dec.gain), change: n(r.change, 0)}));
+        out.push(fill("fide_new", {own: n(input.rating, 0), sign: r.change < 0 ? "\u2212" : "+",
+                                   abs: n(Math.abs(r.change), 0), new: n(r.rating, 0)}));
+        if (r.rating < r.floor) out.push(fill("fide_floor", {floor: n(r.floor, 0)}));
+      } else if (system === "performance") {
+        if (r.nj === 0) return [fill("perf_none", {ei: n(input.rating, 0)})];
+        out.push(fill("perf_games", {nj: r.nj, sc: n(r.sc, 1), p: n(r.p, dec.p)}));
+        out.push(fill("perf_ea", {ea: n(r.ea, dec.ea)}));
+        out.push(fill("perf_dp", {dp: n(r.dp, dec.dp)}));
+        let pj = fill("perf_pj", {ea: n(r.ea, dec.ea), dp: n(r.dp, dec.dp), pj: n(r.raw, dec.pj)});
+        if (r.pj !== r.raw) pj += ", " + fill("perf_floor", {floor: n(p.performance_floor, 0)});
+        out.push(pj);
+        out.push(fill(`perf_${r.rule}`, {w: r.w, ei: n(input.rating, 0), nj: r.nj, pj: n(r.pj, dec.pj),
+                                         ej: n(r.rating, dec.rating), quota: r.quota}));
+        out.push(fill("perf_published", {step: p.rounding_step, published: n(r.published, 0)}));
+      } else if (system === "go-belgium") {
+        out.push(fill("go_con", {con: n(r.con, dec.con), a: n(r.a, dec.a), own: n(input.rating, dec.rating)}));
+        r.games.forEach((g, k) => {
+          const adj = g.adjustment === 0 ? "" : (g.adjustment > 0 ? "+ " : "\u2212 ") + n(Math.abs(g.adjustment), 0);
+          out.push(fill("go_game", {n: k + 1, own: n(input.rating, dec.rating), opponent: n(g.rating, dec.rating), adj,
+                                    d: n(g.difference, dec.difference), e: n(g.expected, dec.expected),
+                                    con: n(r.con, dec.con), w: n(g.weight, dec.weight), f: n(g.factor, dec.factor),
+                                    r: n(g.result, 0), c: n(g.change, dec.side)}));
+        });
+        let total = fill("go_total", {own: n(input.rating, dec.rating), sign: r.change < 0 ? "\u2212" : "+",
+                                      abs: n(Math.abs(r.change), dec.change), new: n(r.rating, dec.rating)});
+        if (r.rating !== input.rating + r.change) total += ", " + fill("go_floor", {floor: n(r.floor, 0)});
+        out.push(total);
+        out.push(fill("go_grade", {grade: r.grade, new: r.newGrade}));
+      } else {
+        out.push(fill("gl_step2", {r: n(input.rating, 2), rd: n(input.deviation, 2), mu: n(r.mu, dec.mu),
+                                   phi: n(r.phi, dec.phi)}));
+        out.push(fill("gl_step3", {v: n(r.v, dec.v)}));
+        out.push(fill("gl_step4", {delta: n(r.delta, dec.delta)}));
+        out.push(fill("gl_step5", {sigma: n(r.sigma, dec.sigma)}));
+        out.push(fill("gl_step6", {phistar: n(r.phiStar, dec.phiStar)}));
+        out.push(fill("gl_step7", {phinew: n(r.phiNew, dec.phiNew), munew: n(r.muNew, dec.muNew)}));
+        out.push(fill("gl_step8", {r: n(r.rating, dec.rating), rd: n(r.deviation, dec.deviation)}));
+      }
+      return out;
+    }
+
+    function gamesTable(r) {  // the games' own terms, where the steps leave them out
+      if (system === "performance") {
+        return table([labels.opponent, labels.result_h, labels.compatible], r.games.map((g) => [
+          n(g.rating, 0), resultText(g.score), g.compatible ? labels.compatible
+            : fill(g.score === 1 ? "not_win" : "not_loss", {gap: n(p.compatibility_gap, 0)})]));
+      }
+      if (system === "glicko2") {
+        return table([labels.opponent, labels.result_h, labels.g, labels.expected], r.games.map((g) => [
+          `${n(g.rating, 2)} (RD ${n(g.deviation, 2)})`, resultText(g.score), n(g.g, dec.g), n(g.e, dec.e)]));
+      }
+      return null;
+    }
+
+    function threeResults(input) {  // the last game's results, before it is played
+      const rows = results.map((x) => {
+        const games = input.games.map((g, k) => k === input.games.length - 1
+          ? Object.assign({}, g, system === "go-belgium" ? {result: x} : {score: x}) : g);
+        const r = compute(system, Object.assign({}, input, {games}), data);
+        return [resultText(x), answer(r, input)];
+      });
+      return table([labels.result_h, labels.new], rows);
+    }
+
+    function performanceText(r) {
+      if (system === "fide") {
+        return fill("fide_performance", {mean: n(r.mean, dec.mean), wins: r.wins, losses: r.losses,
+                                         n: r.games.length, performance: n(r.performance, dec.performance)});
+      }
+      return r.nj ? fill("perf_p", {pj: n(r.pj, dec.pj)}) : labels.perf_no_p;
+    }
+
+    function gaps(input) {  // the expected score for each rating gap (the performance: for each score)
+      if (system === "fide") {
+        if (p.logistic) {
+          return table([labels.gap, labels.higher, labels.lower], [0, 50, 100, 150, 200, 250, 300, 350, 400].map(
+            (d) => [n(d, 0), n(fideExpected(d, data), 2), n(fideExpected(-d, data), 2)]));
+        }
+        const t = data.tables.expected;
+        return table([labels.gap, labels.higher, labels.lower], t.map((row, k) => [
+          k + 1 < t.length ? `${n(row[0], 0)}\u2013${n(t[k + 1][0] - 1, 0)}` : `${n(row[0], 0)}+`,
+          n(row[1], 2), n(row[2], 2)]));
+      }
+      if (system === "performance") {
+        const scores = Array.from({length: 21}, (_, k) => k / 20);
+        return table([labels.score, labels.dp], scores.map((x) => [`${n(100 * x, 0)}\u00a0%`, n(bonus(x, data), 0)]));
+      }
+      if (system === "go-belgium") {
+        const a = conAndA(Number.isFinite(input.rating) ? input.rating : 0, data)[1];
+        const wrap = el("div");
+        wrap.append(el("p", fill("at_a", {a: n(a, dec.a)}), "note"), table(
+          [labels.difference, labels.weaker, labels.stronger], Array.from({length: 11}, (_, k) => 50 * k).map(
+            (d) => [n(d, 0), n(goExpected(-d, a, p), dec.expected), n(goExpected(d, a, p), dec.expected)])));
+        return wrap;
+      }
+      const deviations = [50, 150, 350];
+      return table([labels.gap, ...deviations.map((rd) => fill("rd_of", {rd}))], [0, 50, 100, 150, 200, 250, 300, 350,
+        400].map((d) => [n(d, 0), ...deviations.map((rd) => n(1 / (1 + Math.exp(-gOf(rd / SCALE) * d / SCALE)),
+                                                               dec.e))]));
+    }
+
+    const put = (id, node) => { const box = doc.getElementById(id); box.replaceChildren(); if (node) box.append(node); };
+    function update() {
+      const {input, bad} = read();
+      const steps_ = doc.getElementById("steps"), result = doc.getElementById("result");
+      steps_.replaceChildren();
+      for (const id of ["games-out", "three"]) put(id, null);
+      if (bad.length || !input.games.length) {
+        result.textContent = bad.length ? fill("check", {fields: bad.join(", ")}) : labels.nothing;
+        return;
+      }
+      const r = compute(system, input, data);
+      result.textContent = answer(r, input);
+      for (const s of steps(r, input)) steps_.append(el("li", s));
+      put("games-out", gamesTable(r));
+      put("three", threeResults(input));
+      const perf = doc.getElementById("performance");
+      if (perf) perf.textContent = performanceText(r);
+      put("gaps", gaps(input));
+    }
+
+    const example = EXAMPLES[system];
+    for (const [name, value] of Object.entries(example.you)) you(name).value = String(value);
+    for (const g of example.games) addGame(g);
+    doc.getElementById("add-game").addEventListener("click", () => {
+      addGame();
+      list.lastElementChild.querySelector("input, select").focus();
+    });
+    form.addEventListener("input", update);
+    form.addEventListener("change", update);
+    form.addEventListener("submit", (e) => e.preventDefault());
+    update();
+  }
+
   function start(doc) {
     const box = doc.getElementById("calculator"), data = globalThis.CALCULATOR;
     if (box && data) page(doc, box, data);
