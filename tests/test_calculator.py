@@ -23,6 +23,7 @@ from pipeline.systems.fide import rules as fide_rules
 from pipeline.systems.glicko2 import rules as glicko
 from pipeline.systems.go import grades
 from pipeline.systems.go_belgium import rules as go
+from pipeline.systems.go_ffg1984 import rules as ffg
 from pipeline.systems.performance import rules as perf
 
 NODE = shutil.which("node")
@@ -254,6 +255,59 @@ def test_go_belgium_seed_example():
                                               "eventClass": "B", "board": 19}]}],
                    ["con", "a", "change", "rating", "newGrade"], [["expected", "expected"]])
     assert node == [[["24.00", "100.00", "17.55", "67.55", "1d"], [["0.269"]]]]
+
+
+# --- the French rules of 1984 -------------------------------------------------------------
+def test_go_ffg1984_equals_the_rule_set():
+    rs = rule_set("go-ffg1984")
+    rng = np.random.default_rng(52_34)
+    n = CASES
+    rating = np.round(rng.uniform(-2450, 1000, n), 2)
+    n_games = rng.integers(1, 9, n)
+    who, first = groups(n_games)
+    m = len(who)
+    # Opponents near the player (the cases 1.1 to 2.2 all met), some far (2.1).
+    opponent = np.round(np.clip(rating[who] + rng.normal(0, 150, m), -2450, 1000), 2)
+    handicap = np.where(rng.random(m) < 0.6, 0, rng.integers(1, 10, m))
+    black = rng.random(m) < 0.5  # Black receives the stones
+    result = np.where(rng.random(m) < 0.03, 0.5, rng.choice([0.0, 1.0], m))
+
+    # The engine: every case's games in order, the player's points carried from game to game
+    # (rate_games rates them in waves: one game of each case at a time).
+    opp = n + np.arange(m)
+    b, w = np.where(black, who, opp), np.where(black, opp, who)
+    winner = np.where(result == 0.5, "jigo", np.where((result == 1) == black, "B", "W")).astype(object)
+    r = ffg.rate_games(b, w, winner, handicap, np.concatenate([rating, opponent]), rs.parameters)
+    change = np.where(black, r.black_change, r.white_change)
+    before = np.where(black, r.black_before, r.white_before)
+    kase = np.where(r.case == ffg.Case.DRAW.value, "jigo", r.case)
+
+    dec = decimals("go-ffg1984")
+    cases = [{"rating": rating[c], "games": [
+        {"rating": opponent[k], "handicap": int(handicap[k]), "receives": bool(black[k]), "result": result[k]}
+        for k in range(first[c], first[c] + n_games[c])]} for c in range(n)]
+    node = in_node("go-ffg1984", calculator_data(rs), cases, ["rating", "newGrade"],
+                   [["kase", "kase"], ["before", "points"], ["change", "change"], ["after", "points"]])
+    py = [[printed(r.points[c], dec["rating"]), str(grades.grade_text(grades.level_of_points(r.points[c:c + 1]))[0])]
+          for c in range(n)]
+    py_games = [[[str(kase[k]), printed(before[k], dec["points"]), printed(change[k], dec["change"]),
+                  printed(before[k] + change[k], dec["points"])] for k in range(first[c], first[c] + n_games[c])]
+                for c in range(n)]
+    compare("go-ffg1984", node, py, py_games)
+
+
+def test_go_ffg1984_by_hand():
+    """Seed 004's cases by hand, a 1 kyu at −50: beating a 1 dan at 50 in an even game is
+    case 1.2 (the winner weaker in points): T = ((50 − (−50)) + 10) / 3 = 36.67; then, at
+    −13.33, beating a 5 kyu at −450 who took 4 stones (fictitious −50): 2.2, T = (110 −
+    (−13.33 − (−50))) / 10 = 7.33; then losing to a 3 kyu at −250 in an even game: the
+    winner is weaker on the board and in points (1.2), the loser loses 10: −16.00, 1 kyu."""
+    node = in_node("go-ffg1984", calculator_data(rule_set("go-ffg1984")),
+                   [{"rating": -50, "games": [{"rating": 50, "handicap": 0, "receives": True, "result": 1},
+                                              {"rating": -450, "handicap": 4, "receives": False, "result": 1},
+                                              {"rating": -250, "handicap": 0, "receives": False, "result": 0}]}],
+                   ["rating", "newGrade"], [["kase", "kase"], ["change", "change"]])
+    assert node == [[["-16.00", "1k"], [["1.2", "36.67"], ["2.2", "7.33"], ["1.2", "-10.00"]]]]
 
 
 # --- Glicko-2 ------------------------------------------------------------------------------

@@ -24,16 +24,18 @@ from tests.conftest import PROJECT_DIR, write_rows
 from tests.test_site_browser import (CHROMEDRIVER, CHROMIUM, DESKTOP, PHONE, _chrome, _known_false_positive, _severe,
                                      needs_browser)
 
-SYSTEMS = ("performance", "fide", "go-belgium", "glicko2")
+SYSTEMS = ("performance", "fide", "go-belgium", "go-ffg1984", "glicko2")
 
 # What each page shows on opening, in French (a decimal comma, a real minus), by hand:
 # - performance-elo.md's worked example: Ej = 1700.31, published 1700, from 1650;
 # - FIDE: 1800 (40 games: K 20) beats 1900: D = −100, E = 0.36, 20 × 0.64 = 12.8 → +13;
 # - seed 000's first example: 50 beats 150, Con 24, A 100, E = 1/(e + 1) = 0.2689,
 #   24 × 0.7311 = 17.55 (the weaker side: no 0.986 in it), still 1 dan;
+# - the 1984 rules, a 1 kyu at −50: +36.67 (case 1.2), +7.33 (2.2), −10 (1.2): −16.00, 1 kyu
+#   (tests/test_calculator.py, test_go_ffg1984_by_hand);
 # - Glickman 2013: 1464.05, RD 151.52 (change −35.95 from 1500).
 OPENING = {"performance": "1700 (+50)", "fide": "1813 (+13)", "go-belgium": "67,55 (+17,55) · 1d → 1d",
-           "glicko2": "1464 (RD 151,52, −35,95)"}
+           "go-ffg1984": "−16,00 (+34,00) · 1k → 1k", "glicko2": "1464 (RD 151,52, −35,95)"}
 
 
 def _page_folder(folder: Path, name: str) -> Path:
@@ -126,6 +128,11 @@ def test_the_calculator_in_french_offline(pages, name):
         if name == "go-belgium":
             assert steps[0] == "Con = 24,00 et A = 100,00 à 50,00 points (table I)"
             assert "Défaite" in three and "Nulle" not in three  # Go has no draw
+        if name == "go-ffg1984":
+            assert steps[0] == ("Partie 1 : vos points −50,00 (sur le goban −50,00), ceux de l'adversaire 50,00 (sur le "
+                                "goban 50,00); cas 1.2, le gagnant plus faible sur le goban et en points : T = ((50,00 − "
+                                "−50,00) + 10) / 3 = 36,67 ; le gagnant gagne T, le perdant perd 10. Vos points ensuite : "
+                                "−50,00 + 36,67 = −13,33")
         if name == "glicko2":
             assert "Étape 5 : la nouvelle volatilité σ′ = 0,059996" in steps
         # A field emptied: the page names it, and computes nothing.

@@ -18,6 +18,7 @@ TABLES = {
     "fide": {"expected": "expected_table"},  # table 8.1.2
     "performance": {"dp": "dp_table"},  # D(P), the seed's table
     "go-belgium": {"table_one": "table"},  # Con and A, table I
+    "go-ffg1984": {},
     "glicko2": {},
 }
 

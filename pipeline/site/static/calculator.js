@@ -182,6 +182,37 @@
             grade: gradeText(level), newGrade: gradeText(newLevel)};
   }
 
+  // --- the French rules of 1984 (pipeline/systems/go_ffg1984/rules.py) ----------------
+  function ffgChanges(nc, np, winnerStones, loserStones, p) {  // the winner's gain, the loser's change, the case
+    const nfc = nc + p.stone_value * winnerStones, nfp = np + p.stone_value * loserStones;
+    const gap = nfp - nfc, upset = nfc < nfp;
+    const kase = upset && nc > np ? "1.1" : upset ? "1.2" : nfc - nfp > p.ignored_beyond ? "2.1" : "2.2";
+    const tUpset = (gap + p.step) / (kase === "1.1" ? p.stronger_divisor : p.weaker_divisor);
+    const tExpected = (p.base - (nfc - nfp)) / p.divisor;
+    const gain = upset ? tUpset : kase === "2.1" ? 0 : tExpected;
+    const loss = upset ? -p.loser_loses : kase === "2.1" ? 0 : -tExpected;
+    return {nfc, nfp, kase, gain, loss, t: upset ? tUpset : tExpected};
+  }
+
+  function goFfg1984(input, data) {  // game by game: each from the points after the one before (F2)
+    const p = data.parameters;
+    let points = input.rating;
+    const games = input.games.map((g) => {
+      const before = points, stones = g.handicap >= 1 ? g.handicap : 0;
+      if (g.result === 0.5) return {...g, before, kase: "jigo", change: 0, after: points};
+      const won = g.result === 1;
+      // The receiver of the stones plays at points + 100 H: the winner's or the loser's.
+      const mine = g.receives ? stones : 0, theirs = g.receives ? 0 : stones;
+      const c = won ? ffgChanges(before, g.rating, mine, theirs, p) : ffgChanges(g.rating, before, theirs, mine, p);
+      const change = won ? c.gain : c.loss;
+      points = before + change;
+      return {...g, ...c, before, change, after: points, won};
+    });
+    const level = levelOfPoints(input.rating), newLevel = levelOfPoints(points);  // F3: no hysteresis
+    return {games, rating: points, change: points - input.rating, level, newLevel, grade: gradeText(level),
+            newGrade: gradeText(newLevel)};
+  }
+
   // --- Glicko-2 (pipeline/systems/glicko2/rules.py, Glickman 2013) ---------------------
   const SCALE = 173.7178, CENTRE = 1500, MAX_ITERATIONS = 200;
   const gOf = (phi) => 1 / Math.sqrt(1 + 3 * phi ** 2 / Math.PI ** 2);
@@ -234,7 +265,8 @@
             score: sum(games.map((o) => o.score)), expected: sum(games.map((o) => o.e))};
   }
 
-  const SYSTEMS = {"fide": fide, "performance": performanceElo, "go-belgium": goBelgium, "glicko2": glicko2};
+  const SYSTEMS = {"fide": fide, "performance": performanceElo, "go-belgium": goBelgium, "go-ffg1984": goFfg1984,
+                   "glicko2": glicko2};
 
   function compute(system, input, data) { return SYSTEMS[system](input, data); }
 
@@ -243,6 +275,7 @@
     "fide": {d: 0, e: 2, score: 1, expected: 2, gain: 2, change: 0, rating: 0, mean: 1, performance: 1},
     "performance": {ea: 2, p: 4, dp: 2, pj: 2, rating: 2, published: 0},
     "go-belgium": {con: 2, a: 2, difference: 1, expected: 3, factor: 4, weight: 2, side: 2, change: 2, rating: 2},
+    "go-ffg1984": {points: 2, t: 2, change: 2, rating: 2},
     "glicko2": {mu: 4, phi: 4, g: 4, e: 3, v: 4, delta: 4, sigma: 6, phiStar: 4, phiNew: 4, muNew: 4, rating: 2,
                 deviation: 2, published: 0},
   };
@@ -256,13 +289,15 @@
     "performance": {you: {rating: 1650}, games: [[1500, 1], [1720, 1], [1600, 1], [1250, 1], [1690, 0.5], [1800, 0],
                                                  [2100, 0]].map(([opponent, result]) => ({opponent, result}))},
     "go-belgium": {you: {rating: 50}, games: [{opponent: 150, result: 1}]},
+    "go-ffg1984": {you: {rating: -50}, games: [[50, 0, 1, 1], [-450, 4, 0, 1], [-250, 0, 0, 0]].map(
+      ([opponent, handicap, receives, result]) => ({opponent, handicap, receives, result}))},
     "glicko2": {you: {rating: 1500, deviation: 200, volatility: 0.06},
                 games: [[1400, 30, 1], [1550, 100, 0], [1700, 300, 0]].map(([opponent, opponentDeviation, result]) => (
                   {opponent, opponentDeviation, result}))},
   };
 
   function page(doc, form, data) {
-    const system = data.system, p = data.parameters, dec = DECIMALS[system];
+    const system = data.system, p = data.parameters, dec = DECIMALS[system], go = system.startsWith("go-");
     const labels = JSON.parse(doc.getElementById("calculator-labels").textContent);
     const comma = doc.body.dataset.lang !== "en";
     // Numbers as the page prints them (fixed), in the page's language: a decimal comma, a real minus.
@@ -328,9 +363,10 @@
       input.games = [...list.children].map((row) => {
         const f = (name) => row.querySelector(`[name="${name}"]`);
         const g = {rating: value(f("opponent"))};
-        if (system === "go-belgium") {
+        if (go) {
           Object.assign(g, {handicap: +f("handicap").value, receives: f("receives").value === "1",
-                            eventClass: f("eventClass").value, board: +f("board").value, result: +f("result").value});
+                            result: +f("result").value});
+          if (system === "go-belgium") Object.assign(g, {eventClass: f("eventClass").value, board: +f("board").value});
         } else g.score = +f("result").value;
         if (system === "glicko2") g.deviation = value(f("opponentDeviation"));
         return g;
@@ -338,8 +374,8 @@
       return {input, bad: [...new Set(bad)]};
     }
 
-    const resultText = (x) => labels[{1: "win", 0.5: "draw", 0: "loss"}[x]];
-    const results = system === "go-belgium" ? [1, 0] : [1, 0.5, 0];
+    const resultText = (x) => labels[{1: "win", 0.5: go ? "jigo" : "draw", 0: "loss"}[x]];
+    const results = go ? [1, 0] : [1, 0.5, 0];
 
     function answer(r, input) {  // the headline: the new rating and the change
       if (system === "glicko2") {
@@ -401,6 +437,21 @@
         if (r.rating !== input.rating + r.change) total += ", " + fill("go_floor", {floor: n(r.floor, 0)});
         out.push(total);
         out.push(fill("go_grade", {grade: r.grade, new: r.newGrade}));
+      } else if (system === "go-ffg1984") {
+        const pts = (x) => n(x, dec.points);
+        r.games.forEach((g, k) => {
+          if (g.kase === "jigo") { out.push(fill("ffg_jigo", {n: k + 1})); return; }
+          const mine = g.won ? g.nfc : g.nfp, theirs = g.won ? g.nfp : g.nfc;
+          const head = fill("ffg_game", {n: k + 1, own: pts(g.before), nf: pts(mine), opponent: pts(g.rating),
+                                         nfo: pts(theirs)});
+          const rule = fill(`ffg_${g.kase}`, {nfp: pts(g.nfp), nfc: pts(g.nfc), step: n(p.step, 0), t: n(g.t, dec.t),
+            div: n(g.kase === "1.1" ? p.stronger_divisor : g.kase === "1.2" ? p.weaker_divisor : p.divisor, 0),
+            loss: n(p.loser_loses, 0), beyond: n(p.ignored_beyond, 0), base: n(p.base, 0)});
+          out.push(`${head}; ${rule}. ` + fill("ffg_after", {before: pts(g.before), sign: g.change < 0 ? "\u2212" : "+",
+                                                               abs: n(Math.abs(g.change), dec.change),
+                                                               after: pts(g.after)}));
+        });
+        out.push(fill("go_grade", {grade: r.grade, new: r.newGrade}));
       } else {
         out.push(fill("gl_step2", {r: n(input.rating, 2), rd: n(input.deviation, 2), mu: n(r.mu, dec.mu),
                                    phi: n(r.phi, dec.phi)}));
@@ -430,7 +481,7 @@
     function threeResults(input) {  // the last game's results, before it is played
       const rows = results.map((x) => {
         const games = input.games.map((g, k) => k === input.games.length - 1
-          ? Object.assign({}, g, system === "go-belgium" ? {result: x} : {score: x}) : g);
+          ? Object.assign({}, g, go ? {result: x} : {score: x}) : g);
         const r = compute(system, Object.assign({}, input, {games}), data);
         return [resultText(x), answer(r, input)];
       });
@@ -467,6 +518,12 @@
           [labels.difference, labels.weaker, labels.stronger], Array.from({length: 11}, (_, k) => 50 * k).map(
             (d) => [n(d, 0), n(goExpected(-d, a, p), dec.expected), n(goExpected(d, a, p), dec.expected)])));
         return wrap;
+      }
+      if (system === "go-ffg1984") {  // seed 000's table: the points against opponents 200 weaker to 200 stronger
+        const own = Number.isFinite(input.rating) ? input.rating : 0;
+        return table([labels.opponent_minus_you, labels.win, labels.loss], [-200, -150, -100, -50, 0, 50, 100, 150,
+          200].map((d) => [signed(d, 0), signed(ffgChanges(own, own + d, 0, 0, p).gain, dec.change),
+                           signed(ffgChanges(own + d, own, 0, 0, p).loss, dec.change)]));
       }
       const deviations = [50, 150, 350];
       return table([labels.gap, ...deviations.map((rd) => fill("rd_of", {rd}))], [0, 50, 100, 150, 200, 250, 300, 350,
@@ -514,6 +571,6 @@
 
   const api = {compute, fixed, roundTo, interp, fide, fideExpected, fideDifference, fideK, halfAway,
                performanceElo, bonus, compatibleGame, published, goBelgium, conAndA, goExpected,
-               handicapTerms, levelOfPoints, nextLevel, gradeText, glicko2, gOf, start, SYSTEMS, DECIMALS};
+               handicapTerms, levelOfPoints, nextLevel, gradeText, goFfg1984, ffgChanges, glicko2, gOf, start, SYSTEMS, DECIMALS};
   return api;
 }));
