@@ -73,13 +73,15 @@ def _open(driver, url: str) -> str:
 
 def test_ratings_site_writes_the_calculator_and_links_it(tmp_path):
     """`ratings site`, as a user runs it: the calculator page in each language, linked
-    from the index, its script and the rule set's data beside the pages."""
+    from the index, its script and the rule set's data beside the pages, with the
+    parameters of the series (a --rules file's senior quota of 12) and its tables."""
     players = write_rows(tmp_path / "players.csv", ["player_id", "name"], [[1, "Anna"], [2, "Bert"]])
     ratings = write_rows(tmp_path / "ratings.csv", ["player_id", "rating"], [[1, 1800], [2, 1700]])
     games = write_rows(tmp_path / "games.csv", ["date", "white_id", "black_id", "result"],
                        [["2025-09-06", 1, 2, "1-0"]])
-    completed(tmp_path, "run", "--players", players, "--ratings", ratings, "--games", games, "--warehouse",
-              "w.duckdb", "--no-reports")
+    (tmp_path / "rules.toml").write_text("senior_quota = 12\n", encoding="utf-8")
+    completed(tmp_path, "run", "--players", players, "--ratings", ratings, "--games", games, "--rules", "rules.toml",
+              "--warehouse", "w.duckdb", "--no-reports")
     completed(tmp_path, "site", "--out", "site", "--warehouse", "w.duckdb")
     site = tmp_path / "site"
     for lang in LANGUAGES:
@@ -88,12 +90,15 @@ def test_ratings_site_writes_the_calculator_and_links_it(tmp_path):
         assert 'href="calculator.html"' in (site / lang / "index.html").read_text(encoding="utf-8")
     data = (site / "calculator-data.js").read_text(encoding="utf-8")
     # D(P) as the rule set loaded it from its CSV: 0.70 → 149 (performance-elo.md's example).
-    assert data.startswith("window.CALCULATOR = {") and "[0.7, 149.0]" in data
+    assert data.startswith("window.CALCULATOR = {") and "[0.7, 149.0]" in data and '"senior_quota": 12' in data
     assert (site / "calculator.js").read_bytes() == (STATIC / "calculator.js").read_bytes()
     if CHROMEDRIVER and CHROMIUM:  # opened from the disk: nothing to fetch
         driver = _chrome()
         try:
             assert _open(driver, (site / "fr" / "calculator.html").as_uri()) == OPENING["performance"]
+            steps = [li.text for li in driver.find_elements("css selector", "#steps li")]
+            assert "Pj ≥ Ei, 5 parties, moins que le quota (12) : Ej = (1811,00 × 5 + (16 − 5) × 1650) / 16 = 1700,31" \
+                in steps
             assert _severe(driver) == []
         finally:
             driver.quit()
