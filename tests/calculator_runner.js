@@ -1,7 +1,8 @@
 // tests/test_calculator.py's side in Node: the calculator's arithmetic (the site's
 // calculator.js, its path the first argument: the package's own file, installed or not,
 // loaded as a module) on every case read from stdin, {system, data, cases}, each case's
-// values printed as the page prints them, one JSON array on stdout.
+// values printed as the page prints them, and the decimals it prints them with: one JSON
+// object on stdout, {decimals, cases}.
 "use strict";
 const calculator = require(process.argv[2]);
 
@@ -16,5 +17,5 @@ process.stdin.on("end", () => {
     return [fields.map((f) => printed(r[f], f)),
             r.games.map((g) => gameFields.map(([f, as]) => printed(g[f], as)))];
   });
-  process.stdout.write(JSON.stringify(out));
+  process.stdout.write(JSON.stringify({decimals, cases: out}));
 });

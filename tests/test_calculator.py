@@ -46,17 +46,16 @@ def in_node(system: str, data: dict, cases: list[dict], fields: list[str],
             game_fields: list[tuple[str, str]]) -> list:
     """Every case computed by calculator.js in one Node process: per case, the printed
     `fields` and, per game, the printed `game_fields` ((value, its decimals' name))."""
+    return node_run(system, data, cases, fields, game_fields)["cases"]
+
+
+def node_run(system: str, data: dict, cases: list[dict], fields: list[str],
+             game_fields: list[tuple[str, str]]) -> dict:
+    """in_node's cases, and the decimals the page prints the rule set's values with."""
     done = subprocess.run([NODE, str(RUNNER), str(SCRIPT)], input=json.dumps({
         "system": system, "data": data, "cases": cases, "fields": fields, "game_fields": game_fields}),
         capture_output=True, text=True, timeout=120, check=True)
     return json.loads(done.stdout)
-
-
-def decimals(system: str) -> dict[str, int]:
-    """The decimals the page prints each of the rule set's values with (calculator.js)."""
-    script = f"process.stdout.write(JSON.stringify(require({json.dumps(str(SCRIPT))}).DECIMALS))"
-    text = subprocess.run([NODE, "-e", script], capture_output=True, text=True, check=True).stdout
-    return json.loads(text)[system]
 
 
 def compare(system: str, node: list, python_fields: list[list[str]], python_games: list[list[list[str]]]) -> None:
@@ -104,13 +103,13 @@ def test_fide_equals_the_rule_set(parameters):
     balance = np.bincount(who, weights=(score == 1) * 1.0 - (score == 0) * 1.0, minlength=n)
     performance = mean + 400 * balance / n_games
 
-    dec = decimals("fide")
     fields = ["rating", "change", "gain", "expected", "performance", "mean"]
     cases = [{"rating": rating[c], "gamesTotal": int(games_total[c]), "peak": peak[c], "junior": bool(junior[c]),
               "k": int(given_k[c]) or None,
               "games": [{"rating": opponent[g], "score": score[g]} for g in range(first[c], first[c] + n_games[c])]}
              for c in range(n)]
-    node = in_node("fide", calculator_data(rs), cases, fields, [["d", "d"], ["e", "e"]])
+    run = node_run("fide", calculator_data(rs), cases, fields, [["d", "d"], ["e", "e"]])
+    dec, node = run["decimals"], run["cases"]
     expected_sum = np.bincount(who, weights=e, minlength=n)
     values = {"rating": rating + change, "change": change, "gain": gain, "expected": expected_sum,
               "performance": performance, "mean": mean}
@@ -160,12 +159,12 @@ def test_performance_equals_the_rule_set():
     t = r.totals
     ok = perf.compatible(score, rating[who], opponent, rules)
 
-    dec = decimals("performance")
     fields = ["ea", "p", "dp", "pj", "rating", "published"]
     cases = [{"rating": rating[c], "junior": bool(junior[c]),
               "games": [{"rating": opponent[g], "score": score[g]} for g in range(first[c], first[c] + n_games[c])]}
              for c in range(n)]
-    node = in_node("performance", calculator_data(rs), cases, fields, [["compatible", "compatible"]])
+    run = node_run("performance", calculator_data(rs), cases, fields, [["compatible", "compatible"]])
+    dec, node = run["decimals"], run["cases"]
     some = t.games[:n] > 0
     values = {"ea": t.mean_opponent[:n], "p": t.p[:n], "dp": perf.bonus(t.p[:n], rules), "pj": r.performance[:n],
               "rating": r.unrounded[:n], "published": r.rating[:n]}
@@ -222,16 +221,16 @@ def test_go_belgium_equals_the_rule_set(parameters):
     order = np.lexsort((np.arange(m), ~black, who))  # per case: its Black games, then its White games
     side = np.where(black, np.arange(m), m + np.arange(m))  # the player's side of each game
 
-    dec = decimals("go-belgium")
     cases = []
     for c in range(n):
         games = order[first[c]:first[c] + n_games[c]]
         cases.append({"rating": rating[c], "games": [
             {"rating": opponent[g], "handicap": int(handicap[g]), "receives": bool(black[g]), "result": result[g],
              "eventClass": event_class[g], "board": int(board[g])} for g in games]})
-    node = in_node("go-belgium", calculator_data(rs), cases, ["con", "a", "change", "rating", "newGrade"],
+    run = node_run("go-belgium", calculator_data(rs), cases, ["con", "a", "change", "rating", "newGrade"],
                    [["difference", "difference"], ["expected", "expected"], ["factor", "factor"],
                     ["weight", "weight"], ["change", "side"]])
+    dec, node = run["decimals"], run["cases"]
     t = r.terms
     py, py_games = [], []
     for c in range(n):
@@ -282,12 +281,12 @@ def test_go_ffg1984_equals_the_rule_set():
     before = np.where(black, r.black_before, r.white_before)
     kase = np.where(r.case == ffg.Case.DRAW.value, "jigo", r.case)
 
-    dec = decimals("go-ffg1984")
     cases = [{"rating": rating[c], "games": [
         {"rating": opponent[k], "handicap": int(handicap[k]), "receives": bool(black[k]), "result": result[k]}
         for k in range(first[c], first[c] + n_games[c])]} for c in range(n)]
-    node = in_node("go-ffg1984", calculator_data(rs), cases, ["rating", "newGrade"],
+    run = node_run("go-ffg1984", calculator_data(rs), cases, ["rating", "newGrade"],
                    [["kase", "kase"], ["before", "points"], ["change", "change"], ["after", "points"]])
+    dec, node = run["decimals"], run["cases"]
     py = [[printed(r.points[c], dec["rating"]), str(grades.grade_text(grades.level_of_points(r.points[c:c + 1]))[0])]
           for c in range(n)]
     py_games = [[[str(kase[k]), printed(before[k], dec["points"]), printed(change[k], dec["change"]),
@@ -335,12 +334,12 @@ def test_glicko2_equals_the_rule_set():
     e = glicko.expected(mu[who], mu_j, phi_j)
     g = glicko.g(phi_j)
 
-    dec = decimals("glicko2")
     fields = ["mu", "phi", "v", "delta", "sigma", "rating", "deviation", "published"]
     cases = [{"rating": rating[c], "deviation": deviation[c], "volatility": volatility[c],
               "games": [{"rating": opp_rating[k], "deviation": opp_deviation[k], "score": score[k]}
                         for k in range(first[c], first[c] + n_games[c])]} for c in range(n)]
-    node = in_node("glicko2", calculator_data(rs), cases, fields, [["g", "g"], ["e", "e"]])
+    run = node_run("glicko2", calculator_data(rs), cases, fields, [["g", "g"], ["e", "e"]])
+    dec, node = run["decimals"], run["cases"]
     values = {"mu": mu, "phi": phi, "v": r.v, "delta": r.delta, "sigma": r.volatility, "rating": r.rating,
               "deviation": r.deviation, "published": glicko.published(r.rating)}
     py = [[printed(values[f][c], dec[f]) for f in fields] for c in range(n)]

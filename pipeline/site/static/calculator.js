@@ -313,7 +313,7 @@
     };
     const table = (heads, rows) => {
       const t = el("table"), head = el("tr"), body = el("tbody");
-      for (const h of heads) head.append(el("th", h, "text"));
+      for (const h of heads) head.append(el("th", h));
       t.append(el("thead"), body);
       t.tHead.append(head);
       for (const r of rows) {
