@@ -80,9 +80,12 @@ def test_fide_equals_the_rule_set(parameters):
     rng = np.random.default_rng(52_3)
     n = CASES
     rating = rng.integers(1000, 2901, n).astype(float)
+    # A tenth around the 2650 exception (X4), with opponents more than 400 below.
+    rating = np.where(rng.random(n) < 0.1, rng.integers(2600, 2801, n), rating).astype(float)
     games_total = rng.integers(0, 61, n)
     peak = np.maximum(rating, np.where(rng.random(n) < 0.2, rating + rng.integers(0, 400, n), rating))
     junior = rng.random(n) < 0.3
+    exempt = rng.random(n) < 0.7  # X4: the event started on or after the 2650 exception's date
     given_k = np.where(rng.random(n) < 0.2, rng.choice([10, 15, 20, 30, 40], n), 0)
     # A few long events: K × n ≤ 700 lowers K from 18 games at K 40 (8.3.3).
     n_games = np.where(rng.random(n) < 0.1, rng.integers(15, 41, n), rng.integers(1, 12, n))
@@ -90,9 +93,8 @@ def test_fide_equals_the_rule_set(parameters):
     opponent = rng.integers(1000, 2901, len(who)).astype(float)
     score = rng.choice([0.0, 0.5, 1.0], len(who))
 
-    # The rule set's functions, every game side at once (as rate_sides does): the calculator
-    # counts an event that starts today (X4's exemption in force, exempt=True).
-    d = fide_rules.rating_difference(rating[who], opponent, rules, exempt=True)
+    # The rule set's functions, every game side at once (as rate_sides does).
+    d = fide_rules.rating_difference(rating[who], opponent, rules, exempt=exempt[who])
     e = fide_rules.expected_score(d, rules)
     k, _ = fide_rules.k_factor(rating, games_total, peak, junior, n_games, rules)
     k = np.where(given_k > 0, given_k, k)
@@ -105,7 +107,7 @@ def test_fide_equals_the_rule_set(parameters):
 
     fields = ["rating", "change", "gain", "expected", "performance", "mean"]
     cases = [{"rating": rating[c], "gamesTotal": int(games_total[c]), "peak": peak[c], "junior": bool(junior[c]),
-              "k": int(given_k[c]) or None,
+              "k": int(given_k[c]) or None, "exempt": bool(exempt[c]),
               "games": [{"rating": opponent[g], "score": score[g]} for g in range(first[c], first[c] + n_games[c])]}
              for c in range(n)]
     run = node_run("fide", calculator_data(rs), cases, fields, [["d", "d"], ["e", "e"]])
