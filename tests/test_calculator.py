@@ -360,3 +360,19 @@ def test_glicko2_glickman_example():
                                {"rating": 1700, "deviation": 300, "score": 0}]}],
                    ["rating", "deviation", "sigma"], [])
     assert node[0][0] == ["1464.05", "151.52", "0.059996"]
+
+
+def test_the_tables_come_from_the_data_not_the_script():
+    """The script holds no table (issue 52: from the rule sets' data files, never copied):
+    the worked example computed from a D(P) table whose row 0.70 reads 150 instead of 149
+    gives Pj 1812, and none of the tables' telling values is written in the script."""
+    data = calculator_data(rule_set("performance"))
+    data["tables"]["dp"] = [[p, 150.0 if p == 0.7 else dp] for p, dp in data["tables"]["dp"]]
+    games = [(1500, 1), (1720, 1), (1600, 1), (1250, 1), (1690, 0.5), (1800, 0), (2100, 0)]
+    node = in_node("performance", data, [{"rating": 1650, "junior": False,
+                                          "games": [{"rating": o, "score": s} for o, s in games]}], ["pj"], [])
+    assert node[0][0] == ["1812.00"]
+    script = SCRIPT.read_text(encoding="utf-8")
+    # D(P) at 0.01 and 0.02, table 8.1.2's row from 392 (0.92), table I's first row (116, 200 at -1950)
+    for value in ("677", "589", "392", "0.92", "116", "1950"):
+        assert value not in script, value
