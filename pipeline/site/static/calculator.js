@@ -401,7 +401,7 @@
           const raw = input.rating - g.rating;
           let text = fill("fide_d", {n: k + 1, own: n(input.rating, 0), opponent: n(g.rating, 0), raw: n(raw, 0)});
           if (raw !== g.d) text += ", " + fill("fide_capped", {d: n(g.d, 0), cap: n(p.difference_cap, 0)});
-          out.push(text + "; " + fill(p.logistic ? "fide_logistic" : "fide_e", {d: n(g.d, dec.d), e: n(g.e, dec.e)}));
+          out.push(text, fill(p.logistic ? "fide_logistic" : "fide_e", {d: n(g.d, dec.d), e: n(g.e, dec.e)}));
         });
         const k = r.k;
         const why = {given: "k_given", master: "k_master", new: "k_new", junior: "k_junior", standard: "k_standard",
@@ -451,9 +451,8 @@
           const rule = fill(`ffg_${g.kase}`, {nfp: pts(g.nfp), nfc: pts(g.nfc), step: n(p.step, 0), t: n(g.t, dec.t),
             div: n(g.kase === "1.1" ? p.stronger_divisor : g.kase === "1.2" ? p.weaker_divisor : p.divisor, 0),
             loss: n(p.loser_loses, 0), beyond: n(p.ignored_beyond, 0), base: n(p.base, 0)});
-          out.push(`${head}; ${rule}. ` + fill("ffg_after", {before: pts(g.before), sign: g.change < 0 ? "\u2212" : "+",
-                                                               abs: n(Math.abs(g.change), dec.change),
-                                                               after: pts(g.after)}));
+          out.push(head, rule, fill("ffg_after", {before: pts(g.before), sign: g.change < 0 ? "\u2212" : "+",
+                                                  abs: n(Math.abs(g.change), dec.change), after: pts(g.after)}));
         });
         out.push(fill("go_grade", {grade: r.grade, new: r.newGrade}));
       } else {
