@@ -36,6 +36,7 @@ from pipeline.outputs import OutputRefused, claim_folder
 from pipeline.progress import progress
 from pipeline.publish import write_bytes
 from pipeline.publish.record import code_digest
+from pipeline.site.calculator import calculator_files, calculator_page
 from pipeline.site.data import PAGE_ROWS, UNDER, SiteData, events_json, json_text, lists_json, site_data
 from pipeline.site.downloads import PUBLIC, checksums_text, list_downloads
 from pipeline.site.how import how_globals, how_page
@@ -273,6 +274,8 @@ def _data_files(manifest: _Manifest, data: SiteData, downloads: dict[str, list],
     given to the manifest (which keeps those that changed)."""
     for name in ("site.css", "site.js"):
         manifest.write(name, (STATIC / name).read_bytes())
+    for name, content in calculator_files(data.series.rule_set).items():
+        manifest.write(name, content)
     for path, text in sorted(data.api.items()):
         manifest.write(f"api/v1/{path}", text.encode("utf-8"))
     manifest.write("api/v1/lists.json", lists_json(data, downloads).encode("utf-8"))
@@ -348,8 +351,12 @@ def _pages(job: _Job) -> list[tuple[tuple, str]]:
     d = job.data
     code = code_digest()
     latest = d.lists[-1]["list_id"] if d.lists else None
-    pages = [("index", "index.html", 1, {"lists": d.lists, "latest": latest, "pending": len(job.pending)}),
+    calculator = calculator_page(d.series.rule_set)
+    pages = [("index", "index.html", 1, {"lists": d.lists, "latest": latest, "pending": len(job.pending),
+                                         "calculator": calculator is not None}),
              how_page(d.series.rule_set)]
+    if calculator:
+        pages.append(calculator)
     for l in d.lists:
         regions, clubs = d.choices.get(l["list_id"], ([], []))
         files = [{"name": f.name, "label": f.label, "sha256": f.sha256, "size": f.size}
