@@ -102,7 +102,7 @@ def test_every_page_type_in_four_languages(go_site):
     assert f"Ranking after {latest}" in said["en"] and "<th>Grade</th>" in said["en"]
     assert f"Classement après {latest}" in said["fr"] and "<th>Grade</th>" in said["fr"]
     assert f"Ranglijst na {latest}" in said["nl"] and "<th>Graad</th>" in said["nl"]
-    assert f"Rangliste nach {latest}" in said["de"] and "<th>Spielstärke</th>" in said["de"]
+    assert f"Rangliste nach {latest}" in said["de"] and "<th>Kyu/Dan</th>" in said["de"]
     assert "Die Ranglisten nach jedem Turnier" in (site / "de" / "index.html").read_text(encoding="utf-8")
 
 

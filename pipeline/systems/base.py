@@ -77,6 +77,7 @@ class Shown:
     # SQL of its standing on the ranking, read before the rating (higher first: a Go grade
     # ranks before the points); None: the ranking does not read it.
     ranks: str | None = None
+    wide: bool = False  # left out on a phone (under 40em), as the shared tables' "wide" columns
 
 
 @dataclass(frozen=True)

@@ -289,19 +289,20 @@ function showEvent(box) {
     // The rule set's own numbers of its event (a Go event's points and grades before and after),
     // else the list that rated the event's last game, its rating and change.
     const more = own(data.players.columns, "change"), moreGames = own(data.games.columns, "result");
+    const wide = new Set((box.dataset.wide || "").split(" ")), cls = (k) => wide.has(k) ? "wide" : undefined;
     const shared = more.length ? [] : [["list", "text wide"], ["rating"], ["change"]];
     table(document.getElementById("players-box"), "event-players",
-          [["player", "text"], ["games"], ["score"], ...shared, ...more.map((k) => [k])],
+          [["player", "text"], ["games"], ["score"], ...shared, ...more.map((k) => [k, cls(k)])],
           players.map((p) => row([[who(p.player_id), "text"], [p.games], [number(p.score)],
                                   ...(more.length ? [] : [
                                     [p.list_id ? link(`../lists/${p.list_id}.html`, p.list_id) : "", "text wide"],
                                     [p.rating], [signed(p.change)]]),
-                                  ...more.map((k) => [k.endsWith("change") ? gain(p[k]) : value(p[k])])])));
+                                  ...more.map((k) => [k.endsWith("change") ? gain(p[k]) : value(p[k]), cls(k)])])));
     table(document.getElementById("games-box"), "event-games",
           [["date", "text wide"], ["round", "wide"], ["white", "text"], ["black", "text"], ["result"],
-           ...moreGames.map((k) => [k])],
+           ...moreGames.map((k) => [k, cls(k)])],
           rows(data.games).map((g) => row([[day(g.date), "text wide"], [g.round, "wide"], [who(g.white_id), "text"],
-                                           [who(g.black_id), "text"], [g.result], ...moreGames.map((k) => [value(g[k])])])));
+                                           [who(g.black_id), "text"], [g.result], ...moreGames.map((k) => [value(g[k]), cls(k)])])));
   }, () => offline(box));
 }
 

@@ -35,9 +35,9 @@ GRADE_LEVEL = ("case right({g}, 1) when 'd' then left({g}, -1)::integer "
 GO_SITE = SiteFace(
     periods="events",
     state=(Shown("grade", "Grade", "s.grade", ranks=GRADE_LEVEL.format(g="s.grade")),),
-    event=(Shown("grade_before", "Grade before", "h.grade_before"),
-           Shown("points_before", "Points before", "round(h.rating_before, 1)"),
-           Shown("grade_after", "Grade after", "h.grade_after"),
+    event=(Shown("grade_before", "Grade before", "h.grade_before", wide=True),
+           Shown("points_before", "Points before", "round(h.rating_before, 1)", wide=True),
+           Shown("grade_after", "Grade after", "h.grade_after", wide=True),
            Shown("points_after", "Points after", "round(h.rating_after, 1)"),
            Shown("points_change", "Points gained", "round(h.change, 1)")),
     rating="floor(s.rating + 0.5)",
