@@ -480,4 +480,5 @@ def _labels(lang: str, rule_set) -> bytes:
     labels |= {c.key: _(c.heading) for c in (*face.state, *face.event, *face.game_columns)}
     if face.periods == "events":  # an event is a period: its players' numbers are its own calculations
         labels["event_note"] = _("Points and grades before and after the event, as the rules computed them.")
+        labels["list"] = _("Event")  # a player's history: a row an event
     return f"window.LABELS = {json.dumps(labels, ensure_ascii=False, sort_keys=True)};\n".encode("utf-8")
