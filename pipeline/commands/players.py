@@ -72,6 +72,10 @@ def site(out: Path, languages: list[str], card_lists: int, since: str | None, do
     them locally). A re-run rewrites only the files that changed. No birth date or
     address is written.
 
+    Under the Go rule sets, a ranking after each event by grade, then points; each
+    event's points and grades before and after, its games with their handicaps; the
+    state files to download. Glicko-2's deviation (RD) is shown beside its rating.
+
     Example: ratings site --out site/ --lang fr,nl,de,en
     """
     from pipeline.console import ConsoleReporter
