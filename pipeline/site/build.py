@@ -348,7 +348,9 @@ def _pages(job: _Job) -> list[tuple[tuple, str]]:
     of what makes it (its values, the languages, the code's digest): the same in every
     language, checked against the manifest for each with that language's words."""
     d = job.data
-    code = code_digest()
+    # The code, and what the rule set declares the pages show (its columns' headings): a
+    # federation's rule set lives outside the code's digest.
+    code = (code_digest(), repr(d.series.rule_set.site))
     latest = d.lists[-1]["list_id"] if d.lists else None
     pages = [("index", "index.html", 1, {"lists": d.lists, "latest": latest, "pending": len(job.pending)})]
     for l in d.lists:

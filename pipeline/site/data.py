@@ -60,7 +60,7 @@ def site_data(con: duckdb.DuckDBPyConnection, series, card_lists: int, since: st
     face = series.rule_set.site
     # The rule set's own columns, after the shared ones in each JSON file (none: the files
     # are the chess lists' as they were, byte for byte).
-    con.execute("set variable site_state_keys = ?", [[c.key for c in face.state]])
+    con.execute("set variable site_state_keys = ?", [_keys(face.state)])
     con.execute("set variable site_event_keys = ?", [_keys(face.event)])
     con.execute("set variable site_game_keys = ?", [_keys(face.game_columns)])
     first = _first_position(con, series, since)
@@ -146,7 +146,7 @@ def _site_rows(con: duckdb.DuckDBPyConnection, series, first: int) -> None:
                     with ranked as (select * from ({stage_sql('site/ranked')}) where position >= {int(first)}),
                     flagged as (select r.* replace ({rating} as rating, {active} as active){shown}
                                 from ranked r {own}),
-                    stood as (select *, {face.ranked_by()} as standing, {_more([c.key for c in face.state])} as more
+                    stood as (select *, {face.ranked_by()} as standing, {_more(_keys(face.state))} as more
                               from flagged)
                     select f.*, c.club_slug,
                            case when f.active then rank() over (partition by f.list_id, f.active
@@ -180,7 +180,7 @@ def _site_games(con: duckdb.DuckDBPyConnection, series) -> None:
     played_view(con, series)
     con.execute(f"create or replace temp table site_games as {stage_sql('site/games')}")
     if face.game_columns:  # each game's own columns, as JSON text after the shared ones
-        values = ", ".join(f"{c.sql}" for c in face.game_columns)
+        values = ", ".join(c.sql for c in face.game_columns)
         con.execute(f"""create or replace temp table site_games as
                         select s.* replace ({_more_of(values)} as more)
                         from site_games s join site_played g using (game_key)""")

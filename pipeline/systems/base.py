@@ -105,8 +105,10 @@ class SiteFace:
     game_columns: tuple[Shown, ...] = ()
 
     def ranked_by(self) -> str:
-        """SQL of a site row's standing on the ranking (a list, compared in order; higher first)."""
-        return "[" + ", ".join([c.key + "_rank" for c in self.state if c.ranks] + ["rating"]) + "]"
+        """SQL of a site row's standing on the ranking, higher first: the rating, or a list
+        of the ranking columns' standings then the rating, compared in order."""
+        ranks = [c.key + "_rank" for c in self.state if c.ranks]
+        return f"[{', '.join(ranks)}, rating]" if ranks else "rating"
 
 
 class NotFound(LookupError):
