@@ -171,3 +171,41 @@ def test_go_screenshots(served, pages, tmp_path):
     finally:
         driver.quit()
     assert [p for p in written if p.stat().st_size <= 5_000] == []
+
+
+@needs_browser
+def test_the_script_ranks_as_the_page_by_grade_then_points(driver, served, site):
+    # The ranking's other pages and filters are drawn by the script from the list's JSON:
+    # its ranks must be the page's (by grade, then points; data-ranked-by), not the points'.
+    # EGC 2011: a 4 dan at 253 points is ranked before a 3 dan at 300 (tests/test_site_go.py).
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    read = "return [...document.querySelectorAll('#ranking tbody tr')].map(r => [...r.cells].map(c => c.textContent))"
+    _open(driver, f"{served}en/lists/egc2011.html", "list")
+    html = driver.execute_script(read)
+    _open(driver, f"{served}en/lists/egc2011.html?page=1", "list")
+    WebDriverWait(driver, 10).until(lambda d: "page=1" not in d.current_url)  # drawn: the address rewritten
+    assert driver.execute_script(read) == html and len(html) == 100  # the script's first page is the HTML's
+    # Every player (inactive too), the page that holds the 4 dan: its ranks, counted here
+    # over the list's order with ties on (grade, points), as the script shows them.
+    data = json.loads((site / "api" / "v1" / "lists" / "egc2011.json").read_text(encoding="utf-8"))
+    rows = [dict(zip(data["columns"], r)) for r in data["rows"]]
+    ranks, previous = [], None
+    for k, r in enumerate(rows):
+        ranks.append(k + 1 if (r["grade"], r["rating"]) != previous else ranks[-1])
+        previous = (r["grade"], r["rating"])
+    four = next(k for k, r in enumerate(rows) if (r["grade"], r["rating"]) == ("4d", 253))
+    three = next(k for k, r in enumerate(rows) if (r["grade"], r["rating"]) == ("3d", 300))
+    # Every page: one holds two players of one rating and two grades (the last), whom
+    # ties on the points alone would rank together.
+    assert any((a["rating"], a["grade"]) != (b["rating"], b["grade"]) and a["rating"] == b["rating"]
+               for a, b in zip(rows, rows[1:]))
+    for page in range(1, (len(rows) - 1) // 100 + 2):
+        _open(driver, f"{served}en/lists/egc2011.html?all=1&page={page}", "list")
+        WebDriverWait(driver, 10).until(lambda d: d.find_element("id", "shown").text.startswith(f"{len(rows)} of"))
+        WebDriverWait(driver, 10).until(lambda d: f"page={page}" in d.current_url or page == 1)
+        drawn = driver.execute_script(read)
+        assert [int(row[0]) for row in drawn] == ranks[(page - 1) * 100:page * 100], page
+        if page == four // 100 + 1:
+            assert [(row[5], int(row[4])) for row in drawn][four % 100] == ("4d", 253)
+    assert ranks[four] < ranks[three]
