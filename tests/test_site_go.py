@@ -259,14 +259,20 @@ def test_a_go_site_as_a_user_runs_it(belgian_once, tmp_path):
 # --- Glicko-2's deviation ------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def glicko2_once(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("glicko2")
+def glicko2_site(folder: Path) -> Path:
+    """The small federation rated under Glicko-2 in `folder`, and its site: the site's folder."""
     files = write_small_federation(folder)
     cli = cli_runner()
     cli("run", "--system", "glicko2", "--players", files["players"], "--games", files["games"],
         "--warehouse", folder / "w.duckdb", "--out", folder / "out", "--no-reports")
     cli("site", "--out", folder / "site", "--warehouse", folder / "w.duckdb")
+    return folder / "site"
+
+
+@pytest.fixture(scope="module")
+def glicko2_once(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("glicko2")
+    glicko2_site(folder)
     return folder
 
 

@@ -3,7 +3,8 @@ builds the chess one: the Belgian Go rules over the repository's real Go files (
 2024, tests/test_site_go.py's warehouse, with a club night's games pending), served over
 HTTP. Every page type in every language without a console error, at 390 px without a
 sideways scroll, axe-core without a serious violation; an event's numbers drawn as its
-JSON gives them. With SITE_SCREENSHOTS=1 the Go pages' screenshots are written to
+JSON gives them; the script's ranks the page's. Glicko-2's site, its RD beside the rating,
+on a phone too. With SITE_SCREENSHOTS=1 the Go pages' screenshots are written to
 docs/screenshots/ (go-*.png)."""
 from __future__ import annotations
 
@@ -209,3 +210,47 @@ def test_the_script_ranks_as_the_page_by_grade_then_points(driver, served, site)
         if page == four // 100 + 1:
             assert [(row[5], int(row[4])) for row in drawn][four % 100] == ("4d", 253)
     assert ranks[four] < ranks[three]
+
+
+@pytest.fixture(scope="module")
+def glicko2_served(tmp_path_factory):
+    """A small federation's Glicko-2 site (its RD beside the rating), served."""
+    from tests.test_site_go import glicko2_site
+
+    site = glicko2_site(tmp_path_factory.mktemp("glicko2-browser"))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/", site
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
+
+
+@needs_browser
+def test_glicko2_pages_with_the_rd_on_a_phone(glicko2_served):
+    served, site = glicko2_served
+    latest = sorted(p.stem for p in (site / "en" / "lists").glob("*.html"))[-1]
+    driver = _chrome(size=PHONE)
+    try:
+        problems = []
+        for lang in LANGS:
+            for kind, path in (("list", f"lists/{latest}.html"), ("player", "players/1.html"),
+                               ("club", "clubs/club-a-2db55b7499.html")):
+                driver.get_log("browser")
+                _open(driver, f"{served}{lang}/{path}", kind)
+                layout = driver.execute_script(LAYOUT_JS)
+                if [h for h in layout["heads"] if h[2] > layout["inner"] + 0.5] or layout["scroll"] > layout["inner"]:
+                    problems.append((lang, path, layout))
+                if found := _severe(driver):
+                    problems.append((lang, path, found))
+        assert not problems, problems
+        # The RD is a heading of the history the script draws, beside the rating.
+        _open(driver, f"{served}en/players/1.html", "player")
+        heads = driver.execute_script("return [...document.querySelectorAll('#history th')].map(t => t.textContent)")
+        assert heads[1:3] == ["Rating", "RD"], heads
+    finally:
+        driver.quit()
