@@ -385,11 +385,12 @@ def test_an_event_is_on_the_list_its_rule_set_rated_it_on(cli, tmp_path):
 
 def test_a_rating_is_called_what_its_rule_set_calls_it(cli, federation, tmp_path):
     # The Elo rule sets' ratings are "Elo" in every language; another rule set's (Glicko-2)
-    # is a rating in the page's language, never "Elo".
+    # is a rating in the page's language, never "Elo", its RD beside it; the Go rule sets'
+    # are points.
     from pipeline import systems
 
     words = {systems.rule_set_class(n).rating_word for n in systems.names()}
-    assert words == {"Elo", "Rating"}
+    assert words == {"Elo", "Rating", "Points"}
     for lang in LANGUAGES:
         messages = {m.id: m.string for m in catalogue(lang) if m.id}
         assert all(messages.get(w) for w in words), lang
@@ -399,7 +400,7 @@ def test_a_rating_is_called_what_its_rule_set_calls_it(cli, federation, tmp_path
     glicko = tmp_path / "glicko2-site"
     cli("site", "--out", glicko, "--lang", "fr", "--system", "glicko2", "--warehouse", w)
     page = (glicko / "fr" / "lists" / sorted(p.name for p in (glicko / "fr" / "lists").iterdir())[-1]).read_text()
-    assert "<th>Classement</th><th>Écart</th>" in page and ">Elo<" not in page
+    assert "<th>Classement</th><th>RD</th><th>Écart</th>" in page and ">Elo<" not in page
     assert '"rating": "Classement"' in (glicko / "fr" / "labels.js").read_text()
 
 

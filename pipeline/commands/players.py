@@ -72,6 +72,10 @@ def site(out: Path, languages: list[str], card_lists: int, since: str | None, do
     them locally). A re-run rewrites only the files that changed. No birth date or
     address is written.
 
+    Under the Go rule sets, a ranking after each event by grade, then points; each
+    event's points and grades before and after, its games with their handicaps; the
+    state files to download. Glicko-2's deviation (RD) is shown beside its rating.
+
     Example: ratings site --out site/ --lang fr,nl,de,en
     """
     from pipeline.console import ConsoleReporter
@@ -84,9 +88,6 @@ def site(out: Path, languages: list[str], card_lists: int, since: str | None, do
         if series.scenario:
             raise click.ClickException(f"{series.name} is a scenario, and scenarios are never published: "
                                        f"look at it with `ratings compare {_official_of(con, series)} {series.name}`")
-        if not series.rule_set.list_files:
-            raise click.ClickException(f"the site publishes lists: the {series.name} rules publish events "
-                                       "(their states are in OUT/)")
         built = build_site(con, series, out, languages, card_lists, since, download_lists, pending)
         tongues = f"{len(languages)} languages" if len(languages) > 1 else "1 language"
         click.echo(f"  {built.players:,} players, {built.lists} list{'s' if built.lists != 1 else ''}, "

@@ -41,6 +41,7 @@ from pipeline.site.data import PAGE_ROWS, UNDER, SiteData, events_json, json_tex
 from pipeline.site.downloads import PUBLIC, checksums_text, list_downloads
 from pipeline.site.how import how_globals, how_page
 from pipeline.site.i18n import LANGUAGES, catalogue_files, environment, translations
+from pipeline.site.states import state_downloads
 
 STATIC = Path(__file__).parent / "static"
 SCHEMA = Path(__file__).parent / "api"
@@ -260,6 +261,8 @@ def _downloads(con: duckdb.DuckDBPyConnection, series, lists: list[dict], downlo
     every revised list its changes (the player pages link them)."""
     ids = [l["list_id"] for l in lists]
     chosen = ids if download_lists is None else ids[max(len(ids) - download_lists, 0):]
+    if not series.rule_set.list_files:  # a rule set of events publishes states (Go): no list, no diff
+        return state_downloads(con, series, chosen) if chosen else {}
     revised = [l["list_id"] for l in lists if l["revision"] > 1 and l["list_id"] not in chosen]
     downloads = list_downloads(con, series, chosen, formats=PUBLIC) if chosen else {}
     if revised:
@@ -293,7 +296,7 @@ def _data_files(manifest: _Manifest, data: SiteData, downloads: dict[str, list],
                                   f'<meta http-equiv="refresh" content="0; url={first}/index.html">'
                                   f'<a href="{first}/index.html">{LANGUAGES[first]}</a></html>\n').encode("utf-8"))
     for lang in languages:
-        manifest.write(f"{lang}/labels.js", _labels(lang, data.series.rule_set.rating_word))
+        manifest.write(f"{lang}/labels.js", _labels(lang, data.series.rule_set))
 
 
 def _write(job: _Job) -> None:
@@ -349,7 +352,9 @@ def _pages(job: _Job) -> list[tuple[tuple, str]]:
     of what makes it (its values, the languages, the code's digest): the same in every
     language, checked against the manifest for each with that language's words."""
     d = job.data
-    code = code_digest()
+    # The code, and what the rule set declares the pages show (its columns' headings): a
+    # federation's rule set lives outside the code's digest.
+    code = (code_digest(), repr(d.series.rule_set.site))
     latest = d.lists[-1]["list_id"] if d.lists else None
     calculator = calculator_page(d.series.rule_set)
     pages = [("index", "index.html", 1, {"lists": d.lists, "latest": latest, "pending": len(job.pending),
@@ -400,13 +405,13 @@ TITLE, PATH, MAIN = "\x01", "\x02", "\x03"
 class _Language:
     """A language's templates and frames, made once a worker."""
 
-    def __init__(self, lang: str, languages: list[str], rating_word: str):
+    def __init__(self, lang: str, languages: list[str], rule_set):
         messages = translations(lang)
         self.lang, self.gettext = lang, messages.gettext
         self.env = environment(lang, messages)
         self.env.globals.update(how_globals(lang, self.gettext))
         self.common = {"lang": lang, "languages": [(c, LANGUAGES[c]) for c in languages], "under": UNDER,
-                       "page_rows": PAGE_ROWS, "rating_word": rating_word}
+                       "page_rows": PAGE_ROWS, "rating_word": rule_set.rating_word, "face": rule_set.site}
         self.templates: dict[str, object] = {}
         self.frames: dict[int, list[str]] = {}
         self.shell = self.env.from_string('{% extends "base.html.j2" %}{% block title %}' + TITLE +
@@ -442,7 +447,7 @@ def _render(share: list[tuple[str, int]]) -> None:
             target = job.out / path
         else:
             if lang not in languages:
-                languages[lang] = _Language(lang, job.languages, job.data.series.rule_set.rating_word)
+                languages[lang] = _Language(lang, job.languages, job.data.series.rule_set)
             target = job.out / lang / job.plans[lang][i][1]
             content = _page(languages[lang], *job.plans[lang][i]).encode("utf-8")
         if target.parent not in folders:
@@ -462,10 +467,12 @@ def _page(language: _Language, template: str, path: str, depth: int, values: dic
     return language.page(template, path, depth, values)
 
 
-def _labels(lang: str, rating_word: str) -> bytes:
+def _labels(lang: str, rule_set) -> bytes:
     """<lang>/labels.js: the words the script writes, in the language (one file a
-    language, cached by the browser, rather than in every page)."""
+    language, cached by the browser, rather than in every page): with the headings of the
+    rule set's own columns (SiteFace), by their keys in the JSON API."""
     _ = translations(lang).gettext
+    rating_word, face = rule_set.rating_word, rule_set.site
     labels = {"none": _("No player found"), "shown": _("%(shown)s of %(total)s players"),
               "page": _("Page %(page)s of %(pages)s"),
               "offline": _("This part of the page is read from the site's data files: serve the folder with a "
@@ -482,4 +489,8 @@ def _labels(lang: str, rating_word: str) -> bytes:
               "rank_active": _("Rank (active)"), "event": _("Event"), "dates": _("Dates"), "score": _("Score"),
               "player": _("Player"), "date": _("Date"), "round": _("Round"), "white": _("White"),
               "black": _("Black"), "result": _("Result")}
+    labels |= {c.key: _(c.heading) for c in (*face.state, *face.event, *face.game_columns)}
+    if face.periods == "events":  # an event is a period: its players' numbers are its own calculations
+        labels["event_note"] = _("Points and grades before and after the event, as the rules computed them.")
+        labels["list"] = _("Event")  # a player's history: a row an event
     return f"window.LABELS = {json.dumps(labels, ensure_ascii=False, sort_keys=True)};\n".encode("utf-8")

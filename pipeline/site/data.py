@@ -57,22 +57,30 @@ def site_data(con: duckdb.DuckDBPyConnection, series, card_lists: int, since: st
     """The site's tables for a series (its lists from `since` on, if given); the cards
     of its latest `card_lists` lists."""
     con.execute("set variable series = ?", [series.name])
+    face = series.rule_set.site
+    # The rule set's own columns, after the shared ones in each JSON file (none: the files
+    # are the chess lists' as they were, byte for byte).
+    con.execute("set variable site_state_keys = ?", [_keys(face.state)])
+    con.execute("set variable site_event_keys = ?", [_keys(face.event)])
+    con.execute("set variable site_game_keys = ?", [_keys(face.game_columns)])
     first = _first_position(con, series, since)
     _site_rows(con, series, first)
     lists = _site_lists(con, first)
     _site_games(con, series)
+    _site_event_more(con, series)
     # The rank on the player's latest list, null there when inactive (arg_max would skip
     # the null and give the rank of an earlier list).
-    players = _records(con, """
+    players = _records(con, f"""
         select player_id, arg_max(name, position) as name, arg_max(club, position) as club,
                arg_max(club_slug, position) as club_slug, arg_max(rating, position) as rating,
                arg_max(list_id, position) as list_id, last(rank_active order by position) as rank_active,
                max(rating) as peak, first(list_id order by rating desc, position) as peak_list
+               {"".join(f", arg_max({c.key}, position) as {c.key}" for c in face.state)}
         from site_rows group by player_id order by player_id""")
     notes = _notes(con)
     first_rows = {}
     for row in _records(con, f"""select * from site_rows where rank_active <= {PAGE_ROWS}
-                                  order by position, rating desc, player_id"""):
+                                  order by position, standing desc, player_id"""):
         first_rows.setdefault(row["list_id"], []).append(row)
     choices = {list_id: (regions or [], club_names or []) for list_id, regions, club_names in con.execute(
         """select list_id, list(distinct region order by region) filter (where region is not null),
@@ -81,7 +89,7 @@ def site_data(con: duckdb.DuckDBPyConnection, series, card_lists: int, since: st
     latest = lists[-1]["list_id"] if lists else None
     by_club: dict[str, list[dict]] = {}
     for row in _records(con, """select * from site_rows where list_id = ? and club_slug is not null
-                                order by club_slug, rating desc, player_id""", [latest]):
+                                order by club_slug, standing desc, player_id""", [latest]):
         by_club.setdefault(row["club_slug"], []).append(row)
     events = _records(con, stage_sql("site/event_api"))
     api = {f"events/{e['slug']}.json": e.pop("api") for e in events}
@@ -89,7 +97,7 @@ def site_data(con: duckdb.DuckDBPyConnection, series, card_lists: int, since: st
     api |= _api(con, players)
     data = SiteData(series, lists, players, notes, first_rows, choices, by_club, events, api)
     # Dropped before the cards' replay, which needs the memory.
-    for table in ("site_rows", "site_lists", "site_games", "site_event_players"):
+    for table in ("site_rows", "site_lists", "site_games", "site_event_players", "site_event_more"):
         con.execute(f"drop table {table}")
     if series.rule_set.bulk_cards and card_lists > 0:
         for list_id in reversed([l["list_id"] for l in lists[-card_lists:]]):
@@ -116,23 +124,34 @@ def _site_rows(con: duckdb.DuckDBPyConnection, series, first: int) -> None:
     _slug_table(con, "site_club_slugs", """select distinct club from rating_history
                                            where series = getvariable('series') and club is not null""",
                 club_slug, "club", "club_slug")
+    face = series.rule_set.site
     # A rating a whole number is written as one (1830, not 1830.0) in the pages and the JSON.
     rating = "r.rating::bigint" if series.rule_set.rating_step() == 1 else "r.rating"
+    if face.rating is not None:  # the rule set prints its rating its own way (Go: half up)
+        rating = f"({face.rating})::bigint"
     active, own = "r.active", ""
     flag = series.rule_set.inactive_column
     if flag is not None:  # the rule set's own rule (FIDE B02 7.2.2) decides, for its series only
-        own_views(con, series)
         active = f"not coalesce(s.{sql_name(flag)}, false)"
+    if flag is not None or face.state or face.rating is not None:
+        own_views(con, series)
         own = """left join series_player_state s on s.series = getvariable('series') and s.list_id = r.list_id
                                                   and s.player_id = r.player_id"""
+    # The rule set's columns beside the rating (SiteFace.state), their ranks, and the JSON
+    # text they add to a row of a player's history or of a list ('' when none).
+    shown = "".join(f", {c.sql} as {c.key}" + (f", {c.ranks} as {c.key}_rank" if c.ranks else "")
+                    for c in face.state)
     # One pass: the rows, their activity, their club's page and their rank among the active.
     con.execute(f"""create or replace temp table site_rows as
                     with ranked as (select * from ({stage_sql('site/ranked')}) where position >= {int(first)}),
-                    flagged as (select r.* replace ({rating} as rating, {active} as active) from ranked r {own})
+                    flagged as (select r.* replace ({rating} as rating, {active} as active){shown}
+                                from ranked r {own}),
+                    stood as (select *, {face.ranked_by()} as standing, {_more(_keys(face.state))} as more
+                              from flagged)
                     select f.*, c.club_slug,
                            case when f.active then rank() over (partition by f.list_id, f.active
-                                                                 order by f.rating desc) end as rank_active
-                    from flagged f left join site_club_slugs c using (club)""")
+                                                                 order by f.standing desc) end as rank_active
+                    from stood f left join site_club_slugs c using (club)""")
     con.execute("drop table site_club_slugs")
 
 
@@ -157,12 +176,55 @@ def _site_games(con: duckdb.DuckDBPyConnection, series) -> None:
     list (as the rule set placed it) and its event's file name; and site_event_players
     (sql/site/event_players.sql), which the player and event files both read."""
     series.rule_set.place_games(con)  # each game on the list its rule set rates it on
+    face = series.rule_set.site
+    played_view(con, series)
     con.execute(f"create or replace temp table site_games as {stage_sql('site/games')}")
+    if face.game_columns:  # each game's own columns, as JSON text after the shared ones
+        values = ", ".join(c.sql for c in face.game_columns)
+        con.execute(f"""create or replace temp table site_games as
+                        select s.* replace ({_more_of(values)} as more)
+                        from site_games s join site_played g using (game_key)""")
     _slug_table(con, "site_event_slugs", "select distinct event from site_games", event_slug, "event", "slug")
     con.execute("""create or replace temp table site_games as
                    select g.*, s.slug from site_games g join site_event_slugs s using (event)""")
     con.execute("drop table site_event_slugs")
     con.execute(f"create or replace temp table site_event_players as {stage_sql('site/event_players')}")
+
+
+def _keys(columns) -> list[str]:
+    return [c.key for c in columns]
+
+
+def _more_of(values: str) -> str:
+    """SQL of the JSON text the values (SQL, comma-separated) add after a row's shared
+    values: ',v1,v2' (a JSON array's inside)."""
+    return f"(',' || substr(json_array({values})::varchar, 2, length(json_array({values})::varchar) - 2))"
+
+
+def _more(keys: list[str]) -> str:
+    """SQL of the JSON text the columns `keys` add to a row ('' for none)."""
+    return _more_of(", ".join(keys)) if keys else "''"
+
+
+def played_view(con: duckdb.DuckDBPyConnection, series) -> None:
+    """The temp view site_played: the rule set's games in chess's `games` columns
+    (SiteFace.played; chess: `games`), which the event pages and the pending games read."""
+    con.execute(f"create or replace temp view site_played as {series.rule_set.site.played or 'select * from games'}")
+
+
+def _site_event_more(con: duckdb.DuckDBPyConnection, series) -> None:
+    """The temp table site_event_more: each player's values of an event the rule set shows
+    (SiteFace.event, from its history view, RuleSet.history), as JSON text after the
+    shared ones of the event's row of players."""
+    face, (view, period, _) = series.rule_set.site, series.rule_set.history
+    if not face.event:
+        con.execute("create or replace temp table site_event_more (list_id varchar, player_id bigint, more varchar)")
+        return
+    values = ", ".join(c.sql for c in face.event)
+    con.execute(f"""create or replace temp table site_event_more as
+                    select h.{sql_name(period)} as list_id, h.player_id, {_more_of(values)} as more
+                    from {sql_name(view)} h
+                    where h.series = getvariable('series') and h.{sql_name(period)} in (select list_id from site_lists)""")
 
 
 def _notes(con: duckdb.DuckDBPyConnection) -> dict[int, dict]:

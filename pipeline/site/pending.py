@@ -16,6 +16,7 @@ import pyarrow.compute as pc
 
 from pipeline.rate import found_periods
 from pipeline.rate.waiting import as_day, computed_from, waiting_games
+from pipeline.site.data import played_view
 from pipeline.warehouse import stage_sql
 
 # A game as pending_json gives it: its key there, the column of sql/site/pending.sql.
@@ -57,6 +58,7 @@ def pending_games(con: duckdb.DuckDBPyConnection, series) -> Pending:
     con.execute("set variable series = ?", [series.name])
     found = found_periods(con, series)
     waiting = waiting_games(con, found[~found["computed"]])  # leaves uncomputed_lists, which the SQL reads
+    played_view(con, series)  # the rule set's games as chess's `games` (Go's go_games)
     games = con.sql(stage_sql("site/pending")).to_arrow_table()
     after = con.execute("select arg_max(window_end, position) from lists where series = ?",
                         [series.name]).fetchone()[0]

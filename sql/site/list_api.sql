@@ -4,7 +4,8 @@
 -- the whole history is a million rows: names are in api/v1/players.json, a club is
 -- an index into the file's `clubs` (and `club_slugs`), yes/no are 1/0. The rows are
 -- joined as text (see sql/site/player_api.sql).
--- inputs: site_rows, site_lists
+-- best first (the rule set's standing: SiteFace), its own columns after the shared ones.
+-- inputs: site_rows, site_lists, getvariable('site_state_keys')
 -- grain: list_id
 with clubs as (
     select list_id, club, club_slug, row_number() over (partition by list_id order by club) - 1 as club_index
@@ -12,9 +13,9 @@ with clubs as (
 ),
 rows as (
     select r.list_id,
-           string_agg(json_array(r.player_id, c.club_index, r.rating, r.change, r.games, r.sex, r.region, r.under,
-                                 r.senior_50::int, r.senior_65::int, r.active::int)::varchar, ','
-                      order by r.rating desc, r.player_id) as rows
+           string_agg((json_array(r.player_id, c.club_index, r.rating, r.change, r.games, r.sex, r.region, r.under,
+                                 r.senior_50::int, r.senior_65::int, r.active::int)::varchar)[:-2] || r.more || ']',
+                      ',' order by r.standing desc, r.player_id) as rows
     from site_rows r left join clubs c using (list_id, club)
     group by r.list_id
 ),
@@ -30,7 +31,8 @@ select l.list_id,
                          'window_start', l.window_start, 'window_end', l.window_end,
                          'players', l.players_rated, 'active', l.active_players, 'played', l.players_played,
                          'columns', ['player_id', 'club', 'rating', 'change', 'games', 'sex', 'region', 'under',
-                                     'senior_50', 'senior_65', 'active'])::varchar, '}')
+                                     'senior_50', 'senior_65', 'active'] || getvariable('site_state_keys'))::varchar,
+             '}')
        || ',"clubs":' || coalesce(n.clubs, '[]') || ',"club_slugs":' || coalesce(n.club_slugs, '[]')
        || ',"rows":[' || coalesce(r.rows, '') || ']}' as api
 from site_lists l

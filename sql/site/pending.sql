@@ -4,13 +4,14 @@
 -- as that player reads it: their colour, the opponent, the result from their side
 -- (1, ½, 0; + and - for a forfeit won or lost, never rated), and the file and row it
 -- came from, which a player quotes to the rating officer to have it corrected before the
--- next list is computed. Only `games` is read: a withdrawn or replaced file's games left
+-- next list is computed. Only `games` is read (site_played: the rule set's games as chess's
+-- `games`, SiteFace.played): a withdrawn or replaced file's games left
 -- it (withdrawn_rows), a staged file's are not in it yet. Names as the registry has them now.
--- inputs: games, placed_games (the rule set's placement), uncomputed_lists (the series' lists
+-- inputs: site_played, placed_games (the rule set's placement), uncomputed_lists (the series' lists
 --         not computed yet), source_files, submissions, players
 -- grain: player_id, game_key
 with later as (
-    select g.* from games g join placed_games p using (game_key)
+    select g.* from site_played g join placed_games p using (game_key)
     where p.list_id in (select list_id from uncomputed_lists)
 ),
 sides as (

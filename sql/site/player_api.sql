@@ -4,13 +4,14 @@
 -- with their reasons; their events (games and score on their own side).
 -- Each part is aggregated as text and the parts joined as text: a million JSON
 -- values held as JSON until the end needed more memory than the warehouse may use.
--- inputs: site_rows (sql/site/ranked.sql with ranks and club slugs), site_lists,
+-- The rule set's own columns (SiteFace.state) follow the shared ones (site_rows.more).
+-- inputs: site_rows (sql/site/ranked.sql with ranks and club slugs), site_lists, getvariable('site_state_keys'),
 --         site_event_players (sql/site/event_players.sql), corrections, rating_changes, getvariable('series')
 -- grain: player_id
 with history as (
     select player_id, arg_max(name, position) as name, arg_max(club, position) as club,
            arg_max(club_slug, position) as club_slug,
-           string_agg(json_array(list_id, rating, change, games, rank_active)::varchar, ','
+           string_agg((json_array(list_id, rating, change, games, rank_active)::varchar)[:-2] || more || ']', ','
                       order by position desc) as rows
     from site_rows group by player_id
 ),
@@ -39,7 +40,8 @@ played as (
 select h.player_id,
        '{"version":1,"player_id":' || h.player_id || ',"name":' || coalesce(to_json(h.name)::varchar, 'null') || ',"club":' || coalesce(to_json(h.club)::varchar, 'null')
        || ',"club_slug":' || coalesce(to_json(h.club_slug)::varchar, 'null')
-       || ',"history":{"columns":["list_id","rating","change","games","rank_active"],"rows":[' || h.rows
+       || ',"history":{"columns":' || to_json(['list_id', 'rating', 'change', 'games', 'rank_active']
+                                               || getvariable('site_state_keys')) || ',"rows":[' || h.rows
        || ']},"corrections":[' || coalesce(f.corrections, '') || '],"revisions":[' || coalesce(r.revisions, '')
        || '],"events":{"columns":["event_id","name","first_day","last_day","games","score"],"rows":['
        || coalesce(p.events, '') || ']}}' as api

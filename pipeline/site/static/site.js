@@ -25,6 +25,12 @@ function json(path) {
 
 function rows(table) { return table.rows.map((r) => Object.fromEntries(table.columns.map((c, k) => [c, r[k]]))); }
 
+// The rule set's own columns of a JSON table (a Go grade, Glicko-2's RD): those after its
+// shared `last` one, each drawn with its heading from LABELS (ruleset's SiteFace).
+const own = (columns, last) => columns.slice(columns.indexOf(last) + 1);
+const value = (v) => typeof v === "number" ? number(v) : v;
+const gain = (v) => v === null || v === undefined ? "" : (v > 0 ? "+" : "") + number(v);  // a key ending in "change"
+
 function link(href, text) {
   const a = document.createElement("a");
   a.href = href;
@@ -114,7 +120,8 @@ function showRanking(table) {
     if (page > 1) p.set("page", String(page));
     return p;
   };
-  const draw = (list) => {
+  const ranked = (table.dataset.rankedBy || "").split(" ").filter((k) => k);
+  const draw = (list, more) => {
     const wanted = Object.fromEntries(FILTERS.map((n) => [n, document.getElementById(n).value]));
     const all = document.getElementById("all").checked, c = wanted.category;
     const shown = list.filter((r) => (all || r.active) && (!wanted.sex || r.sex === wanted.sex)
@@ -123,14 +130,15 @@ function showRanking(table) {
     const pages = Math.max(1, Math.ceil(shown.length / size));
     page = Math.min(page, pages);
     let rank = 0, previous = null;
-    const ranks = shown.map((r, i) => { if (r.rating !== previous) { rank = i + 1; previous = r.rating; } return rank; });
+    const standing = (r) => JSON.stringify([...ranked.map((k) => r[k]), r.rating]);  // as the ranking orders
+    const ranks = shown.map((r, i) => { const s = standing(r); if (s !== previous) { rank = i + 1; previous = s; } return rank; });
     body.replaceChildren(...shown.slice((page - 1) * size, page * size).map((r, k) => {
       const name = link(`../players/${r.player_id}.html`, r.name), cell = document.createDocumentFragment();
       cell.append(name);
       if (r.club) { const s = document.createElement("span"); s.className = "club"; s.textContent = r.club; cell.append(s); }
       const tr = row([[ranks[(page - 1) * size + k]], [r.player_id, "wide"], [cell, "text"],
                       [r.club_slug ? link(`../clubs/${r.club_slug}.html`, r.club) : "", "text wide"], [r.rating],
-                      [signed(r.change)], [r.games, "wide"]]);
+                      ...more.map((k) => [value(r[k])]), [signed(r.change)], [r.games, "wide"]]);
       if (!r.active) tr.className = "inactive";
       return tr;
     }));
@@ -155,7 +163,7 @@ function showRanking(table) {
     const p = state().toString();
     history.replaceState(null, "", p ? `?${p}` : location.pathname);
     Promise.all([json(`${root()}api/v1/lists/${table.dataset.list}.json`), json(`${root()}api/v1/players.json`)])
-      .then(([data, index]) => draw(listRows(data, index)), () => offline(pager));
+      .then(([data, index]) => draw(listRows(data, index), own(data.columns, "active")), () => offline(pager));
   };
   form.addEventListener("change", () => { page = 1; update(); });
   form.addEventListener("submit", (e) => { e.preventDefault(); page = 1; update(); });
@@ -234,13 +242,14 @@ function table(box, id, headings, body) {  // headings: [label key, class]; body
 
 function showPlayer(section) {
   json(section.dataset.api).then((data) => {
-    const history = rows(data.history);
+    const history = rows(data.history), more = own(data.history.columns, "rank_active");
     const marked = {};
     for (const c of data.corrections) marked[c.list_id] = window.LABELS.correction;
     for (const r of data.revisions) marked[r.list_id] = marked[r.list_id] || window.LABELS.revision;
     chart(document.getElementById("chart"), data.name, history);
     table(document.getElementById("history-box"), "history",
-          [["list", "text"], ["rating"], ["change"], ["games", "wide"], ["rank_active", "wide"]], history.map((h) => {
+          [["list", "text"], ["rating"], ...more.map((k) => [k]), ["change"], ["games", "wide"], ["rank_active", "wide"]],
+          history.map((h) => {
       const list = document.createDocumentFragment();
       list.append(link(`../lists/${h.list_id}.html`, h.list_id));
       if (marked[h.list_id]) {
@@ -250,7 +259,8 @@ function showPlayer(section) {
         m.textContent = marked[h.list_id];
         list.append(" ", m);
       }
-      const tr = row([[list, "text"], [h.rating], [signed(h.change)], [h.games, "wide"], [h.rank_active, "wide"]]);
+      const tr = row([[list, "text"], [h.rating], ...more.map((k) => [value(h[k])]), [signed(h.change)], [h.games, "wide"],
+                      [h.rank_active, "wide"]]);
       tr.dataset.list = h.list_id;
       if (marked[h.list_id]) tr.className = "marked";
       if (h.rank_active === null) tr.classList.add("inactive");
@@ -276,15 +286,23 @@ function showEvent(box) {
     note.className = "note";
     note.textContent = window.LABELS.event_note;
     document.getElementById("players-box").append(note);
+    // The rule set's own numbers of its event (a Go event's points and grades before and after),
+    // else the list that rated the event's last game, its rating and change.
+    const more = own(data.players.columns, "change"), moreGames = own(data.games.columns, "result");
+    const wide = new Set((box.dataset.wide || "").split(" ")), cls = (k) => wide.has(k) ? "wide" : undefined;
+    const shared = more.length ? [] : [["list", "text wide"], ["rating"], ["change"]];
     table(document.getElementById("players-box"), "event-players",
-          [["player", "text"], ["games"], ["score"], ["list", "text wide"], ["rating"], ["change"]],
+          [["player", "text"], ["games"], ["score"], ...shared, ...more.map((k) => [k, cls(k)])],
           players.map((p) => row([[who(p.player_id), "text"], [p.games], [number(p.score)],
-                                  [p.list_id ? link(`../lists/${p.list_id}.html`, p.list_id) : "", "text wide"],
-                                  [p.rating], [signed(p.change)]])));
+                                  ...(more.length ? [] : [
+                                    [p.list_id ? link(`../lists/${p.list_id}.html`, p.list_id) : "", "text wide"],
+                                    [p.rating], [signed(p.change)]]),
+                                  ...more.map((k) => [k.endsWith("change") ? gain(p[k]) : value(p[k]), cls(k)])])));
     table(document.getElementById("games-box"), "event-games",
-          [["date", "text wide"], ["round", "wide"], ["white", "text"], ["black", "text"], ["result"]],
+          [["date", "text wide"], ["round", "wide"], ["white", "text"], ["black", "text"], ["result"],
+           ...moreGames.map((k) => [k, cls(k)])],
           rows(data.games).map((g) => row([[day(g.date), "text wide"], [g.round, "wide"], [who(g.white_id), "text"],
-                                           [who(g.black_id), "text"], [g.result]])));
+                                           [who(g.black_id), "text"], [g.result], ...moreGames.map((k) => [value(g[k]), cls(k)])])));
   }, () => offline(box));
 }
 

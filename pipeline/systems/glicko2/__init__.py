@@ -12,7 +12,7 @@ import duckdb
 import numpy as np
 
 from pipeline.rate.periods import column, mark_corrections
-from pipeline.systems.base import Fixes, Outcome, Period, RatedList, RuleSet
+from pipeline.systems.base import Fixes, Outcome, Period, RatedList, RuleSet, Shown, SiteFace
 from pipeline.systems.explanation import Explanation
 from pipeline.systems.glicko2.explanation import explained
 from pipeline.systems.glicko2.rules import Glicko2Rules, period_result, published
@@ -66,6 +66,9 @@ class Glicko2(RuleSet):
     initial_columns = {"deviation": "double", "volatility": "double"}
     InitialColumns = _InitialColumns()
     published_state = ("player_id", "rating::integer as rating")
+    # The rating deviation (RD) beside the rating, rounded as the rating is: its users read
+    # a rating with its RD (Glickman 2013: a 95% interval of about ± 2 RD).
+    site = SiteFace(state=(Shown("deviation", "RD", "round(s.deviation)::integer"),))
 
     def calendar(self, first, last):
         return period_calendar(first, last, self.parameters.period_months)

@@ -18,13 +18,31 @@ import numpy as np
 import pandas as pd
 
 from pipeline.rate.periods import column, local_indices
-from pipeline.systems.base import Fixes, Outcome, Period, RatedList, RuleSet
+from pipeline.systems.base import Fixes, Outcome, Period, RatedList, RuleSet, Shown, SiteFace
 from pipeline.systems.go.grades import corrected_level, grade_text, level_of_points, levels_of_grades, middle_of
 from pipeline.systems.texts import first_that_holds
 from pipeline.config import GO_MAX_RATING, GO_MIN_RATING
 
 HERE = Path(__file__).parent
 BY_DEFAULT = ("B+F", "W+F")  # games won by default: counted, never rated (as chess forfeits)
+# A grade's level (pipeline/systems/go/grades.py: d dan is d, k kyu is 1 − k) from its text, in SQL.
+GRADE_LEVEL = ("case right({g}, 1) when 'd' then left({g}, -1)::integer "
+               "when 'k' then 1 - left({g}, -1)::integer end")
+# What the site shows (SiteFace): a ranking after each event by grade, then points; the
+# points printed as the current list rounds them (half up); an event's page with each
+# player's points and grade before and after it, from go_history, the rule set's own
+# calculations; its games with their handicaps and winners.
+GO_SITE = SiteFace(
+    periods="events",
+    state=(Shown("grade", "Grade", "s.grade", ranks=GRADE_LEVEL.format(g="s.grade")),),
+    event=(Shown("grade_before", "Grade before", "h.grade_before", wide=True),
+           Shown("points_before", "Points before", "round(h.rating_before, 1)", wide=True),
+           Shown("grade_after", "Grade after", "h.grade_after", wide=True),
+           Shown("points_after", "Points after", "round(h.rating_after, 1)"),
+           Shown("points_change", "Points gained", "round(h.change, 1)")),
+    rating="floor(s.rating + 0.5)",
+    played=(HERE / "site_games.sql").read_text(),
+    game_columns=(Shown("handicap", "Handicap", "g.handicap"), Shown("winner", "Winner", "g.winner")))
 
 
 @dataclass
@@ -79,6 +97,7 @@ class GoRuleSet(RuleSet):
     """An event-by-event Go rule set; a subclass gives `rate_event`."""
 
     game = "go"
+    rating_word = "Points"  # what the site's pages call a rating
     periods_are = "events"
     history_bound = None  # a late event older than the first rated one becomes the first
     tables = ("go_game_sides",)
@@ -87,6 +106,7 @@ class GoRuleSet(RuleSet):
     list_files = False
     initial_rating_rule = None  # ruling G6: any Go points in their range, which validation checks
     history = ("go_history", "event_id", "event_id, player_id")
+    site = GO_SITE
     events_at_once: bool = True  # the card: an event's changes summed and applied at its end (G1), or game by game
     current_list = """
         with last as (select list_id from lists where series = getvariable('series')
