@@ -45,9 +45,9 @@ def _page_folder(folder: Path, name: str) -> Path:
     template, path, depth, values = calculator_page(rs)
     for lang in LANGUAGES:
         (folder / lang).mkdir(parents=True, exist_ok=True)
-        (folder / lang / path).write_text(_Language(lang, list(LANGUAGES), rs.rating_word).page(
+        (folder / lang / path).write_text(_Language(lang, list(LANGUAGES), rs).page(
             template, path, depth, values), encoding="utf-8")
-        (folder / lang / "labels.js").write_bytes(_labels(lang, rs.rating_word))
+        (folder / lang / "labels.js").write_bytes(_labels(lang, rs))
     for file, content in calculator_files(rs).items():
         (folder / file).write_bytes(content)
     for file in ("site.css", "site.js"):

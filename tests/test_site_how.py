@@ -234,7 +234,7 @@ def test_a_go_rule_sets_page_is_made_from_the_rule_set_alone(name):
     # rendered in its template and frame as `ratings site` renders it, in each language.
     template, path, depth, values = how_page(systems.rule_set(name))
     for lang in LANGUAGES:
-        page = _Language(lang, list(LANGUAGES), "Rating").page(template, path, depth, values)
+        page = _Language(lang, list(LANGUAGES), systems.rule_set(name)).page(template, path, depth, values)
         assert page.startswith("<!doctype html>") and "<h1>" in page and "%(" not in page
         assert f'href="../{lang}/index.html"' in page
     if name == "go-belgium":

@@ -30,7 +30,7 @@ def go_served(built):
     shutil.copytree(built / "site", folder)
     template, path, depth, values = how_page(systems.rule_set("go-belgium"))
     for lang in LANGS:
-        (folder / lang / path).write_text(_Language(lang, LANGS, "Rating").page(template, path, depth, values),
+        (folder / lang / path).write_text(_Language(lang, LANGS, systems.rule_set("go-belgium")).page(template, path, depth, values),
                                           encoding="utf-8")
     server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(folder)))
     server.daemon_threads = True
