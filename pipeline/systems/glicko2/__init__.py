@@ -143,10 +143,15 @@ class Glicko2(RuleSet):
         from pipeline.systems.glicko2.card import glicko2_card
         return glicko2_card(con, series, self, player_id, list_id)
 
+    bulk_cards = True  # a list's cards from one query of what it stored (card.py)
+
     def card_data(self, con, series, list_id, player_ids=None):
-        from pipeline.systems.card import cards_one_by_one
-        from pipeline.systems.glicko2.card import glicko2_card_data
-        return cards_one_by_one(glicko2_card_data, con, series, self, list_id, player_ids)
+        from pipeline.systems.glicko2.card import glicko2_cards_data
+        return glicko2_cards_data(con, series, self, list_id, player_ids)
+
+    def cards(self, con, series, list_id, player_ids=None):
+        from pipeline.systems.glicko2.card import glicko2_card_text, glicko2_cards_data
+        return {p: glicko2_card_text(c) for p, c in glicko2_cards_data(con, series, self, list_id, player_ids).items()}
 
 
 RULE_SET = Glicko2
