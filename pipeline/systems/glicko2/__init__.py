@@ -63,7 +63,10 @@ class Glicko2(RuleSet):
     extensions = {"player_state": "glicko2_state", "calculations": "glicko2_calculations"}
     initial_columns = {"deviation": "double", "volatility": "double"}
     InitialColumns = _InitialColumns()
-    published_state = ("player_id", "rating::integer as rating")
+    # The RD beside the rating (Glickman 2013: "the rating and RD"), a whole number rounded as
+    # the rating is (published()): the lists and the state files.
+    published_state = ("player_id", "rating::integer as rating", "round(deviation)::integer as deviation")
+    list_columns = ("round(s.deviation)::integer as deviation",)
 
     def calendar(self, first, last):
         return period_calendar(first, last, self.parameters.period_months)
