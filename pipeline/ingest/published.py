@@ -27,7 +27,7 @@ LAYOUTS = (
 )
 # A state file's columns (RuleSet.published_state of each rule set): player_id, rating and these.
 STATE_COLUMNS = {"player_id", "rating", "archive_performance", "archive_games", "games_total", "peak_rating", "k",
-                 "inactive", "grade", "games", "events"}
+                 "inactive", "grade", "games", "events", "deviation"}
 # What each kind is called when a file is refused as not being one.
 NOT_A = {"players": "a registry", "ratings": "an initial ratings file", "calendar": "a calendar",
          "games": "a games file", "go_games": "a games file", "events": "an events file",

@@ -226,7 +226,7 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
     revisions = [r for r in revisions if r[0] not in kept]
     with only_lists(con, [list_id for list_id, _ in revisions] if kept else None):
         states = stage(con, "51_published_states").select(", ".join(("list_id", *rs.published_state))).to_arrow_table()
-        lists = stage(con, "50_published_lists").to_arrow_table() if rs.list_files else None
+        lists = public_lists(con, rs) if rs.list_files else None
         pairing_rows = pairing_lists(con, rs, settings) if pairing_formats else None
     pairing = by_key(pairing_rows) if pairing_formats else {}
     layouts = pairing_layouts() if pairing_formats else None
@@ -317,11 +317,28 @@ def only_lists(con: duckdb.DuckDBPyConnection, list_ids: list[str] | None) -> It
         con.execute("set variable publish_lists = null::varchar[]")
 
 
-def list_rows(con: duckdb.DuckDBPyConnection, series, list_ids: list[str]) -> pa.Table:
-    """These lists' public rows (sql/50_published_lists.sql), for the reports."""
-    con.execute("set variable series = ?", [series.name])
-    with only_lists(con, list_ids):
+def public_lists(con: duckdb.DuckDBPyConnection, rule_set) -> pa.Table:
+    """The lists' public rows (sql/50_published_lists.sql, for getvariable('series')), with
+    the rule set's own columns after the rating (RuleSet.list_columns: Glicko-2's RD), read
+    from series_player_state (own_views)."""
+    if not rule_set.list_columns:
         return stage(con, "50_published_lists").to_arrow_table()
+    rows = con.sql(stage_sql("50_published_lists"))
+    chosen = [x for c in rows.columns for x in (f"p.{c}", *(rule_set.list_columns if c == "rating" else ()))]
+    # The stage's order, which a join does not keep.
+    return con.sql(f"""
+        select {', '.join(chosen)} from ({stage_sql('50_published_lists')}) p
+        join series_player_state s on s.series = getvariable('series') and s.list_id = p.list_id
+                                   and s.player_id = p.player_id
+        order by p.list_id, p.rating desc, p.player_id""").to_arrow_table()
+
+
+def list_rows(con: duckdb.DuckDBPyConnection, series, list_ids: list[str]) -> pa.Table:
+    """These lists' public rows (`public_lists`), for the reports and the site's downloads."""
+    con.execute("set variable series = ?", [series.name])
+    own_views(con, series)
+    with only_lists(con, list_ids):
+        return public_lists(con, series.rule_set)
 
 
 def pairing_lists(con: duckdb.DuckDBPyConnection, rule_set, settings: PairingSettings = PairingSettings()

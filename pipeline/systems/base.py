@@ -15,7 +15,7 @@ its own:
 | how a correction applies               | inside `rate_period` (`fixes`), `rating_scale`    |
 | calculation card, what-if              | `card`, `whatif` (or none)                        |
 | how its ratings are computed (the site) | `explanation` (default: its parameters)          |
-| what it publishes                      | `published_state`, `list_files`, `current_list`, `publishes_estimates` |
+| what it publishes                      | `published_state`, `list_files`, `list_columns`, `current_list`, `publishes_estimates` |
 | its own tables and columns             | `tables`, `extensions`, `schema` (SQL beside its code) |
 | periods a calendar file may replace    | `takes_calendar_file`                             |
 | its figures in the run's summary       | `figures`                                         |
@@ -181,6 +181,10 @@ class RuleSet(ABC):
     # in words. None: any rating validation took (a number in the input range).
     initial_rating_rule: ClassVar[tuple[str, str] | None] = ("{rating} = round({rating})", "a whole number")
     published_state: ClassVar[tuple[str, ...]] = ("player_id", "rating")  # OUT/state/<list>.parquet, from 51
+    # Its own columns of the published lists (CSV, Parquet), put after the rating: SQL of the
+    # list's player_state row with its own columns (`s`, series_player_state: own_views), each
+    # named ("... as name"). The other rule sets' files keep their columns, byte for byte.
+    list_columns: ClassVar[tuple[str, ...]] = ()
     list_files: ClassVar[bool] = True  # OUT/lists/<list>-r<revision>.* and the diffs
     current_list: ClassVar[str | None] = None  # SQL of a list of the latest state (OUT/lists/current.*)
     publishes_estimates: ClassVar[bool] = False  # R12: the registry's estimates in the pairing lists

@@ -56,6 +56,12 @@ CASES = (
         "--players", *_in("fide", "players.csv"), "--ratings", *_in("fide", "ratings.csv"),
         "--games", *_in("fide", "games.csv"), "--games", *_in("fide", "brussels-open-2026.trf")),),
         settings="publish_birth_year = true\n"),
+    # Glicko-2 on the performance case's federation: its lists carry the RD beside the rating.
+    Case("glicko2", (_run(
+        "--system", "glicko2",
+        "--players", *_in("performance", "players.csv"), "--ratings", *_in("performance", "ratings.csv"),
+        "--games", *_in("performance", "games.csv"), "--games", *_in("performance", "games-autumn-2026.csv"),
+        "--games", *_in("performance", "open-spa-2026.trf")),)),
     # The OpenGotha save of tests/fixtures/go/ (a real file) is one of the events: its
     # eight players are in the registry (matched by name).
     Case("go-belgium", (_run(

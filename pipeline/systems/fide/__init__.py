@@ -154,10 +154,15 @@ class Fide(RuleSet):
         from pipeline.systems.fide.card import fide_card
         return fide_card(con, series, self, player_id, list_id)
 
+    bulk_cards = True  # one replay of the list gives every card (card.py, replay.py)
+
     def card_data(self, con, series, list_id, player_ids=None):
-        from pipeline.systems.card import cards_one_by_one
-        from pipeline.systems.fide.card import fide_card_data
-        return cards_one_by_one(fide_card_data, con, series, self, list_id, player_ids)
+        from pipeline.systems.fide.card import fide_cards_data
+        return fide_cards_data(con, series, self, list_id, player_ids)
+
+    def cards(self, con, series, list_id, player_ids=None):
+        from pipeline.systems.fide.card import fide_card_text, fide_cards_data
+        return {p: fide_card_text(c) for p, c in fide_cards_data(con, series, self, list_id, player_ids).items()}
 
     def whatif(self, con, series, player_id, opponent, list_id):
         from pipeline.systems.fide.card import fide_whatif

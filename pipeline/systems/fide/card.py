@@ -1,95 +1,25 @@
-"""A player's FIDE calculation card for one list, and what-if outcomes of a game
-(the seed 003 page's features: every step with the player's own numbers).
+"""The FIDE calculation cards of a list, and what-if outcomes of a game (the seed
+003 page's features: every step with the player's own numbers).
 
-The period is replayed from the warehouse, as for the performance Elo
-(pipeline/rate/replay.py): the replay is the published computation.
+The list is replayed once from the warehouse with every term of every player
+(replay.py): a whole list's cards (the site's, `explain --all`) and one player's
+(`ratings explain`) are laid out from the same arrays.
 """
 from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import duckdb
 import numpy as np
-import pandas as pd
+import pyarrow as pa
 
-from pipeline.rate.replay import replayed
-from pipeline.systems.card import (CHESS_COLUMNS, RESULTS, Card, Game, Games, Line, Num, chess_cells, corrections,
-                                   day, said, text)
-from pipeline.systems.fide.first_event import NO_EVENT, NONE
-from pipeline.systems.fide.pool import EPOCH
-from pipeline.systems.fide.rules import (FideRules, PeriodResult, Rule, SideUse, expected_score, is_junior,
-                                        k_factor, rating_difference)
-
-
-@dataclass(frozen=True)
-class FideReplay:
-    """One list recomputed, and the player's place in it."""
-
-    window: tuple
-    year: int
-    result: PeriodResult
-    me: int  # the player's index among the list's players
-    previous: float  # NaN: unrated
-    games_total: int
-    peak: float
-    birth_year: float
-    pool: tuple[int, float, float]  # pooled before the list: games, opponents' sum, score
-    mine: np.ndarray  # the player's sides (indices into result.sides)
-    opponent_ids: np.ndarray  # the opponent's id of every side of the list
-    events: dict  # event key → (name, first day, last day, start list)
-
-    @property
-    def opponent_ratings(self) -> np.ndarray:
-        return self.result.sides.opponent_rating[self.mine]
-
-    @property
-    def scores(self) -> np.ndarray:
-        return self.result.sides.score[self.mine]
-
-
-def fide_replay(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int, list_id: str,
-                extra_game: tuple[float, float] | None = None) -> FideReplay:
-    """Recompute `list_id`; `extra_game` = (opponent rating, score) adds a game
-    against a rated opponent who is not in the registry (what-if), played at the
-    end of the list's window in an event that starts from the list before."""
-    rules = rule_set.parameters
-    r = replayed(con, series, player_id, list_id)
-    s, g, me = r.state, r.games, r.me
-    end = pd.Timestamp(r.period.end)
-    s.pool.within(s.place + 1, rules.pool_months)  # X9: this list and the 25 before it
-    pool = s.pool.totals(len(s.ids))
-    if extra_game is not None:  # a fictitious established opponent, index n, on the window's last day
-        opponent, extra_score = extra_game
-        s.ids, s.rating = np.append(s.ids, -1), np.append(s.rating, opponent)
-        s.games_total, s.peak = np.append(s.games_total, rules.established_games), np.append(s.peak, opponent)
-        s.birth_year, s.ever_rated = np.append(s.birth_year, np.nan), np.append(s.ever_rated, True)
-        day = (end - EPOCH).days
-        last = np.iinfo(np.int64).max  # the asked game's event comes after every stored one on its day (X8)
-        s.firsts.append(NONE, NONE, NONE, NO_EVENT)
-        s.firsts.merge(np.array([me]), np.array([day]), np.array([day]), np.array([last]), np.array([-1]))
-        one = {"day": day, "event_key": -1, "start_list": s.list_id, "first_day": day, "match": False,
-               "after_decided": False, "event_rank": last,
-               "game_key": -1}  # the fictitious game: no key of a stored one
-        games = g.games
-        games = replace(games, white=np.append(games.white, me), black=np.append(games.black, len(s.ids) - 1),
-                        white_score=np.append(games.white_score, extra_score),
-                        list_index=np.append(games.list_index, 1),
-                        extra={k: np.append(v, one[k]).astype(v.dtype) for k, v in games.extra.items()})
-        g = replace(g, games=games)
-    previous, games_total, peak, birth_year = s.rating[me], s.games_total[me], s.peak[me], s.birth_year[me]
-    local, _, _, result = rule_set.rate_arrays(s, g, end, also=me)
-    mine_local = int(np.searchsorted(local, me))
-    sides = np.flatnonzero(result.sides.player == mine_local)
-    events = {int(k): row for k, *row in con.execute("""
-        select distinct (hash(event_key) >> 1)::bigint, event_name, first_day, last_day, start_list
-        from fide_placed where rated_on = ?""", [list_id]).fetchall()}
-    events[-1] = ("the game asked about", end.date(), end.date(), s.list_id)
-    return FideReplay((r.period.start, r.period.end), end.year, result, mine_local,
-                      float(previous), int(games_total), float(peak), float(birth_year),
-                      (int(pool[0][me]), float(pool[1][me]), float(pool[2][me])),
-                      sides, s.ids[local][result.sides.opponent], events)
+from pipeline.progress import progress
+from pipeline.systems.card import (CHESS_COLUMNS, RESULTS, Card, Correction, Game, Games, Line, Num, chess_cells,
+                                   corrections, day, said, text)
+from pipeline.systems.fide.replay import FideList, fide_list
+from pipeline.systems.fide.rules import FideRules, Rule, SideUse, expected_score, rating_difference
 
 
 RULES_SAID = frozenset(str(rule) for rule in Rule)
@@ -99,25 +29,26 @@ WARNING = ("Warning: at 100 %% or 0 %% the approximation breaks: it gives the me
            "whatever the real strength")
 
 
-def _k_line(r: FideReplay, rules: FideRules, side: int) -> Line:
+def _k_line(f: FideList, rules: FideRules, me: int, side: int) -> Line:
     """The K of one event (from the player's state on the list it started from) and why."""
-    res, sd = r.result, r.result.sides
-    n = int(res.games[r.me])
+    sd = f.result.sides
+    n = int(f.result.games[me])
     games_total, peak, year = int(sd.games_total[side]), float(sd.peak[side]), int(sd.year[side])
-    junior = is_junior(np.array([r.birth_year]), year, rules)
-    k, rule = (v[0] for v in k_factor(np.array([sd.own[side]]), np.array([games_total]), np.array([peak]),
-                                      junior, np.array([n]), rules))
-    why = {Rule.K_NEW: Line("%(games)s rated games to date, fewer than %(established)s",
-                            {"games": games_total, "established": rules.established_games}),
-           Rule.K_JUNIOR: Line("born %(born)s, under 18 in %(year)s, never rated %(limit)s",
-                               {"born": int(r.birth_year), "year": year, "limit": Num(rules.junior_below)}),
-           Rule.K_MASTER: Line("highest published rating %(peak)s ≥ %(master)s",
-                               {"peak": Num(peak), "master": Num(rules.master_from)}),
-           Rule.K_STANDARD: Line("%(games)s games, highest rating %(peak)s, not a junior",
-                                 {"games": games_total, "peak": Num(peak)})}[rule]
+    k, rule, full = int(f.k[side]), Rule(f.k_rule[side]), int(f.k_full[side])
+    # Only the rule that applies is said: a player without a birth year (a senior, the
+    # registry's blank) has no junior clause to fill.
+    if rule == Rule.K_NEW:
+        why = Line("%(games)s rated games to date, fewer than %(established)s",
+                   {"games": games_total, "established": rules.established_games})
+    elif rule == Rule.K_JUNIOR:
+        why = Line("born %(born)s, under 18 in %(year)s, never rated %(limit)s",
+                   {"born": int(f.birth_year[me]), "year": year, "limit": Num(rules.junior_below)})
+    elif rule == Rule.K_MASTER:
+        why = Line("highest published rating %(peak)s ≥ %(master)s",
+                   {"peak": Num(peak), "master": Num(rules.master_from)})
+    else:
+        why = Line("%(games)s games, highest rating %(peak)s, not a junior", {"games": games_total, "peak": Num(peak)})
     values = {"k": k, "rule": said(str(rule).partition(": ")[2], K_SAID), "why": why}
-    full = {Rule.K_NEW: rules.k_new, Rule.K_JUNIOR: rules.k_junior, Rule.K_MASTER: rules.k_master,
-            Rule.K_STANDARD: rules.k_standard}[rule]
     if full * n > rules.max_k_times_games:
         return Line("K = %(k)s: %(rule)s (%(why)s); %(full)s × %(n)s games rated on the list = %(product)s > "
                     "%(cap)s: K = ⌊%(cap)s / %(n)s⌋ = %(k)s",
@@ -125,9 +56,9 @@ def _k_line(r: FideReplay, rules: FideRules, side: int) -> Line:
     return Line("K = %(k)s: %(rule)s (%(why)s)", values)
 
 
-def _difference(own: float, opponent: float, rules: FideRules, exempt: bool = True) -> Num | Line:
+def _difference(own: float, opponent: float, used: float, rules: FideRules, exempt: bool = True) -> Num | Line:
+    """D as counted (`used`: the 400-point rule applied, X4), and why it differs from own − opponent."""
     d = own - opponent
-    used = float(rating_difference(np.array([own]), np.array([opponent]), rules, exempt)[0])
     if used != d:
         values = {"real": Num(d, 0, True), "used": Num(used, 0, True)}
         if exempt or rules.cap_exempt_from is None or own < rules.cap_exempt_from:
@@ -140,14 +71,11 @@ def _difference(own: float, opponent: float, rules: FideRules, exempt: bool = Tr
     return Num(d, 0, True)
 
 
-def _performance_lines(r: FideReplay) -> list[Line]:
+def _performance_lines(f: FideList, me: int) -> list[Line]:
     """The seed's linear approximation, with its warning where it breaks."""
-    rated = ~np.isnan(r.opponent_ratings)
-    if not rated.any():
+    n, wins, losses, mean = (a[me] for a in f.performance)
+    if not n:
         return [Line("Tournament performance: no rated opponent")]
-    s = r.scores[rated]
-    n, wins, losses = len(s), int((s == 1).sum()), int((s == 0).sum())
-    mean = float(r.opponent_ratings[rated].mean())
     value = mean + 400 * (wins - losses) / n
     lines = [Line("Tournament performance (linear approximation): mean opponent %(mean)s + 400 × "
                   "(%(wins)s − %(losses)s) / %(games)s = %(value)s",
@@ -163,11 +91,12 @@ def _event_name(name) -> str | Line:
     return Line("games of %(month)s without an event", {"month": month[1]}) if month else name
 
 
-def _event_games(r: FideReplay, rules: FideRules, key: int, sides: np.ndarray, names: dict) -> tuple[Games, float]:
+def _event_games(f: FideList, rules: FideRules, me: int, key: int, sides: np.ndarray, names: dict
+                 ) -> tuple[Games, float]:
     """One event's part of the card: where its ratings come from, its games, its
     K × Σ(S − E); returns them and that sum (0 for an unrated player)."""
-    res, sd = r.result, r.result.sides
-    name, first, last, start = r.events.get(key, (None, None, None, None))
+    res, sd = f.result, f.result.sides
+    name, first, last, start = f.events.get(key, (None, None, None, None))
     source = Line("the ratings of list %(list)s", {"list": start}) if start else Line("the initial ratings")
     event = _event_name(name) if name is not None else Line("an event")
     before = [Line("Event: %(event)s (%(first)s … %(last)s), from %(source)s (in force when it started, X2)",
@@ -181,33 +110,32 @@ def _event_games(r: FideReplay, rules: FideRules, key: int, sides: np.ndarray, n
         if sd.newcomer is not None and sd.newcomer[counted[0]]:
             before.append(Line("own rating counted: %(rating)s (unrated when the event started, rated since: "
                                "counted as rated, X3)", {"rating": Num(own)}))
-        elif own != r.previous:
+        elif own != f.previous[me]:
             before.append(Line("own rating counted: %(rating)s (from %(source)s)",
                                {"rating": Num(own), "source": source}))
-        before.append(_k_line(r, rules, counted[0]))
+        before.append(_k_line(f, rules, me, counted[0]))
     rows = []
-    for i in sorted(sides, key=lambda i: (-np.nan_to_num(sd.opponent_rating[i]), int(r.opponent_ids[i]))):
-        opp = int(r.opponent_ids[i])
+    for i in sorted(sides, key=lambda i: (-np.nan_to_num(sd.opponent_rating[i]), int(f.opponent_ids[i]))):
+        opp = int(f.opponent_ids[i])
         rating, score, use = sd.opponent_rating[i], float(sd.score[i]), res.side_use[i]
         if use == SideUse.RATED:
             e = float(res.side_expected[i])
             counts, why = True, Line("D = %(difference)s, E = %(expected)s, S − E = %(surplus)s",
-                                     {"difference": _difference(float(sd.own[i]), float(rating), rules,
-                                                                bool(sd.exempt[i])),
+                                     {"difference": _difference(float(sd.own[i]), float(rating),
+                                                                float(f.difference[i]), rules, bool(sd.exempt[i])),
                                       "expected": Num(e, 2), "surplus": Num(score - e, 2, True)})
         else:  # a pooled game counts for a first rating, not for this list's
             counts, why = (None if use == SideUse.POOLED else False), said(str(use), USES_SAID)
-        rows.append(Game(opp, names.get(opp, ""), chess_cells(rating, score), counts, why,
-                         (EPOCH + pd.Timedelta(days=int(sd.day[i]))).date(), name))
+        rows.append(Game(opp, names.get(opp, ""), chess_cells(rating, score), counts, why, f.dates[i], name))
     games = Games(CHESS_COLUMNS, tuple(rows), tuple(before))
     if not len(counted):
         return games, 0.0
-    k = int(res.side_k[counted[0]])
-    sc, ex = float(sd.score[counted].sum()), float(res.side_expected[counted].sum())
+    group = f.group[counted[0]]
+    k, sc, ex = int(f.group_k[group]), float(f.group_score[group]), float(f.group_expected[group])
     gain = k * (sc - ex)
     total = Line("%(games)s rated games, score %(score)s, Σ E = %(expected)s: "
                  "K × Σ(S − E) = %(k)s × %(surplus)s = %(gain)s",
-                 {"games": len(counted), "score": Num(sc, None), "expected": Num(ex, 2), "k": k,
+                 {"games": int(f.group_games[group]), "score": Num(sc, None), "expected": Num(ex, 2), "k": k,
                   "surplus": Num(sc - ex, 2, True), "gain": Num(gain, 2, True)})
     return replace(games, after=(total,)), gain
 
@@ -220,50 +148,70 @@ def _sum(gains: list[float]) -> Num | Line:
     return terms
 
 
-def fide_card_data(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int, list_id: str) -> Card:
-    """The FIDE calculation card of a player for a list, as data: each event the list
+def _card(f: FideList, me: int, names: dict, correction: Correction | None, rules: FideRules) -> Card:
+    """Player `me`'s card (their place among the list's players): each event the list
     rates with the list it took ratings from (X1-X3)."""
-    rules = rule_set.parameters
-    r = fide_replay(con, series, rule_set, player_id, list_id)
-    res, me, sd = r.result, r.me, r.result.sides
-    name = con.execute("select name from players where player_id = ?", [player_id]).fetchall()[0][0]
-    rated = not np.isnan(r.previous)
+    res, sd = f.result, f.result.sides
+    player_id = int(f.ids[me])
+    name = names.get(player_id, "")
+    previous = float(f.previous[me])
+    rated = not np.isnan(previous)
     title = Line("%(name)s (%(player)s), list %(list)s (events ending %(start)s … %(end)s, its closing date), "
-                 "FIDE rules", {"name": name, "player": player_id, "list": list_id, "start": day(r.window[0]),
-                                "end": day(r.window[1])})
+                 "FIDE rules", {"name": name, "player": player_id, "list": f.list_id, "start": day(f.window[0]),
+                                "end": day(f.window[1])})
     before = (Line("Before: rated %(rating)s, %(games)s rated games to date, highest published rating %(peak)s",
-                   {"rating": Num(r.previous), "games": r.games_total, "peak": Num(r.peak)}) if rated else
+                   {"rating": Num(previous), "games": int(f.games_total[me]), "peak": Num(f.peak[me])}) if rated else
               Line("Before: unrated; pooled from earlier lists (26 months): %(games)s games, score %(score)s",
-                   {"games": r.pool[0], "score": Num(r.pool[2], None)}))
+                   {"games": int(f.pool[0][me]), "score": Num(f.pool[2][me], None)}))
     tables, gains = [], []
-    names = dict(con.execute("select player_id, name from players where player_id in (select unnest(?::bigint[]))",
-                             [sorted({int(i) for i in r.opponent_ids[r.mine]})]).fetchall())
-    for key in dict.fromkeys(sd.event[r.mine].tolist()):  # the player's events, in the order of their games
-        table, gain = _event_games(r, rules, int(key), r.mine[sd.event[r.mine] == key], names)
+    mine = f.sides(me)
+    for key in dict.fromkeys(sd.event[mine].tolist()):  # the player's events, in the order of their games
+        table, gain = _event_games(f, rules, me, int(key), mine[sd.event[mine] == key], names)
         tables.append(table)
         gains.append(gain)
     rule = str(res.rule[me])
     if rated and res.games[me]:
-        total = sum(gains)
         k, sc, ex = int(res.k[me]), float(res.score[me]), float(res.expected[me])
         sums = (Line("%(terms)s (each event's K × Σ(S − E))", {"terms": _sum(gains)}) if len(gains) > 1 else
                 Line("K × Σ(S − E) = %(k)s × %(surplus)s", {"k": k, "surplus": Num(sc - ex, 2, True)}))
         after = [Line("Change = %(sums)s = %(total)s → %(change)s (a whole number, 0.5 away from zero, "
                       "once for the list: X3)",
-                      {"sums": sums, "total": Num(total, 2, True), "change": Num(res.change[me], 0, True)}),
+                      {"sums": sums, "total": Num(f.gain[me], 2, True), "change": Num(res.change[me], 0, True)}),
                  Line("New rating = %(before)s %(change)s = %(after)s",
-                      {"before": Num(r.previous), "change": Num(res.change[me], 0, True),
-                       "after": Num(r.previous + res.change[me])})]
+                      {"before": Num(previous), "change": Num(res.change[me], 0, True),
+                       "after": Num(previous + res.change[me])})]
         if rule == Rule.BELOW_FLOOR:
             after.append(Line("Below %(floor)s: unrated on this list (B02 7.2.1)", {"floor": Num(rules.floor)}))
     elif rated:
         after = [Line("Rule: %(rule)s: the rating stays %(rating)s",
-                      {"rule": said(rule, RULES_SAID), "rating": Num(r.previous)})]
+                      {"rule": said(rule, RULES_SAID), "rating": Num(previous)})]
     else:
-        after = _initial_lines(r, rules)
-    after += _performance_lines(r)
-    return Card(player_id, name, list_id, r.window, title, (before,), tuple(tables), tuple(after),
-                corrections(con, series, list_id).get(player_id))
+        after = _initial_lines(f, me, rules)
+    after += _performance_lines(f, me)
+    return Card(player_id, name, f.list_id, f.window, title, (before,), tuple(tables), tuple(after), correction)
+
+
+def fide_cards_data(con: duckdb.DuckDBPyConnection, series, rule_set, list_id: str, player_ids=None
+                    ) -> dict[int, Card]:
+    """The FIDE calculation cards of a list as data, from one replay of it: of
+    `player_ids`, or of every player with a calculation on it (who played)."""
+    f = fide_list(con, series, rule_set, list_id, player_ids)
+    wanted = f.ids[f.result.played > 0] if player_ids is None else np.asarray(player_ids, dtype=np.int64)
+    at = np.searchsorted(f.ids, wanted)
+    named = np.union1d(wanted, f.opponent_ids[np.isin(f.result.sides.player, at)])
+    con.register("card_players", pa.table({"player_id": named}))
+    names = dict(con.execute("select player_id, name from players join card_players using (player_id)").fetchall())
+    con.unregister("card_players")
+    fixes = corrections(con, series, list_id)
+    # A list's cards (`explain --all`, the site's) a bar; one player's card (`explain ID`) none.
+    each = progress(zip(wanted.tolist(), at.tolist()), f"cards of {list_id}", total=len(wanted), unit="card",
+                    show=None if len(wanted) > 1 else False)
+    return {pid: _card(f, k, names, fixes.get(pid), rule_set.parameters) for pid, k in each}
+
+
+def fide_card_data(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int, list_id: str) -> Card:
+    """The FIDE calculation card of a player for a list, as data."""
+    return fide_cards_data(con, series, rule_set, list_id, [player_id])[player_id]
 
 
 def fide_card_text(card: Card) -> str:
@@ -289,8 +237,8 @@ def fide_card(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int, 
     return fide_card_text(fide_card_data(con, series, rule_set, player_id, list_id))
 
 
-def _initial_lines(r: FideReplay, rules: FideRules) -> list[Line]:
-    res, me = r.result, r.me
+def _initial_lines(f: FideList, me: int, rules: FideRules) -> list[Line]:
+    res = f.result
     rule = str(res.rule[me])
     lines = [Line("Rule: %(rule)s", {"rule": said(rule, RULES_SAID)})]
     if res.ignored_games[me]:
@@ -301,19 +249,18 @@ def _initial_lines(r: FideReplay, rules: FideRules) -> list[Line]:
                       {"games": pooled, "needed": rules.initial_games}))
     if np.isnan(res.ra[me]):
         return lines
-    f, fr = rules.fictitious_draws, rules.fictitious_rating
-    opp_sum = r.pool[1] + float(res.mean_opponent[me] * res.games[me] if res.games[me] else 0)
-    score = r.pool[2] + float(res.score[me])
+    draws, fr = rules.fictitious_draws, rules.fictitious_rating
+    opp_sum, score = float(f.pooled_opponents[me]), float(f.pooled_score[me])
     capped = res.performance[me] > rules.initial_cap
     published = not np.isnan(res.rating[me])
     ru = ("Ru = Ra + dp = %(ru)s" + (", at most %(cap)s" if capped else "")
           + (" → %(rating)s" if published else " → below %(floor)s: not published"))
     lines += [Line("Ra = (%(sum)s + %(draws)s × %(rating)s) / (%(games)s + %(draws)s) = %(ra)s "
                    "(with %(draws)s fictitious draws against %(rating)s)",
-                   {"sum": Num(opp_sum), "draws": f, "rating": Num(fr), "games": pooled, "ra": Num(res.ra[me], 3)}),
+                   {"sum": Num(opp_sum), "draws": draws, "rating": Num(fr), "games": pooled, "ra": Num(res.ra[me], 3)}),
               Line("p = (%(score)s + %(draws)s × 0.5) / (%(games)s + %(draws)s) = %(p)s → %(rounded)s, "
                    "dp = %(dp)s (table 8.1.1, looked up, not interpolated)",
-                   {"score": Num(score, None), "draws": f, "games": pooled, "p": Num(res.p[me], 4),
+                   {"score": Num(score, None), "draws": draws, "games": pooled, "p": Num(res.p[me], 4),
                     "rounded": Num(round(res.p[me] + 1e-9, 2), 2), "dp": Num(res.dp[me], 0, True)}),
               Line(ru, {"ru": Num(res.performance[me], 3)} | ({"cap": Num(rules.initial_cap)} if capped else {})
                    | ({"rating": Num(res.rating[me])} if published else {"floor": Num(rules.floor)}))]
@@ -327,16 +274,17 @@ def fide_whatif(con: duckdb.DuckDBPyConnection, series, rule_set, player_id: int
     rules = rule_set.parameters
     lines = []
     for score, word in RESULTS.items():
-        r = fide_replay(con, series, rule_set, player_id, list_id, extra_game=(opponent, score))
-        res, me = r.result, r.me
+        replay = fide_list(con, series, rule_set, list_id, [player_id], extra_game=(opponent, score))
+        res, me = replay.result, replay.index(player_id)
+        previous = replay.previous[me]
         after = res.rating[me]
-        if np.isnan(r.previous):
+        if np.isnan(previous):
             outcome = (f"unrated → {after:.0f}" if not np.isnan(after) else
                        f"still unrated ({int(res.pooled[me])} of {rules.initial_games} games pooled)")
             lines.append(f"{word:>5}: {outcome}   [{res.rule[me]}]")
             continue
-        shown = f"{after:.0f} ({after - r.previous:+.0f})" if not np.isnan(after) else "unrated (below 1400)"
-        e = float(expected_score(rating_difference(np.array([r.previous]), np.array([opponent]), rules), rules)[0])
-        lines.append(f"{word:>5}: {r.previous:.0f} → {shown}   [K {res.k[me]}, E of this game {e:.2f}, "
+        shown = f"{after:.0f} ({after - previous:+.0f})" if not np.isnan(after) else "unrated (below 1400)"
+        e = float(expected_score(rating_difference(np.array([previous]), np.array([opponent]), rules), rules)[0])
+        lines.append(f"{word:>5}: {previous:.0f} → {shown}   [K {res.k[me]}, E of this game {e:.2f}, "
                      f"Σ(S − E) = {res.score[me] - res.expected[me]:+.2f} over {res.games[me]} games]")
     return "\n".join(lines)

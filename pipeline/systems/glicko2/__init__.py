@@ -65,9 +65,11 @@ class Glicko2(RuleSet):
     extensions = {"player_state": "glicko2_state", "calculations": "glicko2_calculations"}
     initial_columns = {"deviation": "double", "volatility": "double"}
     InitialColumns = _InitialColumns()
-    published_state = ("player_id", "rating::integer as rating")
-    # The rating deviation (RD) beside the rating, rounded as the rating is: its users read
-    # a rating with its RD (Glickman 2013: a 95% interval of about ± 2 RD).
+    # The RD beside the rating (Glickman 2013: "the rating and RD"), a whole number rounded as
+    # the rating is (published()): the lists and the state files.
+    published_state = ("player_id", "rating::integer as rating", "round(deviation)::integer as deviation")
+    list_columns = ("round(s.deviation)::integer as deviation",)
+    # The same RD beside the rating on the site's pages and in its API.
     site = SiteFace(state=(Shown("deviation", "RD", "round(s.deviation)::integer"),))
 
     def calendar(self, first, last):
@@ -151,10 +153,15 @@ class Glicko2(RuleSet):
         from pipeline.systems.glicko2.card import glicko2_card
         return glicko2_card(con, series, self, player_id, list_id)
 
+    bulk_cards = True  # a list's cards from one query of what it stored (card.py)
+
     def card_data(self, con, series, list_id, player_ids=None):
-        from pipeline.systems.card import cards_one_by_one
-        from pipeline.systems.glicko2.card import glicko2_card_data
-        return cards_one_by_one(glicko2_card_data, con, series, self, list_id, player_ids)
+        from pipeline.systems.glicko2.card import glicko2_cards_data
+        return glicko2_cards_data(con, series, self, list_id, player_ids)
+
+    def cards(self, con, series, list_id, player_ids=None):
+        from pipeline.systems.glicko2.card import glicko2_card_text, glicko2_cards_data
+        return {p: glicko2_card_text(c) for p, c in glicko2_cards_data(con, series, self, list_id, player_ids).items()}
 
 
 RULE_SET = Glicko2
