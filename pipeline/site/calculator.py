@@ -12,26 +12,14 @@ from pathlib import Path
 
 SCRIPT = Path(__file__).parent / "static" / "calculator.js"
 
-# The rule sets the calculator computes, and each one's tables: the name the script reads
-# them by, and the parameters' field that holds them (loaded from the rule set's CSV).
-TABLES = {
-    "fide": {"expected": "expected_table"},  # table 8.1.2
-    "performance": {"dp": "dp_table"},  # D(P), the seed's table
-    "go-belgium": {"table_one": "table"},  # Con and A, table I
-    "go-ffg1984": {},
-    "glicko2": {},
-}
-
-
 def calculator_data(rule_set) -> dict | None:
     """What the calculator needs of `rule_set` (None: it has no calculator): its name,
     its parameters and its tables."""
-    if rule_set.name not in TABLES:
+    tables = rule_set.calculator_tables
+    if tables is None:
         return None
-    tables = TABLES[rule_set.name]
     fields = asdict(rule_set.parameters)
-    holders = set(tables.values()) | {"dp_table"}  # FIDE's 8.1.1 (newcomers) is not the calculator's
-    parameters = {k: v for k, v in fields.items() if k not in holders}
+    parameters = {k: v for k, v in fields.items() if k not in tables.values()}
     return {"system": rule_set.name, "parameters": parameters,
             "tables": {name: [list(row) for row in fields[field]] for name, field in tables.items()}}
 

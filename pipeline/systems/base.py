@@ -20,6 +20,7 @@ its own:
 | periods a calendar file may replace    | `takes_calendar_file`                             |
 | its figures in the run's summary       | `figures`                                         |
 | what the site shows (`ratings site`)   | `site` (a `SiteFace`)                             |
+| the site's calculator page            | `calculator_tables` (None: no calculator)         |
 """
 from __future__ import annotations
 
@@ -309,6 +310,10 @@ class RuleSet(ABC):
         calculation on it."""
         raise NotFound(f"the {self.name} rules have no calculation card")
 
+    # The site's calculator page (static/calculator.js computes this rule set by its name): the
+    # tables it reads, by the script's name for each, and the parameter field holding each;
+    # None: no calculator.
+    calculator_tables: ClassVar[dict[str, str] | None] = None
     bulk_cards: ClassVar[bool] = False  # `cards` gives a whole list's cards from one replay (the site shows them)
 
     def cards(self, con: duckdb.DuckDBPyConnection, series, list_id: str, player_ids=None) -> dict[int, str]:

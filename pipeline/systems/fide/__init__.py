@@ -23,6 +23,7 @@ from pipeline.systems.fide.rules import FideRules, PeriodResult, event_sides, is
 class Fide(RuleSet):
     name = "fide"
     title = "FIDE rules"
+    calculator_tables = {"expected": "expected_table"}  # table 8.1.2
     rating_word = "Elo"
     game = "chess"
     Parameters = FideRules

@@ -57,6 +57,7 @@ def period_calendar(first: dt.date, last: dt.date, months: int):
 class Glicko2(RuleSet):
     name = "glicko2"
     title = "Glicko-2"
+    calculator_tables: dict[str, str] = {}
     game = "chess"
     Parameters = Glicko2Rules
     # Its rating period is one of its parameters (period_months): a calendar file's windows,

@@ -16,6 +16,7 @@ from pipeline.systems.texts import first_that_holds
 class GoBelgium(GoRuleSet):
     name = "go-belgium"
     title = "Belgian Go rules"
+    calculator_tables = {"table_one": "table"}  # Con and A, table I
     Parameters = GoBelgiumRules
 
     def rate_event(self, local, b, w, g: pd.DataFrame, before_rating, before_level) -> Rated:

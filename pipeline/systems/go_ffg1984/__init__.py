@@ -44,6 +44,7 @@ class Ffg1984State(GoState):
 class GoFfg1984(GoRuleSet):
     name = "go-ffg1984"
     title = "French rules of 1984"
+    calculator_tables: dict[str, str] = {}
     Parameters = Ffg1984Rules
     events_at_once = False  # game by game, in date order
     recomputes_from_the_first = True  # an event's games reach across the others (F2)

@@ -37,6 +37,7 @@ class PerformanceState:
 class Performance(RuleSet):
     name = "performance"
     title = "the performance Elo"
+    calculator_tables = {"dp": "dp_table"}  # D(P), the seed's table
     rating_word = "Elo"
     game = "chess"
     Parameters = PerformanceRules
