@@ -39,6 +39,7 @@ from pipeline.publish.record import code_digest
 from pipeline.site.data import PAGE_ROWS, UNDER, SiteData, events_json, json_text, lists_json, site_data
 from pipeline.site.downloads import PUBLIC, checksums_text, list_downloads
 from pipeline.site.i18n import LANGUAGES, catalogue_files, environment, translations
+from pipeline.site.player_page import player_api_path, player_tables
 
 STATIC = Path(__file__).parent / "static"
 SCHEMA = Path(__file__).parent / "api"
@@ -363,15 +364,21 @@ def _pages(job: _Job) -> list[tuple[tuple, str]]:
     for p in d.players:
         pid = p["player_id"]
         cards = d.cards.get(pid, [])
+        # The history and events in the HTML are the player's JSON file's, read by the worker
+        # (_page): the page's hash holds that file's.
+        api = player_api_path(pid)
         pages.append(("player", f"players/{pid}.html", 2,
                       {"p": p, "notes": d.notes.get(pid), "pending": pid in job.pending,
-                       "total_active": d.lists[-1]["active_players"] if d.lists else 0},
+                       "total_active": d.lists[-1]["active_players"] if d.lists else 0,
+                       "api": api, "api_digest": _digest(d.api[api].encode("utf-8"))},
                       cards))
     if job.pending:
         pages.append(("pending-index", "pending/index.html", 2, {"players": sorted(
             job.pending.values(), key=lambda p: (p["name"] or "", p["player_id"]))}))
         for pid, p in job.pending.items():
-            pages.append(("pending", f"pending/{pid}.html", 2, {"player": p}))
+            # an opponent is linked only to a page there is (a newcomer has none yet)
+            rated = sorted({g["opponent_id"] for g in p["games"]} & job.rated)
+            pages.append(("pending", f"pending/{pid}.html", 2, {"player": p, "rated": rated}))
     languages = job.languages
     return [(page, _key(code, languages, page[0], page[1], page[3],
                         _cards_key(page[4], job.events) if len(page) > 4 else None)) for page in pages]
@@ -443,6 +450,8 @@ def _render(share: list[tuple[str, int]]) -> None:
 
 def _page(language: _Language, template: str, path: str, depth: int, values: dict, cards=None) -> str:
     """A page in its language, with its player's cards if any."""
+    if template == "player":
+        values = {**values, **player_tables(_JOB.data.api[values["api"]])}
     if cards:
         from pipeline.site.cards import card_html
 

@@ -96,6 +96,7 @@ def environment(lang: str, messages: Translations) -> jinja2.Environment:
     here = locale(lang)
     env.filters["count"] = lambda v: "" if _missing(v) else format_decimal(int(v), locale=here)
     env.filters["kilobytes"] = lambda n: format_decimal(n / 1000, format="#,##0.0", locale=here) + " kB"
+    env.filters["score"] = lambda v: "" if _missing(v) else format_decimal(v, locale=here)  # 2.5: "2,5" in French
     env.filters["rating"] = lambda v: "" if _missing(v) else str(int(round(v)))
     env.filters["signed"] = lambda v: "" if _missing(v) else f"{int(v):+d}" if v else "0"  # as the script shows it
     env.filters["day"] = lambda d: "" if d is None else format_date(

@@ -1,15 +1,17 @@
 -- api/v1/events/<slug>.json, one text an event, and its summary: its days, its
 -- players (games and score on their own side; their rating on the list that rated
 -- the event's last game and that list's change, which counts every game of the
--- window; names are in api/v1/players.json), its games. The rows are joined as text
--- (see sql/site/player_api.sql).
--- inputs: site_games (sql/site/games.sql), site_event_players (sql/site/event_players.sql), site_rows
+-- window; their name as the registry has it now: a player never rated has no page nor
+-- a place in api/v1/players.json, and is named all the same), its games. The rows are
+-- joined as text (see sql/site/player_api.sql).
+-- inputs: site_games (sql/site/games.sql), site_event_players (sql/site/event_players.sql), site_rows, players
 -- grain: slug
 with shown as (
     select p.slug, count(*) as players,
-           string_agg(json_array(p.player_id, p.games, p.score, p.list_id, r.rating, r.change)::varchar, ','
+           string_agg(json_array(p.player_id, p.games, p.score, p.list_id, r.rating, r.change, n.name)::varchar, ','
                       order by p.score desc, p.player_id) as rows
     from site_event_players p left join site_rows r on r.list_id = p.list_id and r.player_id = p.player_id
+    left join players n on n.player_id = p.player_id
     group by p.slug
 ),
 played as (
@@ -22,7 +24,7 @@ played as (
 select g.slug, g.event, g.first_day, g.last_day, g.games, s.players,
        '{"version":1,"event_id":' || to_json(g.slug) || ',"name":' || to_json(g.event)
        || ',"first_day":"' || g.first_day || '","last_day":"' || g.last_day || '","list_ids":' || g.list_ids
-       || ',"players":{"columns":["player_id","games","score","list_id","rating","change"],"rows":[' || s.rows
+       || ',"players":{"columns":["player_id","games","score","list_id","rating","change","name"],"rows":[' || s.rows
        || ']},"games":{"columns":["date","round","white_id","black_id","result"],"rows":[' || g.rows || ']}}'
        as api
 from played g join shown s using (slug)

@@ -232,46 +232,23 @@ function table(box, id, headings, body) {  // headings: [label key, class]; body
   return t;
 }
 
-function showPlayer(section) {
+function showPlayer(section) {  // the history and events are in the HTML; the chart is drawn from the JSON
   json(section.dataset.api).then((data) => {
-    const history = rows(data.history);
-    const marked = {};
-    for (const c of data.corrections) marked[c.list_id] = window.LABELS.correction;
-    for (const r of data.revisions) marked[r.list_id] = marked[r.list_id] || window.LABELS.revision;
-    chart(document.getElementById("chart"), data.name, history);
-    table(document.getElementById("history-box"), "history",
-          [["list", "text"], ["rating"], ["change"], ["games", "wide"], ["rank_active", "wide"]], history.map((h) => {
-      const list = document.createDocumentFragment();
-      list.append(link(`../lists/${h.list_id}.html`, h.list_id));
-      if (marked[h.list_id]) {
-        const m = document.createElement("a");
-        m.href = "#notes";
-        m.className = "mark";
-        m.textContent = marked[h.list_id];
-        list.append(" ", m);
-      }
-      const tr = row([[list, "text"], [h.rating], [signed(h.change)], [h.games, "wide"], [h.rank_active, "wide"]]);
-      tr.dataset.list = h.list_id;
-      if (marked[h.list_id]) tr.className = "marked";
-      if (h.rank_active === null) tr.classList.add("inactive");
-      return tr;
-    }));
-    const events = rows(data.events);
-    if (events.length) {
-      table(document.getElementById("events-box"), "events", [["event", "text"], ["dates", "text wide"], ["games"],
-                                                               ["score"]], events.map((e) => row([
-        [link(`../events/${e.event_id}.html`, e.name), "text"],
-        [e.first_day === e.last_day ? day(e.first_day) : `${day(e.first_day)} – ${day(e.last_day)}`, "text wide"],
-        [e.games], [number(e.score)]])));
-    }
-  }, () => offline(section));
+    chart(document.getElementById("chart"), data.name, rows(data.history));
+  }, () => offline(document.getElementById("chart")));
 }
 
 // --- an event's page --------------------------------------------------------------
 function showEvent(box) {
   Promise.all([json(box.dataset.api), json(`${root()}api/v1/players.json`)]).then(([data, index]) => {
-    const players = rows(data.players), names = new Map(index.rows.map(([id, name]) => [id, name]));
-    const who = (id) => link(`../players/${id}.html`, names.get(id) || String(id));
+    // Every player named (the registry's name, in the event's file); linked when they have a
+    // page (players.json: a player never rated has none).
+    const players = rows(data.players), names = new Map(players.map((p) => [p.player_id, p.name]));
+    const paged = new Set(index.rows.map(([id]) => id));
+    const who = (id) => {
+      const name = names.get(id) || String(id);
+      return paged.has(id) ? link(`../players/${id}.html`, name) : document.createTextNode(name);
+    };
     const note = document.createElement("p");
     note.className = "note";
     note.textContent = window.LABELS.event_note;

@@ -1,0 +1,127 @@
+"""The player page without a script, the site's links, every player named: a small
+federation (tests/test_site_browser.py's, and two players never rated) whose list
+2027-05 the commission corrected twice (revisions 2 and 3), with games received for
+the next list against a player who has no page."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from pipeline.site.i18n import LANGUAGES
+from tests.conftest import cli_runner, write_rows
+from tests.site_links import dead_links
+from tests.test_site_browser import CHROMEDRIVER, CHROMIUM, GAME_COLUMNS, PLAYERS, _chrome, served  # noqa: F401
+
+needs_browser = pytest.mark.skipif(CHROMEDRIVER is None or CHROMIUM is None, reason="Chromium is not installed")
+LANGS = list(LANGUAGES)
+REVISED = "2027-05"
+# Never rated: Ulla plays one game of the Spring open (too few to be rated), Zoé one game
+# received for the next list; both in the registry.
+UNRATED = [[10, "Ulla Ünrated", 1991, "Club A", "F", "V"], [11, "Zoé Newcomer", 1999, "Club B", "F", "F"]]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("pages")
+    cli = cli_runner()
+    players = write_rows(folder / "players.csv",
+                         ["player_id", "name", "birth_year", "club", "sex", "federation_region"], PLAYERS + UNRATED)
+    ratings = write_rows(folder / "ratings.csv", ["player_id", "rating"], [
+        [1, 1800], [2, 1700], [3, 1600], [4, 1500], [5, 1400], [6, 1450], [7, 1550], [8, 1300], [9, 1650]])
+    games = write_rows(folder / "games.csv", GAME_COLUMNS, [
+        ["2026-09-05", 1, 2, "1-0", "Club cup", 1], ["2026-09-05", 3, 4, "1/2-1/2", "Club cup", 1],
+        ["2026-09-12", 2, 3, "0-1", "Club cup", 2], ["2026-09-12", 4, 1, "0-1", "Club cup", 2],
+        ["2027-01-09", 1, 3, "1/2-1/2", "Winter open", 1], ["2027-01-16", 3, 5, "1-0", "Winter open", 2],
+        ["2027-05-08", 1, 5, "1-0", "Spring open", 1], ["2027-05-08", 3, 2, "0-1", "Spring open", 1],
+        ["2027-05-15", 4, 10, "1-0", "Spring open", 2], ["2027-05-15", 6, 1, "1/2-1/2", "Spring open", 2]])
+    w = folder / "w.duckdb"
+    cli("run", "--players", players, "--ratings", ratings, "--games", games, "--warehouse", w,
+        "--out", folder / "out", "--no-reports")
+    # Two corrections of list 2027-05, each followed by a run: revisions 2 and 3.
+    cli("correct", 3, "--list", REVISED, "--rating", 1630, "--reason", "Round 2 reversed on appeal",
+        "--by", "commission", "--warehouse", w)
+    cli("rate", "--warehouse", w)
+    cli("correct", 4, "--list", REVISED, "--rating", 1480, "--reason", "A game entered twice",
+        "--by", "commission", "--warehouse", w)
+    cli("rate", "--warehouse", w)
+    late = write_rows(folder / "late.csv", GAME_COLUMNS, [["2027-09-11", 1, 11, "1-0", "Autumn cup", 1]])
+    cli("ingest", late, "--warehouse", w)
+    cli("validate", "--warehouse", w)
+    cli("site", "--out", folder / "site", "--warehouse", w, "--pending")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def site(built) -> Path:
+    return built / "site"
+
+
+def _warehouse(built: Path, sql: str, params=()) -> list[tuple]:
+    con = duckdb.connect(str(built / "w.duckdb"), read_only=True)
+    try:
+        return con.execute(sql, list(params)).fetchall()
+    finally:
+        con.close()
+
+
+def test_the_fixture_has_what_the_checks_need(built):
+    assert _warehouse(built, "select revision from lists where list_id = ?", [REVISED]) == [(3,)]
+    rated = {p for (p,) in _warehouse(built, "select distinct player_id from rating_history")}
+    assert not {10, 11} & rated
+
+
+def _history_rows(page: str) -> list[tuple[str, str, str, str, str]]:
+    """The history table of a player page's HTML: (list, rating, change, games, rank) a row."""
+    table = re.search(r'<table id="history">.*?<tbody>(.*?)</tbody>', page, re.S).group(1)
+    return [tuple(re.sub(r"<[^>]+>", "", cell).strip() for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S))
+            for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S)]
+
+
+def test_the_player_page_holds_every_list_of_the_history(built, site):
+    # Player 1's lists, newest first, as the warehouse has them; the rank among the
+    # list's active players as the JSON gives it (the same file the page is made from).
+    expected = _warehouse(built, """select list_id, rating::bigint, change, games from rating_history
+                                    where player_id = 1 order by list_id desc""")
+    api = json.loads((site / "api/v1/players/1.json").read_text(encoding="utf-8"))
+    ranks = {row[0]: row[4] for row in api["history"]["rows"]}
+    for lang in LANGS:
+        rows = _history_rows((site / lang / "players/1.html").read_text(encoding="utf-8"))
+        assert [(l, r, c, g) for l, r, c, g, _ in rows] == [
+            (l, str(r), "" if c is None else f"{int(c):+d}" if c else "0", str(g)) for l, r, c, g in expected], lang
+        assert [k for *_, k in rows] == ["" if ranks[l] is None else str(ranks[l]) for l, *_ in expected]
+        # the events too: the three Anna played, newest first, linked
+        page = (site / lang / "players/1.html").read_text(encoding="utf-8")
+        events = re.search(r'<table id="events">.*?</table>', page, re.S).group(0)
+        assert re.findall(r'<a href="../events/[^"]+">([^<]+)</a>', events) == ["Spring open", "Winter open",
+                                                                               "Club cup"]
+
+
+@needs_browser
+def test_a_player_page_without_javascript_shows_the_history(site, served):  # noqa: F811
+    driver = _chrome(javascript=False)
+    try:
+        driver.get(f"{served}fr/players/1.html")
+        rows = driver.find_elements("css selector", "#history tbody tr")
+        assert [r.get_attribute("data-list") for r in rows] == ["2027-09", "2027-05", "2027-01"]
+        assert all(r.is_displayed() for r in rows)
+        assert driver.find_element("id", "events").is_displayed()
+    finally:
+        driver.quit()
+
+
+def test_no_dead_link_in_the_whole_site(site):
+    assert dead_links(site) == []
+
+
+def test_every_player_of_an_event_is_named(site):
+    # Ulla (10) played in the Spring open and was never rated: no page, her registry name.
+    spring = next(p for p in (site / "api/v1/events").glob("spring-open-*.json"))
+    event = json.loads(spring.read_text(encoding="utf-8"))
+    columns = event["players"]["columns"]
+    named = {row[columns.index("player_id")]: row[columns.index("name")] for row in event["players"]["rows"]}
+    assert named[10] == "Ulla Ünrated" and named[1] == "Anna Émile"
+    assert all(named.values())
