@@ -1,7 +1,7 @@
 """The player page without a script, the site's links, every player named: a small
 federation (tests/test_site_browser.py's, and two players never rated) whose list
-2027-05 the commission corrected twice (revisions 2 and 3), with games received for
-the next list against a player who has no page."""
+2027-05 the commission corrected twice (revisions 2 and 3, the second with two late
+games), with games received for the next list against a player who has no page."""
 from __future__ import annotations
 
 import json
@@ -47,6 +47,11 @@ def built(tmp_path_factory) -> Path:
     cli("rate", "--warehouse", w)
     cli("correct", 4, "--list", REVISED, "--rating", 1480, "--reason", "A game entered twice",
         "--by", "commission", "--warehouse", w)
+    # Two games of February 2027 (list 2027-05's window) received late: Eva's rating moves.
+    february = write_rows(folder / "february.csv", GAME_COLUMNS, [["2027-02-06", 5, 7, "1-0", "Club cup", 3],
+                                                                   ["2027-02-13", 8, 5, "0-1", "Club cup", 4]])
+    cli("ingest", february, "--warehouse", w)
+    cli("validate", "--warehouse", w)
     cli("rate", "--warehouse", w)
     late = write_rows(folder / "late.csv", GAME_COLUMNS, [["2027-09-11", 1, 11, "1-0", "Autumn cup", 1]])
     cli("ingest", late, "--warehouse", w)
@@ -125,3 +130,29 @@ def test_every_player_of_an_event_is_named(site):
     named = {row[columns.index("player_id")]: row[columns.index("name")] for row in event["players"]["rows"]}
     assert named[10] == "Ulla Ünrated" and named[1] == "Anna Émile"
     assert all(named.values())
+
+
+# The page's words for a revision's reason (pages.po): correction, then the late games.
+REVISION_REASONS = {"en": ("correction", "late games: 2"), "fr": ("correction", "parties arrivées en retard : 2"),
+                    "nl": ("correctie", "laattijdig ingediende partijen: 2"), "de": ("Korrektur", "nachgemeldete Partien: 2")}
+
+
+def _revisions(page: str) -> dict[str, str]:
+    """A player page's revision notes: the diff each links -> the note's text."""
+    notes = re.findall(r'<li class="revision"[^>]*>(.*?)</li>', page, re.S)
+    return {re.search(r'href="[^"]*/([^/"]+)"', n).group(1): re.sub(r"<[^>]+>", "", n).strip() for n in notes}
+
+
+def test_a_revision_says_what_changed_briefly_in_the_pages_language(built, site):
+    # Cara (3): corrected in revision 2. Eva (5): her two late games of February in revision 3
+    # (the audit's reason spells each game out: "late games (submission 4): 2027-02-06 5-7 1-0, ...").
+    reasons = dict(_warehouse(built, """select player_id || '-r' || revision, reason from rating_changes
+                                        where list_id = ? and player_id in (3, 5)""", [REVISED]))
+    assert reasons["3-r2"].startswith("correction ") and reasons["5-r3"].startswith("late games (submission ")
+    assert reasons["5-r3"].count(", ") == 1  # two games
+    for lang, (correction, late) in REVISION_REASONS.items():
+        cara = _revisions((site / lang / "players/3.html").read_text(encoding="utf-8"))
+        eva = _revisions((site / lang / "players/5.html").read_text(encoding="utf-8"))
+        assert cara[f"{REVISED}-r2-diff.csv"].split("·")[0].strip().endswith(f": {correction}"), (lang, cara)
+        assert eva[f"{REVISED}-r3-diff.csv"].split("·")[0].strip().endswith(f": {late}"), (lang, eva)
+        assert "submission" not in eva[f"{REVISED}-r3-diff.csv"]

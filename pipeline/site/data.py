@@ -173,11 +173,7 @@ def _notes(con: duckdb.DuckDBPyConnection) -> dict[int, dict]:
                                          where series = getvariable('series') and withdrawn_at is null
                                            and set_aside is null and list_id in (select list_id from site_lists)
                                          order by player_id, correction_id"""),
-                      ("revisions", """select player_id, list_id, revision, old_rating, new_rating, reason
-                                       from rating_changes
-                                       where series = getvariable('series') and revision > 1
-                                         and list_id in (select list_id from site_lists)
-                                       order by player_id, list_id, revision""")):
+                      ("revisions", stage_sql("site/revision_notes"))):  # what changed, in counts
         for row in _records(con, sql):
             notes.setdefault(row.pop("player_id"), {"corrections": [], "revisions": []})[kind].append(row)
     return notes
