@@ -473,7 +473,7 @@ def _labels(lang: str, rating_word: str) -> bytes:
               "correction": _("corrected"), "revision": _("revised"),
               # the search box, drawn by the script (it needs it to search)
               "search": _("Search a player"), "search_label": _("Search a player by name or id"),
-              "found": _("Players found"),
+              "found": _("Players found"), "more": _("%(n)s more: type more of the name or id"),
               "event_note": _("Rating and change: the list that rated the event's last game (its change counts "
                               "every game of that list's window)."),
               # the headings of the tables the script draws (a player's history and events, an event's)

@@ -66,23 +66,52 @@ function searchBox(box) {  // drawn here: without the script there is no search
   input.addEventListener("input", searchPlayers);
 }
 
+const SHOWN = 20;  // results shown; how many more there are is said
+
+// The players of the index (api/v1/players.json's rows: [id, name, club]) a query finds:
+// every word of it, in any order, accents and case ignored, the start of a word of the
+// name ("smet franc" finds François De Smet), or digits the start of the id ("1282"
+// finds 12820); the id typed whole first. {found: the first `shown` rows, more: how
+// many others}.
+function findPlayers(rows, text, shown = SHOWN) {
+  const words = fold(text).split(/[^\p{L}\p{N}]+/u).filter((w) => w);
+  if (!words.length) return {found: [], more: 0};
+  const exact = words.length === 1 && /^[0-9]+$/.test(words[0]) ? words[0] : null;
+  const found = [];
+  let first = null;
+  for (const r of rows) {
+    const id = String(r[0]);
+    if (id === exact) { first = r; continue; }
+    const names = fold(r[1] || "").split(/[^\p{L}\p{N}]+/u);
+    if (words.every((w) => (/^[0-9]+$/.test(w) && id.startsWith(w)) || names.some((n) => n.startsWith(w)))) {
+      found.push(r);
+    }
+  }
+  if (first) found.unshift(first);
+  return {found: found.slice(0, shown), more: Math.max(0, found.length - shown)};
+}
+
 function searchPlayers() {
   const box = document.getElementById("search"), results = document.getElementById("results");
-  const query = fold(box.value.trim());
-  if (query.length < 2) { results.replaceChildren(); return; }
+  const query = box.value.trim();
+  if (fold(query).length < 2) { results.replaceChildren(); return; }
   json(`${root()}api/v1/players.json`).then((index) => {
-    if (fold(box.value.trim()) !== query) return;  // typed on meanwhile
-    const found = [];
-    for (const [id, name, club] of index.rows) {
-      if (String(id) === query || fold(name).includes(query)) found.push([id, name, club]);
-      if (found.length === 20) break;
-    }
+    if (box.value.trim() !== query) return;  // typed on meanwhile
+    const {found, more} = findPlayers(index.rows, query);
     results.replaceChildren();
     if (!found.length) { results.textContent = window.LABELS.none; return; }
     for (const [id, name, club] of found) {
       const a = link(`${root()}${lang()}/players/${id}.html`, `${name} (${id})${club ? " · " + club : ""}`);
       a.setAttribute("role", "option");
       results.append(a);
+    }
+    if (more) {
+      const p = document.createElement("p");
+      p.className = "more";
+      p.setAttribute("role", "option");  // the list box's only kind of child
+      p.setAttribute("aria-disabled", "true");
+      p.textContent = format(window.LABELS.more, {n: number(more)});
+      results.append(p);
     }
   }, () => { results.textContent = window.LABELS.offline; });
 }
