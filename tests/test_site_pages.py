@@ -9,9 +9,11 @@ import re
 from pathlib import Path
 
 import duckdb
+import numpy as np
 import pytest
 
 from pipeline.site.i18n import LANGUAGES
+from pipeline.systems.performance.rules import is_junior
 from tests.conftest import cli_runner, write_rows
 from tests.site_links import dead_links
 from tests.test_site_browser import CHROMEDRIVER, CHROMIUM, GAME_COLUMNS, PLAYERS, _chrome, served  # noqa: F401
@@ -22,6 +24,9 @@ REVISED = "2027-05"
 # Never rated: Ulla plays one game of the Spring open (too few to be rated), Zoé one game
 # received for the next list; both in the registry.
 UNRATED = [[10, "Ulla Ünrated", 1991, "Club A", "F", "V"], [11, "Zoé Newcomer", 1999, "Club B", "F", "F"]]
+# Either side of R2's junior on the lists of the season ending in 2027: 2027 - 2007 = 20
+# (not under 20: a senior), 2027 - 2008 = 19 (a junior). They play each other in May 2027.
+BORDER = [[12, "Jonas Twenty", 2007, "Club B", "M", "V"], [13, "Lena Nineteen", 2008, "Club A", "F", "V"]]
 
 
 @pytest.fixture(scope="module")
@@ -29,15 +34,18 @@ def built(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("pages")
     cli = cli_runner()
     players = write_rows(folder / "players.csv",
-                         ["player_id", "name", "birth_year", "club", "sex", "federation_region"], PLAYERS + UNRATED)
+                         ["player_id", "name", "birth_year", "club", "sex", "federation_region"],
+                         PLAYERS + UNRATED + BORDER)
     ratings = write_rows(folder / "ratings.csv", ["player_id", "rating"], [
-        [1, 1800], [2, 1700], [3, 1600], [4, 1500], [5, 1400], [6, 1450], [7, 1550], [8, 1300], [9, 1650]])
+        [1, 1800], [2, 1700], [3, 1600], [4, 1500], [5, 1400], [6, 1450], [7, 1550], [8, 1300], [9, 1650],
+        [12, 1500], [13, 1450]])
     games = write_rows(folder / "games.csv", GAME_COLUMNS, [
         ["2026-09-05", 1, 2, "1-0", "Club cup", 1], ["2026-09-05", 3, 4, "1/2-1/2", "Club cup", 1],
         ["2026-09-12", 2, 3, "0-1", "Club cup", 2], ["2026-09-12", 4, 1, "0-1", "Club cup", 2],
         ["2027-01-09", 1, 3, "1/2-1/2", "Winter open", 1], ["2027-01-16", 3, 5, "1-0", "Winter open", 2],
         ["2027-05-08", 1, 5, "1-0", "Spring open", 1], ["2027-05-08", 3, 2, "0-1", "Spring open", 1],
-        ["2027-05-15", 4, 10, "1-0", "Spring open", 2], ["2027-05-15", 6, 1, "1/2-1/2", "Spring open", 2]])
+        ["2027-05-15", 4, 10, "1-0", "Spring open", 2], ["2027-05-15", 6, 1, "1/2-1/2", "Spring open", 2],
+        ["2027-05-22", 12, 13, "0-1", "Spring open", 3]])
     w = folder / "w.duckdb"
     cli("run", "--players", players, "--ratings", ratings, "--games", games, "--warehouse", w,
         "--out", folder / "out", "--no-reports")
@@ -156,3 +164,31 @@ def test_a_revision_says_what_changed_briefly_in_the_pages_language(built, site)
         assert cara[f"{REVISED}-r2-diff.csv"].split("·")[0].strip().endswith(f": {correction}"), (lang, cara)
         assert eva[f"{REVISED}-r3-diff.csv"].split("·")[0].strip().endswith(f": {late}"), (lang, eva)
         assert "submission" not in eva[f"{REVISED}-r3-diff.csv"]
+
+
+def test_under_20_is_the_junior_of_ruling_r2_and_the_index_says_so(site):
+    # List 2027-09: the season ending in 2027 (R2a). R2: a junior if 2027 - birth year < 20.
+    assert list(is_junior(np.array([2007, 2008]), 2027)) == [False, True]
+    data = json.loads((site / "api/v1/lists/2027-09.json").read_text(encoding="utf-8"))
+    under = {row[0]: row[data["columns"].index("under")] for row in data["rows"]}
+    assert under[12] is None and under[13] == 20
+    # Eva (2012): 2027 - 2012 = 15 < 16: under 16, not under 14 (15 is not < 14)
+    assert under[5] == 16
+    for lang in LANGS:
+        jonas = (site / lang / "players/12.html").read_text(encoding="utf-8")
+        lena = (site / lang / "players/13.html").read_text(encoding="utf-8")
+        junior = {"en": "Junior this season (R2): %s", "fr": "Junior cette saison (R2)\u00a0: %s",
+                  "nl": "Jeugdspeler dit seizoen (R2): %s", "de": "Jugendlicher in dieser Saison (R2): %s"}[lang]
+        no, yes = {"en": ("no", "yes"), "fr": ("non", "oui"), "nl": ("nee", "ja"), "de": ("nein", "ja")}[lang]
+        assert junior % no in jonas and junior % yes in lena, lang
+        index = (site / lang / "index.html").read_text(encoding="utf-8")
+        assert re.search(r'<p class="note" id="categories">[^<]*R2[^<]*</p>', index), lang
+
+
+def test_a_card_prints_ratings_as_whole_numbers(site):
+    # Jonas: rated 1500 before list 2027-09, his opponent Lena's rating used 1450
+    for lang in LANGS:
+        card = re.search(r'<section class="card".*?</section>', (site / lang / "players/12.html").read_text(
+            encoding="utf-8"), re.S).group(0)
+        assert re.search(r"\b1500\b", card) and "<td>1450</td>" in card.replace(' class="wide"', ""), lang
+        assert not re.search(r"1[ ,.\u00a0\u202f]\d{3}\b(?![,.]\d)", re.sub(r"<[^>]+>", " ", card)), lang

@@ -36,6 +36,7 @@ from pipeline.outputs import OutputRefused, claim_folder
 from pipeline.progress import progress
 from pipeline.publish import write_bytes
 from pipeline.publish.record import code_digest
+from pipeline.site.categories import counts_ages_by_r2
 from pipeline.site.data import PAGE_ROWS, UNDER, SiteData, events_json, json_text, lists_json, site_data
 from pipeline.site.downloads import PUBLIC, checksums_text, list_downloads
 from pipeline.site.i18n import LANGUAGES, catalogue_files, environment, translations
@@ -348,7 +349,8 @@ def _pages(job: _Job) -> list[tuple[tuple, str]]:
     d = job.data
     code = code_digest()
     latest = d.lists[-1]["list_id"] if d.lists else None
-    pages = [("index", "index.html", 1, {"lists": d.lists, "latest": latest, "pending": len(job.pending)})]
+    pages = [("index", "index.html", 1, {"lists": d.lists, "latest": latest, "pending": len(job.pending),
+                                         "ages_by_r2": counts_ages_by_r2(d.series.rule_set)})]
     for l in d.lists:
         regions, clubs = d.choices.get(l["list_id"], ([], []))
         files = [{"name": f.name, "label": f.label, "sha256": f.sha256, "size": f.size}

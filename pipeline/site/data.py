@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import duckdb
 
 from pipeline.rate.series import own_views
+from pipeline.site.categories import age_offset
 from pipeline.site.slugs import club_slug, event_slug
 from pipeline.warehouse import create_temp_table, sql_name, stage_sql
 
@@ -116,6 +117,7 @@ def _site_rows(con: duckdb.DuckDBPyConnection, series, first: int) -> None:
     _slug_table(con, "site_club_slugs", """select distinct club from rating_history
                                            where series = getvariable('series') and club is not null""",
                 club_slug, "club", "club_slug")
+    con.execute("set variable age_offset = ?", [age_offset(series.rule_set)])  # ruling R2: ages as the rule set counts
     # A rating a whole number is written as one (1830, not 1830.0) in the pages and the JSON.
     rating = "r.rating::bigint" if series.rule_set.rating_step() == 1 else "r.rating"
     active, own = "r.active", ""
