@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import duckdb
@@ -87,11 +88,49 @@ def test_the_fixture_has_what_the_checks_need(built):
     assert not {10, 11} & rated
 
 
-def _history_rows(page: str) -> list[tuple[str, str, str, str, str]]:
-    """The history table of a player page's HTML: (list, rating, change, games, rank) a row."""
-    table = re.search(r'<table id="history">.*?<tbody>(.*?)</tbody>', page, re.S).group(1)
-    return [tuple(re.sub(r"<[^>]+>", "", cell).strip() for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S))
-            for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S)]
+class _Table(HTMLParser):
+    """The rows of the table of an id, as a browser reads them (end tags left out too):
+    each row's cells' text, each cell's links (href, text)."""
+
+    def __init__(self, table_id: str):
+        super().__init__(convert_charrefs=True)
+        self.id, self.inside, self.rows, self.links = table_id, False, [], []
+        self.href = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "table":
+            self.inside = attrs.get("id") == self.id
+        elif self.inside and tag == "tr":
+            self.rows.append([])
+            self.links.append([])
+        elif self.inside and tag == "td":
+            self.rows[-1].append("")
+        elif self.inside and tag == "a":
+            self.href = attrs.get("href")
+
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self.inside = False
+
+    def handle_data(self, data):
+        if self.inside and self.rows and self.rows[-1]:
+            self.rows[-1][-1] += data
+            if self.href is not None:
+                self.links[-1].append((self.href, data))
+                self.href = None
+
+
+def _table(page: str, table_id: str) -> tuple[list[list[str]], list[list[tuple[str, str]]]]:
+    parser = _Table(table_id)
+    parser.feed(page)
+    keep = [k for k, r in enumerate(parser.rows) if r]  # the heading's row has no td
+    return [[c.strip() for c in parser.rows[k]] for k in keep], [parser.links[k] for k in keep]
+
+
+def _history_rows(page: str) -> list[list[str]]:
+    """The history table of a player page's HTML: [list, rating, change, games, rank] a row."""
+    return _table(page, "history")[0]
 
 
 def test_the_player_page_holds_every_list_of_the_history(built, site):
@@ -103,14 +142,14 @@ def test_the_player_page_holds_every_list_of_the_history(built, site):
     ranks = {row[0]: row[4] for row in api["history"]["rows"]}
     for lang in LANGS:
         rows = _history_rows((site / lang / "players/1.html").read_text(encoding="utf-8"))
-        assert [(l, r, c, g) for l, r, c, g, _ in rows] == [
+        assert [tuple(r[:4]) for r in rows] == [
             (l, str(r), "" if c is None else f"{int(c):+d}" if c else "0", str(g)) for l, r, c, g in expected], lang
-        assert [k for *_, k in rows] == ["" if ranks[l] is None else str(ranks[l]) for l, *_ in expected]
-        # the events too: the three Anna played, newest first, linked
+        assert [r[4] for r in rows] == ["" if ranks[l] is None else str(ranks[l]) for l, *_ in expected]
+        # the events too: the three Anna played, newest first, linked to their pages
         page = (site / lang / "players/1.html").read_text(encoding="utf-8")
-        events = re.search(r'<table id="events">.*?</table>', page, re.S).group(0)
-        assert re.findall(r'<a href="../events/[^"]+">([^<]+)</a>', events) == ["Spring open", "Winter open",
-                                                                               "Club cup"]
+        events, links = _table(page, "events")
+        assert [e[0] for e in events] == ["Spring open", "Winter open", "Club cup"]
+        assert all(href.startswith("../events/") for (href, _), in links)
 
 
 @needs_browser
@@ -119,7 +158,7 @@ def test_a_player_page_without_javascript_shows_the_history(site, served):  # no
     try:
         driver.get(f"{served}fr/players/1.html")
         rows = driver.find_elements("css selector", "#history tbody tr")
-        assert [r.get_attribute("data-list") for r in rows] == ["2027-09", "2027-05", "2027-01"]
+        assert [r.find_element("tag name", "td").text for r in rows] == ["2027-09", "2027-05", "2027-01"]
         assert all(r.is_displayed() for r in rows)
         assert driver.find_element("id", "events").is_displayed()
     finally:
@@ -192,3 +231,39 @@ def test_a_card_prints_ratings_as_whole_numbers(site):
             encoding="utf-8"), re.S).group(0)
         assert re.search(r"\b1500\b", card) and "<td>1450</td>" in card.replace(' class="wide"', ""), lang
         assert not re.search(r"1[ ,.\u00a0\u202f]\d{3}\b(?![,.]\d)", re.sub(r"<[^>]+>", " ", card)), lang
+
+
+class _Bar:
+    """A progress bar that records what it is told (the calls of pipeline.progress's bars)."""
+
+    bars: list[_Bar] = []
+
+    def __init__(self, iterable=None, step="", *, total=None, unit="it", **kwargs):
+        self.step, self.total, self.unit, self.updates = step, total, unit, []
+        _Bar.bars.append(self)
+
+    def update(self, n=1):
+        self.updates.append(n)
+
+    def set_postfix_str(self, s="", refresh=True):
+        pass
+
+    def close(self):
+        pass
+
+
+@pytest.mark.parametrize("cores", [1, 2])
+def test_the_progress_bar_counts_the_files_written(built, tmp_path, monkeypatch, cores):
+    # The pages are most of the run: a bar counts the files written, each part as a worker
+    # finishes it, not one step for them all.
+    from pipeline.site import build
+
+    monkeypatch.setattr(build, "progress", _Bar)
+    monkeypatch.setattr(build.os, "cpu_count", lambda: cores)
+    _Bar.bars = []
+    cli_runner()("site", "--out", tmp_path / "site", "--warehouse", built / "w.duckdb", "--pending")
+    # every file of the site, but its hidden ones (the manifest, written after; the folder's mark)
+    files = sum(1 for p in (tmp_path / "site").rglob("*") if p.is_file() and not p.name.startswith("."))
+    counted = [b for b in _Bar.bars if b.total == files]
+    assert len(counted) == 1, [(b.step, b.total, b.updates) for b in _Bar.bars]
+    assert sum(counted[0].updates) == files and len(counted[0].updates) >= 8  # it moves

@@ -26,7 +26,7 @@ import signal
 import sys
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,6 +46,7 @@ STATIC = Path(__file__).parent / "static"
 SCHEMA = Path(__file__).parent / "api"
 MANIFEST = ".site-manifest.json"
 POOL_FROM = 64  # pages to write from which worker processes are worth their start
+PARTS, PART_MOST = 8, 500  # the files written are dealt in parts: 8 a core, 500 files at most
 DIGEST = re.compile(r"[0-9a-f]{16}")  # a manifest's hash (_digest)
 PR_SET_PDEATHSIG = 1  # Linux's prctl option: the signal a process gets when its parent dies
 
@@ -74,6 +75,8 @@ class _Job:
     events: dict[str, str]  # event name -> its page's file name (a card links its events by them)
     plans: dict[str, list] = field(default_factory=dict)  # the pages to write, by language
     files: list[tuple[str, bytes]] = field(default_factory=list)  # the data files to write
+    # each language's templates, made once a process (a worker's own, after the fork) for all its parts
+    renderers: dict[str, object] = field(default_factory=dict)
 
 
 _JOB: _Job | None = None  # set before the worker processes fork: they inherit it, nothing is pickled
@@ -208,7 +211,9 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
     `download_lists` lists (None: every list) to download, and with `pending` the
     games received for the next list."""
     global _JOB
-    bar = progress(step="site", total=4, unit="step")
+    # Two bars, one after the other: the steps before the pages, then the files written,
+    # counted as the workers finish each part (the pages are most of the run).
+    bar = progress(step="site", total=2, unit="step")
     bar.set_postfix_str("data")
     data = site_data(con, series, card_lists, since)
     claim_folder(out, "site")
@@ -224,7 +229,7 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
         pending_players = pending_json(pending_games(con, series))
     _data_files(manifest, data, downloads, pending_players, languages)
     bar.update()
-    bar.set_postfix_str("pages")
+    bar.close()
     job = _JOB = _Job(out, languages, data, downloads, pending_players,
                       frozenset(p["player_id"] for p in data.players), {e["event"]: e["slug"] for e in data.events})
     try:
@@ -237,10 +242,7 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
         _write(job)
     finally:
         _JOB = None
-    bar.update()
     removed = manifest.close()
-    bar.update()
-    bar.close()
     size = sum(_files(out).values())
     return Built(len(data.players), len(data.lists), len(pages) * len(languages), size, manifest.changed,
                  manifest.unchanged, removed)
@@ -295,30 +297,45 @@ def _data_files(manifest: _Manifest, data: SiteData, downloads: dict[str, list],
 
 
 def _write(job: _Job) -> None:
-    """Write the job's data files and pages planned: a worker process a core, each writing a
-    share of them (the data files, then every language's pages, dealt in turn): the same
-    files whatever the number of cores."""
+    """Write the job's data files and pages planned: a worker process a core, each writing
+    parts of them in turn (the data files, then every language's pages), the bar moved as
+    each part is written: the same files whatever the number of cores."""
     todo = [("", k) for k in range(len(job.files))] + [(lang, i) for lang in job.languages
                                                         for i in range(len(job.plans[lang]))]
     cores = os.cpu_count() or 1
-    shares = [s for s in ([todo[k::cores] for k in range(cores)] if len(todo) >= POOL_FROM else [todo]) if s]
-    if len(shares) > 1:
-        # A forked worker must not run the destructors of what it inherited: DuckDB's
-        # objects, collected in a child that has none of DuckDB's threads, crash it
-        # (a segmentation fault, seen when other work left a connection in a reference
-        # cycle: the tests, pytest-xdist workers). So the garbage goes now, in this
-        # process, and what is left is frozen out of the children's collections.
-        gc.collect()
-        gc.freeze()
-        try:
-            with ProcessPoolExecutor(len(shares), mp_context=multiprocessing.get_context("fork"),
-                                     initializer=_die_with, initargs=(os.getpid(),)) as pool:
-                list(pool.map(_render, shares))
-        finally:
-            gc.unfreeze()
-    else:
+    bar = progress(step="site pages", total=len(todo), unit="file")
+    try:
+        _write_parts(todo, cores, bar)
+    finally:
+        bar.close()
+
+
+def _write_parts(todo: list[tuple[str, int]], cores: int, bar) -> None:
+    """Write `todo` in parts (PARTS a core: the bar moves often, a worker is never idle long),
+    by `cores` worker processes from POOL_FROM files on."""
+    size = max(1, min(PART_MOST, -(-len(todo) // (cores * PARTS))))
+    shares = [todo[k:k + size] for k in range(0, len(todo), size)]
+    if len(todo) < POOL_FROM or cores < 2:
         for share in shares:
             _render(share)
+            bar.update(len(share))
+        return
+    # A forked worker must not run the destructors of what it inherited: DuckDB's
+    # objects, collected in a child that has none of DuckDB's threads, crash it
+    # (a segmentation fault, seen when other work left a connection in a reference
+    # cycle: the tests, pytest-xdist workers). So the garbage goes now, in this
+    # process, and what is left is frozen out of the children's collections.
+    gc.collect()
+    gc.freeze()
+    try:
+        with ProcessPoolExecutor(min(cores, len(shares)), mp_context=multiprocessing.get_context("fork"),
+                                 initializer=_die_with, initargs=(os.getpid(),)) as pool:
+            written = {pool.submit(_render, share): len(share) for share in shares}
+            for done in as_completed(written):
+                done.result()  # a worker's error, raised here
+                bar.update(written[done])
+    finally:
+        gc.unfreeze()
 
 
 def _die_with(parent: int) -> None:
@@ -433,7 +450,7 @@ def _render(share: list[tuple[str, int]]) -> None:
     """Write a share of the files: (lang, index into its plan) a page rendered, ("", index)
     a data file; run in a worker process or in this one."""
     job = _JOB
-    languages: dict[str, _Language] = {}
+    languages: dict[str, _Language] = job.renderers
     folders: set[Path] = set()
     for lang, i in share:
         if not lang:  # a data file (the JSON, the downloads): written as it is
@@ -453,7 +470,7 @@ def _render(share: list[tuple[str, int]]) -> None:
 def _page(language: _Language, template: str, path: str, depth: int, values: dict, cards=None) -> str:
     """A page in its language, with its player's cards if any."""
     if template == "player":
-        values = {**values, **player_tables(_JOB.data.api[values["api"]])}
+        values = {**values, **player_tables(_JOB.data.api[values["api"]], language.lang, language.gettext)}
     if cards:
         from pipeline.site.cards import card_html
 
