@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import pytest
 
 from pipeline.site.i18n import LANGUAGES
 from pipeline.systems.performance.rules import is_junior
+from tests.as_user import completed, ratings
 from tests.conftest import cli_runner, write_rows
 from tests.site_links import dead_links
 from tests.test_site_browser import CHROMEDRIVER, CHROMIUM, GAME_COLUMNS, PLAYERS, _chrome, served  # noqa: F401
@@ -180,7 +182,7 @@ def test_every_player_of_an_event_is_named(site):
 
 
 # The page's words for a revision's reason (pages.po): correction, then the late games.
-REVISION_REASONS = {"en": ("correction", "late games: 2"), "fr": ("correction", "parties arrivées en retard : 2"),
+REVISION_REASONS = {"en": ("correction", "late games: 2"), "fr": ("correction", "parties arrivées en retard\u00a0: 2"),
                     "nl": ("correctie", "laattijdig ingediende partijen: 2"), "de": ("Korrektur", "nachgemeldete Partien: 2")}
 
 
@@ -267,3 +269,33 @@ def test_the_progress_bar_counts_the_files_written(built, tmp_path, monkeypatch,
     counted = [b for b in _Bar.bars if b.total == files]
     assert len(counted) == 1, [(b.step, b.total, b.updates) for b in _Bar.bars]
     assert sum(counted[0].updates) == files and len(counted[0].updates) >= 8  # it moves
+
+
+WRITE_TO = {"en": "Write to:", "fr": "Écrire à\u00a0:", "nl": "Schrijf naar:", "de": "Schreiben Sie an:"}
+
+
+@pytest.mark.parametrize("contact, link", [("elo@federation.be", True),
+                                           ("Jan Peeters, rating officer: 03 123 45 67", False)])
+def test_the_pending_pages_say_whom_to_write_to(built, tmp_path, contact, link):
+    # As a user runs it: ratings.toml in the working folder gives the contact.
+    shutil.copyfile(built / "w.duckdb", tmp_path / "w.duckdb")
+    (tmp_path / "ratings.toml").write_text(f'warehouse = "w.duckdb"\ncontact = "{contact}"\n', encoding="utf-8")
+    ratings(tmp_path, "site", "--out", "site", "--pending")
+    for lang in LANGS:
+        for page in ("pending/index.html", "pending/1.html"):
+            text = (tmp_path / "site" / lang / page).read_text(encoding="utf-8")
+            shown = f'<a href="mailto:{contact}">{contact}</a>' if link else contact
+            assert f'<p class="contact" id="contact">{WRITE_TO[lang].replace(chr(160), "&nbsp;")} {shown}</p>' in text \
+                or f'<p class="contact" id="contact">{WRITE_TO[lang]} {shown}</p>' in text, (lang, page)
+    assert dead_links(tmp_path / "site") == []
+
+
+@pytest.mark.parametrize("toml, problem", [("contact = 3", "not 3"), ('contact = "  "', "not '  '"),
+                                           ('contact = """two\nlines"""', "not 'two\\nlines'")])
+def test_a_contact_that_is_not_one_line_of_text_is_one_message(built, tmp_path, toml, problem):
+    shutil.copyfile(built / "w.duckdb", tmp_path / "w.duckdb")
+    (tmp_path / "ratings.toml").write_text(f'warehouse = "w.duckdb"\n{toml}\n', encoding="utf-8")
+    done = completed(tmp_path, "site", "--out", "site", "--pending", code=1)
+    said = done.stdout + done.stderr
+    assert "ratings.toml: contact must be one line of text in quotes" in said and problem in said, said
+    assert not (tmp_path / "site").exists()

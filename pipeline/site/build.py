@@ -40,6 +40,7 @@ from pipeline.site.categories import counts_ages_by_r2
 from pipeline.site.data import PAGE_ROWS, UNDER, SiteData, events_json, json_text, lists_json, site_data
 from pipeline.site.downloads import PUBLIC, checksums_text, list_downloads
 from pipeline.site.i18n import LANGUAGES, catalogue_files, environment, translations
+from pipeline.site.pending_contact import pending_contact
 from pipeline.site.player_page import player_api_path, player_tables
 
 STATIC = Path(__file__).parent / "static"
@@ -71,6 +72,7 @@ class _Job:
     data: SiteData
     downloads: dict[str, list]
     pending: dict[int, dict]
+    contact: str | None  # ratings.toml's contact, on the pending pages
     rated: frozenset[int]  # players with a page: a card's other opponents are named, not linked
     events: dict[str, str]  # event name -> its page's file name (a card links its events by them)
     plans: dict[str, list] = field(default_factory=dict)  # the pages to write, by language
@@ -205,11 +207,12 @@ def _site_name(name: str) -> bool:
 
 
 def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: list[str], card_lists: int = 1,
-               since: str | None = None, download_lists: int | None = 1, pending: bool = False) -> Built:
+               since: str | None = None, download_lists: int | None = 1, pending: bool = False,
+               contact: str | None = None) -> Built:
     """Write the site of `series` to `out` in `languages` (the first: the default),
     its lists from `since` on (default: all), the files of its latest
     `download_lists` lists (None: every list) to download, and with `pending` the
-    games received for the next list."""
+    games received for the next list, with whom to write to about them (`contact`)."""
     global _JOB
     # Two bars, one after the other: the steps before the pages, then the files written,
     # counted as the workers finish each part (the pages are most of the run).
@@ -230,7 +233,7 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
     _data_files(manifest, data, downloads, pending_players, languages)
     bar.update()
     bar.close()
-    job = _JOB = _Job(out, languages, data, downloads, pending_players,
+    job = _JOB = _Job(out, languages, data, downloads, pending_players, contact,
                       frozenset(p["player_id"] for p in data.players), {e["event"]: e["slug"] for e in data.events})
     try:
         pages = _pages(job)
@@ -392,12 +395,13 @@ def _pages(job: _Job) -> list[tuple[tuple, str]]:
                        "api": api, "api_digest": _digest(d.api[api].encode("utf-8"))},
                       cards))
     if job.pending:
+        contact = pending_contact(job.contact)
         pages.append(("pending-index", "pending/index.html", 2, {"players": sorted(
-            job.pending.values(), key=lambda p: (p["name"] or "", p["player_id"]))}))
+            job.pending.values(), key=lambda p: (p["name"] or "", p["player_id"])), **contact}))
         for pid, p in job.pending.items():
             # an opponent is linked only to a page there is (a newcomer has none yet)
             rated = sorted({g["opponent_id"] for g in p["games"]} & job.rated)
-            pages.append(("pending", f"pending/{pid}.html", 2, {"player": p, "rated": rated}))
+            pages.append(("pending", f"pending/{pid}.html", 2, {"player": p, "rated": rated, **contact}))
     languages = job.languages
     return [(page, _key(code, languages, page[0], page[1], page[3],
                         _cards_key(page[4], job.events) if len(page) > 4 else None)) for page in pages]
