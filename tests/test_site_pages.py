@@ -4,10 +4,14 @@ federation (tests/test_site_browser.py's, and two players never rated) whose lis
 games), with games received for the next list against a player who has no page."""
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import re
 import shutil
+import threading
 from html.parser import HTMLParser
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import duckdb
@@ -19,7 +23,7 @@ from pipeline.systems.performance.rules import is_junior
 from tests.as_user import completed, ratings
 from tests.conftest import cli_runner, write_rows
 from tests.site_links import dead_links
-from tests.test_site_browser import CHROMEDRIVER, CHROMIUM, GAME_COLUMNS, PLAYERS, _chrome, served  # noqa: F401
+from tests.test_site_browser import CHROMEDRIVER, CHROMIUM, GAME_COLUMNS, PLAYERS, _chrome, _Quiet, served  # noqa: F401
 
 needs_browser = pytest.mark.skipif(CHROMEDRIVER is None or CHROMIUM is None, reason="Chromium is not installed")
 LANGS = list(LANGUAGES)
@@ -154,6 +158,52 @@ def test_the_player_page_holds_every_list_of_the_history(built, site):
         assert all(href.startswith("../events/") for (href, _), in links)
 
 
+def test_a_run_of_lists_without_a_game_is_one_row(site):
+    # Ida (9) never plays: inactive, the same rating on each of the three lists, no game.
+    rows = _history_rows((site / "en/players/9.html").read_text(encoding="utf-8"))
+    assert rows == [["2027-01 – 2027-09", "1650", "0", "0", ""]]
+
+
+def test_the_newest_events_are_in_the_html_and_the_count_of_all(built, tmp_path, monkeypatch):
+    from pipeline.site import player_page
+
+    monkeypatch.setattr(player_page, "EVENTS_SHOWN", 2)
+    cli_runner()("site", "--out", tmp_path / "site", "--warehouse", built / "w.duckdb", "--lang", "fr")
+    page = (tmp_path / "site/fr/players/1.html").read_text(encoding="utf-8")
+    assert [e[0] for e in _table(page, "events")[0]] == ["Spring open", "Winter open"]  # of three, newest first
+    assert re.search(r'<p class="note" id="events-more">Les 2 derniers tournois sur 3\u00a0;', page)
+    if CHROMIUM is None or CHROMEDRIVER is None:
+        return
+    # With the script, every event, from the player's JSON; the note gone.
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    with _serving(tmp_path / "site") as url:
+        driver = _chrome()
+        try:
+            driver.get(f"{url}fr/players/1.html")
+            WebDriverWait(driver, 10).until(lambda d: len(d.find_elements("css selector", "#events tbody tr")) == 3)
+            rows = driver.find_elements("css selector", "#events tbody tr")
+            names = [r.find_element("tag name", "a").text for r in rows]
+            assert names == ["Spring open", "Winter open", "Club cup"]
+            assert not driver.find_element("id", "events-more").is_displayed()
+            assert not [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        finally:
+            driver.quit()
+
+
+@contextlib.contextmanager
+def _serving(folder: Path):
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(folder)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
+
+
 @needs_browser
 def test_a_player_page_without_javascript_shows_the_history(site, served):  # noqa: F811
     driver = _chrome(javascript=False)
@@ -183,7 +233,8 @@ def test_every_player_of_an_event_is_named(site):
 
 # The page's words for a revision's reason (pages.po): correction, then the late games.
 REVISION_REASONS = {"en": ("correction", "late games: 2"), "fr": ("correction", "parties arrivées en retard\u00a0: 2"),
-                    "nl": ("correctie", "laattijdig ingediende partijen: 2"), "de": ("Korrektur", "nachgemeldete Partien: 2")}
+                    "nl": ("correctie", "laattijdig ingediende partijen: 2"),
+                    "de": ("Korrektur", "nachgemeldete Partien: 2")}
 
 
 def _revisions(page: str) -> dict[str, str]:

@@ -261,9 +261,17 @@ function table(box, id, headings, body) {  // headings: [label key, class]; body
   return t;
 }
 
-function showPlayer(section) {  // the history and events are in the HTML; the chart is drawn from the JSON
-  json(section.dataset.api).then((data) => {
+function showPlayer(section) {  // the history and the newest events are in the HTML; the chart is drawn from
+  json(section.dataset.api).then((data) => {  // the JSON, and the events the HTML leaves out
     chart(document.getElementById("chart"), data.name, rows(data.history));
+    const body = document.querySelector("#events tbody"), events = rows(data.events);
+    if (body && events.length > body.rows.length) {
+      body.replaceChildren(...events.map((e) => row([
+        [link(`../events/${e.event_id}.html`, e.name)],
+        [e.first_day === e.last_day ? day(e.first_day) : `${day(e.first_day)} – ${day(e.last_day)}`],
+        [e.games], [number(e.score)]])));
+      document.getElementById("events-more").hidden = true;
+    }
   }, () => offline(document.getElementById("chart")));
 }
 
