@@ -38,6 +38,10 @@ SETTINGS = {"warehouse": ("RATINGS_WAREHOUSE", DEFAULT_WAREHOUSE), "out": ("RATI
 # to publish that private datum (FIDE's own TXT lists do); never in any other public file.
 PAIRING_SETTINGS = ("federation", "publish_birth_year")
 FEDERATION = re.compile(r"[A-Z]{3}")  # FIDE's codes: the TXT's Fed column holds three letters
+# The site's (`ratings site --pending`): contact, whom a player writes to about a game
+# received for the next list (the rating officer's address), shown on the pending pages.
+SITE_SETTINGS = ("contact",)
+CONTACT_LONGEST = 200  # characters: an address or a line saying how to write, never a letter
 
 
 class SettingsError(ValueError):
@@ -66,10 +70,10 @@ def _settings_file() -> dict:
         values = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
         raise SettingsError(f"{path.resolve()}: not a TOML file ({err})") from err
-    unknown = sorted(set(values) - set(SETTINGS) - set(PAIRING_SETTINGS))
+    unknown = sorted(set(values) - set(SETTINGS) - set(PAIRING_SETTINGS) - set(SITE_SETTINGS))
     if unknown:
         raise SettingsError(f"{path.resolve()}: {', '.join(unknown)}: not a setting (they are "
-                            f"{', '.join([*SETTINGS, *PAIRING_SETTINGS])})")
+                            f"{', '.join([*SETTINGS, *PAIRING_SETTINGS, *SITE_SETTINGS])})")
     return values
 
 
@@ -85,6 +89,21 @@ def setting(name: str) -> Path:
     if not isinstance(value, str | Path) or not str(value).strip():
         raise SettingsError(f"{Path(SETTINGS_FILE).resolve()}: {name} must be a path in quotes")
     return Path(value)
+
+
+def site_contact() -> str | None:
+    """ratings.toml's contact (None: not given): one line of text in quotes, at most
+    CONTACT_LONGEST characters, its spaces at either end dropped."""
+    value = _settings_file().get("contact")
+    if value is None:
+        return None
+    where = Path(SETTINGS_FILE).resolve()
+    if not isinstance(value, str) or not value.strip() or "\n" in value.strip() or len(value) > CONTACT_LONGEST:
+        shown = repr(value) if not isinstance(value, str) or len(value) <= 60 else repr(value[:60] + "…")
+        raise SettingsError(f"{where}: contact must be one line of text in quotes, at most {CONTACT_LONGEST} "
+                            f"characters, saying whom to write to about a game received (contact = "
+                            f"\"elo@federation.be\"), not {shown}")
+    return value.strip()
 
 
 def pairing_settings() -> PairingSettings:

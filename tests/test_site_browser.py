@@ -338,20 +338,20 @@ def _until(driver, read, expected, timeout: float = 10):
 def test_a_category_filter_opened_from_its_url(driver, served):
     from selenium.webdriver.support.ui import Select
 
-    # Ruling R2a: list 2027-09 is in the season ending 2027 (its id's year); under 16
-    # is born in 2027 - 16 = 2011 or later (R2: the age on 1 January 2027 under 16, the
-    # younger categories included). Eva (2012), Finn (2011, the limit) and Hugo (2014,
-    # under 14 too); not Gaby (2010: under 18). All three played: active.
+    # Ruling R2a: list 2027-09 is in the season ending 2027 (its id's year); the age is
+    # counted as R2 counts a junior's, 2027 - birth year, and under 16 is that age under
+    # 16 (the younger categories included): Eva (2012: 15) and Hugo (2014: 13, under 14
+    # too); not Finn (2011: 16, the limit) nor Gaby (2010: under 18). Both played: active.
     season_end = int(LATEST[:4])
-    u16 = {name for _, name, born, *_ in PLAYERS if born >= season_end - 16}
-    assert u16 == {"Eva Junior", "Finn Border", "Hugo Young"}
+    u16 = {name for _, name, born, *_ in PLAYERS if season_end - born < 16}
+    assert u16 == {"Eva Junior", "Hugo Young"}
     _open(driver, f"{served}en/lists/{LATEST}.html?category=u16", "list")
     _until(driver, lambda d: set(_ranking_names(d)), u16)
     ratings = [int(r) for r in _ranking_column(driver, 4)]
     assert ratings == sorted(ratings, reverse=True)
-    assert _ranking_column(driver, 0) == ["1", "2", "3"]  # ranked among the players shown
+    assert _ranking_column(driver, 0) == ["1", "2"]  # ranked among the players shown
     assert Select(driver.find_element("id", "category")).first_selected_option.get_attribute("value") == "u16"
-    assert driver.find_element("id", "shown").text.startswith("3 of ")
+    assert driver.find_element("id", "shown").text.startswith("2 of ")
     # A filter changed: the address follows (a filtered list can be linked), the category kept.
     Select(driver.find_element("id", "sex")).select_by_value("F")
     _until(driver, lambda d: "sex=F" in d.current_url, True)

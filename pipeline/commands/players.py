@@ -56,7 +56,7 @@ def _official_of(con, scenario) -> str:
                                     "A revised list's diff is always there.")
 @click.option("--pending", is_flag=True,
               help="Add the games received so far for the next list: a page per player, for players to "
-                   "report an error before the list is computed.")
+                   "report an error before the list is computed (to whom: contact in ratings.toml).")
 @series_option
 @warehouse_option
 def site(out: Path, languages: list[str], card_lists: int, since: str | None, download_lists: int | None,
@@ -81,6 +81,7 @@ def site(out: Path, languages: list[str], card_lists: int, since: str | None, do
     from pipeline.console import ConsoleReporter
     from pipeline.flow import timed
     from pipeline.rate.series import chosen
+    from pipeline.config import site_contact
     from pipeline.site.build import build_site
 
     with opened(warehouse, wait, read_only=True) as con, timed(ConsoleReporter(), "Site"):
@@ -88,7 +89,9 @@ def site(out: Path, languages: list[str], card_lists: int, since: str | None, do
         if series.scenario:
             raise click.ClickException(f"{series.name} is a scenario, and scenarios are never published: "
                                        f"look at it with `ratings compare {_official_of(con, series)} {series.name}`")
-        built = build_site(con, series, out, languages, card_lists, since, download_lists, pending)
+        # whom to write to about a game received: ratings.toml's, read for the pending pages only
+        contact = site_contact() if pending else None
+        built = build_site(con, series, out, languages, card_lists, since, download_lists, pending, contact)
         tongues = f"{len(languages)} languages" if len(languages) > 1 else "1 language"
         click.echo(f"  {built.players:,} players, {built.lists} list{'s' if built.lists != 1 else ''}, "
                    f"{built.pages:,} pages in {tongues}, {built.bytes / 1e6:.1f} MB: {out / 'index.html'}")

@@ -26,7 +26,7 @@ import signal
 import sys
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -41,12 +41,15 @@ from pipeline.site.data import PAGE_ROWS, UNDER, SiteData, events_json, json_tex
 from pipeline.site.downloads import PUBLIC, checksums_text, list_downloads
 from pipeline.site.how import how_globals, how_page
 from pipeline.site.i18n import LANGUAGES, catalogue_files, environment, translations
+from pipeline.site.pending_contact import pending_contact
+from pipeline.site.player_page import player_api_path, player_tables
 from pipeline.site.states import state_downloads
 
 STATIC = Path(__file__).parent / "static"
 SCHEMA = Path(__file__).parent / "api"
 MANIFEST = ".site-manifest.json"
 POOL_FROM = 64  # pages to write from which worker processes are worth their start
+PARTS, PART_MOST = 8, 500  # the files written are dealt in parts: 8 a core, 500 files at most
 DIGEST = re.compile(r"[0-9a-f]{16}")  # a manifest's hash (_digest)
 PR_SET_PDEATHSIG = 1  # Linux's prctl option: the signal a process gets when its parent dies
 
@@ -71,10 +74,13 @@ class _Job:
     data: SiteData
     downloads: dict[str, list]
     pending: dict[int, dict]
+    contact: str | None  # ratings.toml's contact, on the pending pages
     rated: frozenset[int]  # players with a page: a card's other opponents are named, not linked
     events: dict[str, str]  # event name -> its page's file name (a card links its events by them)
     plans: dict[str, list] = field(default_factory=dict)  # the pages to write, by language
     files: list[tuple[str, bytes]] = field(default_factory=list)  # the data files to write
+    # each language's templates, made once a process (a worker's own, after the fork) for all its parts
+    renderers: dict[str, object] = field(default_factory=dict)
 
 
 _JOB: _Job | None = None  # set before the worker processes fork: they inherit it, nothing is pickled
@@ -203,13 +209,16 @@ def _site_name(name: str) -> bool:
 
 
 def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: list[str], card_lists: int = 1,
-               since: str | None = None, download_lists: int | None = 1, pending: bool = False) -> Built:
+               since: str | None = None, download_lists: int | None = 1, pending: bool = False,
+               contact: str | None = None) -> Built:
     """Write the site of `series` to `out` in `languages` (the first: the default),
     its lists from `since` on (default: all), the files of its latest
     `download_lists` lists (None: every list) to download, and with `pending` the
-    games received for the next list."""
+    games received for the next list, with whom to write to about them (`contact`)."""
     global _JOB
-    bar = progress(step="site", total=4, unit="step")
+    # Two bars, one after the other: the steps before the pages, then the files written,
+    # counted as the workers finish each part (the pages are most of the run).
+    bar = progress(step="site", total=2, unit="step")
     bar.set_postfix_str("data")
     data = site_data(con, series, card_lists, since)
     claim_folder(out, "site")
@@ -225,8 +234,8 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
         pending_players = pending_json(pending_games(con, series))
     _data_files(manifest, data, downloads, pending_players, languages)
     bar.update()
-    bar.set_postfix_str("pages")
-    job = _JOB = _Job(out, languages, data, downloads, pending_players,
+    bar.close()
+    job = _JOB = _Job(out, languages, data, downloads, pending_players, contact,
                       frozenset(p["player_id"] for p in data.players), {e["event"]: e["slug"] for e in data.events})
     try:
         pages = _pages(job)
@@ -238,10 +247,7 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
         _write(job)
     finally:
         _JOB = None
-    bar.update()
     removed = manifest.close()
-    bar.update()
-    bar.close()
     size = sum(_files(out).values())
     return Built(len(data.players), len(data.lists), len(pages) * len(languages), size, manifest.changed,
                  manifest.unchanged, removed)
@@ -300,30 +306,45 @@ def _data_files(manifest: _Manifest, data: SiteData, downloads: dict[str, list],
 
 
 def _write(job: _Job) -> None:
-    """Write the job's data files and pages planned: a worker process a core, each writing a
-    share of them (the data files, then every language's pages, dealt in turn): the same
-    files whatever the number of cores."""
+    """Write the job's data files and pages planned: a worker process a core, each writing
+    parts of them in turn (the data files, then every language's pages), the bar moved as
+    each part is written: the same files whatever the number of cores."""
     todo = [("", k) for k in range(len(job.files))] + [(lang, i) for lang in job.languages
                                                         for i in range(len(job.plans[lang]))]
     cores = os.cpu_count() or 1
-    shares = [s for s in ([todo[k::cores] for k in range(cores)] if len(todo) >= POOL_FROM else [todo]) if s]
-    if len(shares) > 1:
-        # A forked worker must not run the destructors of what it inherited: DuckDB's
-        # objects, collected in a child that has none of DuckDB's threads, crash it
-        # (a segmentation fault, seen when other work left a connection in a reference
-        # cycle: the tests, pytest-xdist workers). So the garbage goes now, in this
-        # process, and what is left is frozen out of the children's collections.
-        gc.collect()
-        gc.freeze()
-        try:
-            with ProcessPoolExecutor(len(shares), mp_context=multiprocessing.get_context("fork"),
-                                     initializer=_die_with, initargs=(os.getpid(),)) as pool:
-                list(pool.map(_render, shares))
-        finally:
-            gc.unfreeze()
-    else:
+    bar = progress(step="site pages", total=len(todo), unit="file")
+    try:
+        _write_parts(todo, cores, bar)
+    finally:
+        bar.close()
+
+
+def _write_parts(todo: list[tuple[str, int]], cores: int, bar) -> None:
+    """Write `todo` in parts (PARTS a core: the bar moves often, a worker is never idle long),
+    by `cores` worker processes from POOL_FROM files on."""
+    size = max(1, min(PART_MOST, -(-len(todo) // (cores * PARTS))))
+    shares = [todo[k:k + size] for k in range(0, len(todo), size)]
+    if len(todo) < POOL_FROM or cores < 2:
         for share in shares:
             _render(share)
+            bar.update(len(share))
+        return
+    # A forked worker must not run the destructors of what it inherited: DuckDB's
+    # objects, collected in a child that has none of DuckDB's threads, crash it
+    # (a segmentation fault, seen when other work left a connection in a reference
+    # cycle: the tests, pytest-xdist workers). So the garbage goes now, in this
+    # process, and what is left is frozen out of the children's collections.
+    gc.collect()
+    gc.freeze()
+    try:
+        with ProcessPoolExecutor(min(cores, len(shares)), mp_context=multiprocessing.get_context("fork"),
+                                 initializer=_die_with, initargs=(os.getpid(),)) as pool:
+            written = {pool.submit(_render, share): len(share) for share in shares}
+            for done in as_completed(written):
+                done.result()  # a worker's error, raised here
+                bar.update(written[done])
+    finally:
+        gc.unfreeze()
 
 
 def _die_with(parent: int) -> None:
@@ -377,15 +398,22 @@ def _pages(job: _Job) -> list[tuple[tuple, str]]:
     for p in d.players:
         pid = p["player_id"]
         cards = d.cards.get(pid, [])
+        # The history and events in the HTML are the player's JSON file's, read by the worker
+        # (_page): the page's hash holds that file's.
+        api = player_api_path(pid)
         pages.append(("player", f"players/{pid}.html", 2,
                       {"p": p, "notes": d.notes.get(pid), "pending": pid in job.pending,
-                       "total_active": d.lists[-1]["active_players"] if d.lists else 0},
+                       "total_active": d.lists[-1]["active_players"] if d.lists else 0,
+                       "api": api, "api_digest": _digest(d.api[api].encode("utf-8"))},
                       cards))
     if job.pending:
+        contact = pending_contact(job.contact)
         pages.append(("pending-index", "pending/index.html", 2, {"players": sorted(
-            job.pending.values(), key=lambda p: (p["name"] or "", p["player_id"]))}))
+            job.pending.values(), key=lambda p: (p["name"] or "", p["player_id"])), **contact}))
         for pid, p in job.pending.items():
-            pages.append(("pending", f"pending/{pid}.html", 2, {"player": p}))
+            # an opponent is linked only to a page there is (a newcomer has none yet)
+            rated = sorted({g["opponent_id"] for g in p["games"]} & job.rated)
+            pages.append(("pending", f"pending/{pid}.html", 2, {"player": p, "rated": rated, **contact}))
     languages = job.languages
     return [(page, _key(code, languages, page[0], page[1], page[3],
                         _cards_key(page[4], job.events) if len(page) > 4 else None)) for page in pages]
@@ -439,7 +467,7 @@ def _render(share: list[tuple[str, int]]) -> None:
     """Write a share of the files: (lang, index into its plan) a page rendered, ("", index)
     a data file; run in a worker process or in this one."""
     job = _JOB
-    languages: dict[str, _Language] = {}
+    languages: dict[str, _Language] = job.renderers
     folders: set[Path] = set()
     for lang, i in share:
         if not lang:  # a data file (the JSON, the downloads): written as it is
@@ -458,6 +486,8 @@ def _render(share: list[tuple[str, int]]) -> None:
 
 def _page(language: _Language, template: str, path: str, depth: int, values: dict, cards=None) -> str:
     """A page in its language, with its player's cards if any."""
+    if template == "player":
+        values = {**values, **player_tables(_JOB.data.api[values["api"]], language.lang, language.gettext)}
     if cards:
         from pipeline.site.cards import card_html
 
@@ -481,7 +511,7 @@ def _labels(lang: str, rule_set) -> bytes:
               "correction": _("corrected"), "revision": _("revised"),
               # the search box, drawn by the script (it needs it to search)
               "search": _("Search a player"), "search_label": _("Search a player by name or id"),
-              "found": _("Players found"),
+              "found": _("Players found"), "more": _("%(n)s more: type more of the name or id"),
               "event_note": _("Rating and change: the list that rated the event's last game (its change counts "
                               "every game of that list's window)."),
               # the headings of the tables the script draws (a player's history and events, an event's)

@@ -16,7 +16,7 @@ from markupsafe import Markup, escape
 
 from pipeline.site.i18n import locale
 from pipeline.site.slugs import event_slug
-from pipeline.systems.card import Card, Game, Games, Line, Num
+from pipeline.systems.card import RATING_USED, Card, Game, Games, Line, Num
 
 # The page's own words, besides each card's: the columns every games table has, and
 # whether a game counts. (tests/test_site_cards.py checks them in every catalogue.)
@@ -27,11 +27,17 @@ LABELS = (OPPONENT, COUNTS, DATE, EVENT, *ANSWERS.values(), ANSWERED)
 MISSING = "–"  # a number the rule set does not have (an unrated opponent)
 
 
-def number(n: Num, lang: str) -> str:
-    """The number in `lang`, with the digits the CLI prints (Python's rounding, then
-    Babel's separators): 1234.5 → 1 234,500 in French with three places."""
+def number(n: Num, lang: str, rating: bool = False) -> str:
+    """The number in `lang`, with the digits the CLI prints (Python's rounding, then the
+    language's decimal sign): 1234.5 → 1234,500 in French with three places. No
+    thousands separator: a card's numbers are ratings, their differences and sums, and a
+    rating is printed 1450 on every page of the site, as the CLI prints it. A `rating`
+    (a column of ratings) that is a whole number is printed as one (2070, not 2070.0);
+    an estimate keeps its decimals."""
     if n.missing:
         return MISSING
+    if rating and n.places and n.value.is_integer():
+        n = Num(n.value, 0, n.signed)
     return _formatted(n.text(), n.signed, lang)
 
 
@@ -42,7 +48,7 @@ def _formatted(text: str, signed: bool, lang: str) -> str:
     digits = Decimal(text)
     exponent = digits.as_tuple().exponent
     places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
-    pattern = "#,##0" + ("." + "0" * places if places else "")
+    pattern = "0" + ("." + "0" * places if places else "")
     return format_decimal(digits, format=f"+{pattern};-{pattern}" if signed else pattern, locale=locale(lang))
 
 
@@ -51,15 +57,15 @@ def _day(d: dt.date, lang: str) -> str:
     return format_date(d, format="medium", locale=locale(lang))
 
 
-def value_html(value, lang: str, gettext: Callable[[str], str]) -> Markup:
+def value_html(value, lang: str, gettext: Callable[[str], str], rating: bool = False) -> Markup:
     """One value of a sentence: a clause translated, a number or a date in the
-    language, text (names, ids, reasons) escaped."""
+    language, text (names, ids, reasons) escaped; `rating`: a number is a rating."""
     if value is None:
         return Markup("")
     if isinstance(value, Line):
         return sentence_html(value, lang, gettext)
     if isinstance(value, Num):
-        return escape(number(value, lang))
+        return escape(number(value, lang, rating))
     if isinstance(value, tuple):
         return Markup(", ").join(value_html(v, lang, gettext) for v in value)
     if isinstance(value, dt.date):
@@ -121,7 +127,8 @@ def games_html(table: Games, lang: str, gettext, players: Container[int] | None 
     rows = []
     for g in table.rows:
         cells = [_cell(_opponent(g, players)),
-                 *(_cell(value_html(v, lang, gettext), c.wide) for c, v in zip(table.columns, g.cells)),
+                 *(_cell(value_html(v, lang, gettext, c is RATING_USED), c.wide)
+                   for c, v in zip(table.columns, g.cells)),
                  _cell(_counts(g, lang, gettext))]
         cells += [_cell(escape(_day(g.date, lang)) if g.date else Markup(""), True)] if dated else []
         cells += [_cell(_event(g.event, events), True)] if named else []

@@ -125,6 +125,7 @@ def _site_rows(con: duckdb.DuckDBPyConnection, series, first: int) -> None:
                                            where series = getvariable('series') and club is not null""",
                 club_slug, "club", "club_slug")
     face = series.rule_set.site
+    con.execute("set variable age_offset = ?", [face.age_offset])  # ruling R2: ages as the rule set counts
     # A rating a whole number is written as one (1830, not 1830.0) in the pages and the JSON.
     rating = "r.rating::bigint" if series.rule_set.rating_step() == 1 else "r.rating"
     if face.rating is not None:  # the rule set prints its rating its own way (Go: half up)
@@ -235,11 +236,7 @@ def _notes(con: duckdb.DuckDBPyConnection) -> dict[int, dict]:
                                          where series = getvariable('series') and withdrawn_at is null
                                            and set_aside is null and list_id in (select list_id from site_lists)
                                          order by player_id, correction_id"""),
-                      ("revisions", """select player_id, list_id, revision, old_rating, new_rating, reason
-                                       from rating_changes
-                                       where series = getvariable('series') and revision > 1
-                                         and list_id in (select list_id from site_lists)
-                                       order by player_id, list_id, revision""")):
+                      ("revisions", stage_sql("site/revision_notes"))):  # what changed, in counts
         for row in _records(con, sql):
             notes.setdefault(row.pop("player_id"), {"corrections": [], "revisions": []})[kind].append(row)
     return notes

@@ -33,7 +33,7 @@ LIST_FORMATS = {"csv": (".csv", "CSV"), "excel": ("-excel.csv", "CSV (spreadshee
                 "parquet": (".parquet", "Parquet"), "txt": (".txt", "TXT (FIDE layout)"),
                 "swiss-manager": ("-swiss-manager.csv", "Swiss-Manager")}
 PAIRING_FORMATS = ("txt", "swiss-manager")
-# The latest revision's diff (OUT/diffs/<list_id>-r<revision>.csv), named apart from the
+# Each revision's diff (OUT/diffs/<list_id>-r<revision>.csv), named apart from the
 # list files: lists/<list_id>-r<revision>.csv is the revision's list, not its changes.
 DIFF = ("-diff.csv", "Changes (CSV)")
 FORMATS = (*LIST_FORMATS, "diff")
@@ -68,7 +68,7 @@ def list_downloads(con: duckdb.DuckDBPyConnection, series, list_ids: list[str], 
                    settings: PairingSettings | None = None) -> Downloads:
     """The files of these lists of `series` as publish writes them for their latest
     revision: the CSV, the spreadsheet's CSV, Parquet, FIDE's TXT and Swiss-Manager's
-    CSV, and for a revision after the first its diff (`formats`: those wanted, of
+    CSV, and the diff of each revision after the first (`formats`: those wanted, of
     FORMATS). A format whose layout cannot hold a registry value is left out of that
     list, the reason in `skipped`. `settings`: what the pairing files carry
     (default: ratings.toml's, as `ratings publish` reads them). A rule set that
@@ -108,7 +108,10 @@ def list_downloads(con: duckdb.DuckDBPyConnection, series, list_ids: list[str], 
             pairing_rows = pairing_lists(con, rs, settings)
         pairing = by_key(pairing_rows)
     layouts = pairing_layouts() if pairing_rows is not None else None
-    reports = _diffs(con, [f"{l}-r{revisions[l]}" for l in list_ids if revisions[l] > 1]) if "diff" in formats else {}
+    # Every revision's diff, not the latest's alone: a player page links the revision that
+    # changed the player's rating, which an even later revision does not replace.
+    wanted = [f"{l}-r{n}" for l in list_ids for n in range(2, revisions[l] + 1)]
+    reports = _diffs(con, wanted) if "diff" in formats else {}
     files, skipped = {}, {}
     for list_id in list_ids:  # a few lists, each a few files: the rows are Arrow slices
         # a list no player is on: a header alone, as published
@@ -123,9 +126,10 @@ def list_downloads(con: duckdb.DuckDBPyConnection, series, list_ids: list[str], 
                 skipped[f"{list_id}{suffix}"] = str(err)
                 continue
             found.append(download(f"{list_id}{suffix}", label, data))
-        report = f"{list_id}-r{revisions[list_id]}"
-        if report in reports:
-            found.append(download(f"{report}{DIFF[0]}", DIFF[1], reports[report]))
+        for n in range(2, revisions[list_id] + 1):
+            report = f"{list_id}-r{n}"
+            if report in reports:
+                found.append(download(f"{report}{DIFF[0]}", DIFF[1], reports[report]))
         files[list_id] = found
     return Downloads(files, skipped)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from pipeline.site.cards import sentence_html, value_html
 from pipeline.systems.card import Num

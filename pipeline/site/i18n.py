@@ -96,8 +96,15 @@ def environment(lang: str, messages: Translations) -> jinja2.Environment:
     here = locale(lang)
     env.filters["count"] = lambda v: "" if _missing(v) else format_decimal(int(v), locale=here)
     env.filters["kilobytes"] = lambda n: format_decimal(n / 1000, format="#,##0.0", locale=here) + " kB"
+    env.filters["score"] = lambda v: "" if _missing(v) else format_decimal(v, locale=here)  # 2.5: "2,5" in French
     env.filters["rating"] = lambda v: "" if _missing(v) else str(int(round(v)))
     env.filters["signed"] = lambda v: "" if _missing(v) else f"{int(v):+d}" if v else "0"  # as the script shows it
-    env.filters["day"] = lambda d: "" if d is None else format_date(
-        dt.date.fromisoformat(d) if isinstance(d, str) else d, format="medium", locale=here)
+    env.filters["day"] = lambda d: "" if d is None else day_text(d, lang)
     return env
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def day_text(d: dt.date | str, lang: str) -> str:
+    """A day in the language (cached: a player page's events repeat the same few hundred
+    days thousands of times, and Babel parses its pattern each call)."""
+    return format_date(dt.date.fromisoformat(d) if isinstance(d, str) else d, format="medium", locale=locale(lang))

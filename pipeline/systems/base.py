@@ -107,6 +107,10 @@ class SiteFace:
     played: str | None = None
     # Each game's own columns on the event pages: SQL of `g`, a row of `played`.
     game_columns: tuple[Shown, ...] = ()
+    # How the age categories count an age: the year the list's season ends minus the birth
+    # year, less this. 1: the age on 1 January of that year of a player whose birthday is
+    # later; 0: ruling R2's count, whose juniors are the site's Under 20.
+    age_offset: int = 1
 
     def ranked_by(self) -> str:
         """SQL of a site row's standing on the ranking, higher first: the rating, or a list

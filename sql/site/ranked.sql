@@ -1,12 +1,16 @@
 -- Every player of every list of a series as the site shows them: the published
--- rating, change and games; the categories of the list's season (age on 1 January
--- of the season's end year, R2's season of 1 September - 31 August: U8 ... U20
--- cumulative, 50+, 65+); sex, region and club; whether the player is active (a
+-- rating, change and games; the categories of the list's season (R2's season of
+-- 1 September - 31 August, R2a: the one ending in the list id's year; U8 ... U20
+-- cumulative, 50+, 65+) by an age counted as the rule set counts it: the season's end
+-- year minus the birth year, less getvariable('age_offset'): 0 where the rule set
+-- defines its junior so (ruling R2: under 20 is season_end_year - birth_year < 20, the
+-- site's Under 20 is R2's junior), 1 elsewhere (the age on 1 January of that year of a
+-- player whose birthday is later); sex, region and club; whether the player is active (a
 -- rated game in the 12 months up to the list's window end, or the rule set's own
 -- flag, RuleSet.inactive_column, read by the caller for the rule set that declares it;
 -- the caller ranks the active players once that flag is known). Birth years are read
 -- here and never leave this stage: the site gets the categories, not the dates.
--- inputs: rating_history, lists, players, calculations, getvariable('series')
+-- inputs: rating_history, lists, players, calculations, getvariable('series'), getvariable('age_offset')
 -- grain: list_id, player_id
 with series_lists as (
     select list_id, position, window_start, window_end,
@@ -38,12 +42,12 @@ last_played as (
 final as (
     select list_id, position, player_id, name, club, rating, previous_rating, change, games, status, sex, region,
            -- the youngest U-category (U8 ... U20) and the senior ones; null: unknown birth year
-           case when birth_year is null then null
-                else (select min(u) from unnest([8, 10, 12, 14, 16, 18, 20]) t(u) where birth_year >= season_end - u)
+           case when age is null then null
+                else (select min(u) from unnest([8, 10, 12, 14, 16, 18, 20]) t(u) where age < u)
            end as under,
-           birth_year is not null and birth_year <= season_end - 51 as senior_50,
-           birth_year is not null and birth_year <= season_end - 66 as senior_65,
+           coalesce(age >= 50, false) as senior_50,
+           coalesce(age >= 65, false) as senior_65,
            coalesce(played_until > window_end - interval 12 month, false) as active
-    from last_played
+    from (select *, season_end - birth_year - getvariable('age_offset') as age from last_played)
 )
 select * from final

@@ -72,23 +72,52 @@ function searchBox(box) {  // drawn here: without the script there is no search
   input.addEventListener("input", searchPlayers);
 }
 
+const SHOWN = 20;  // results shown; how many more there are is said
+
+// The players of the index (api/v1/players.json's rows: [id, name, club]) a query finds:
+// every word of it, in any order, accents and case ignored, the start of a word of the
+// name ("smet franc" finds François De Smet), or digits the start of the id ("1282"
+// finds 12820); the id typed whole first. {found: the first `shown` rows, more: how
+// many others}.
+function findPlayers(rows, text, shown = SHOWN) {
+  const words = fold(text).split(/[^\p{L}\p{N}]+/u).filter((w) => w);
+  if (!words.length) return {found: [], more: 0};
+  const exact = words.length === 1 && /^[0-9]+$/.test(words[0]) ? words[0] : null;
+  const found = [];
+  let first = null;
+  for (const r of rows) {
+    const id = String(r[0]);
+    if (id === exact) { first = r; continue; }
+    const names = fold(r[1] || "").split(/[^\p{L}\p{N}]+/u);
+    if (words.every((w) => (/^[0-9]+$/.test(w) && id.startsWith(w)) || names.some((n) => n.startsWith(w)))) {
+      found.push(r);
+    }
+  }
+  if (first) found.unshift(first);
+  return {found: found.slice(0, shown), more: Math.max(0, found.length - shown)};
+}
+
 function searchPlayers() {
   const box = document.getElementById("search"), results = document.getElementById("results");
-  const query = fold(box.value.trim());
-  if (query.length < 2) { results.replaceChildren(); return; }
+  const query = box.value.trim();
+  if (fold(query).length < 2) { results.replaceChildren(); return; }
   json(`${root()}api/v1/players.json`).then((index) => {
-    if (fold(box.value.trim()) !== query) return;  // typed on meanwhile
-    const found = [];
-    for (const [id, name, club] of index.rows) {
-      if (String(id) === query || fold(name).includes(query)) found.push([id, name, club]);
-      if (found.length === 20) break;
-    }
+    if (box.value.trim() !== query) return;  // typed on meanwhile
+    const {found, more} = findPlayers(index.rows, query);
     results.replaceChildren();
     if (!found.length) { results.textContent = window.LABELS.none; return; }
     for (const [id, name, club] of found) {
       const a = link(`${root()}${lang()}/players/${id}.html`, `${name} (${id})${club ? " · " + club : ""}`);
       a.setAttribute("role", "option");
       results.append(a);
+    }
+    if (more) {
+      const p = document.createElement("p");
+      p.className = "more";
+      p.setAttribute("role", "option");  // the list box's only kind of child
+      p.setAttribute("aria-disabled", "true");
+      p.textContent = format(window.LABELS.more, {n: number(more)});
+      results.append(p);
     }
   }, () => { results.textContent = window.LABELS.offline; });
 }
@@ -240,48 +269,31 @@ function table(box, id, headings, body) {  // headings: [label key, class]; body
   return t;
 }
 
-function showPlayer(section) {
-  json(section.dataset.api).then((data) => {
-    const history = rows(data.history), more = own(data.history.columns, "rank_active");
-    const marked = {};
-    for (const c of data.corrections) marked[c.list_id] = window.LABELS.correction;
-    for (const r of data.revisions) marked[r.list_id] = marked[r.list_id] || window.LABELS.revision;
-    chart(document.getElementById("chart"), data.name, history);
-    table(document.getElementById("history-box"), "history",
-          [["list", "text"], ["rating"], ...more.map((k) => [k]), ["change"], ["games", "wide"], ["rank_active", "wide"]],
-          history.map((h) => {
-      const list = document.createDocumentFragment();
-      list.append(link(`../lists/${h.list_id}.html`, h.list_id));
-      if (marked[h.list_id]) {
-        const m = document.createElement("a");
-        m.href = "#notes";
-        m.className = "mark";
-        m.textContent = marked[h.list_id];
-        list.append(" ", m);
-      }
-      const tr = row([[list, "text"], [h.rating], ...more.map((k) => [value(h[k])]), [signed(h.change)], [h.games, "wide"],
-                      [h.rank_active, "wide"]]);
-      tr.dataset.list = h.list_id;
-      if (marked[h.list_id]) tr.className = "marked";
-      if (h.rank_active === null) tr.classList.add("inactive");
-      return tr;
-    }));
-    const events = rows(data.events);
-    if (events.length) {
-      table(document.getElementById("events-box"), "events", [["event", "text"], ["dates", "text wide"], ["games"],
-                                                               ["score"]], events.map((e) => row([
-        [link(`../events/${e.event_id}.html`, e.name), "text"],
-        [e.first_day === e.last_day ? day(e.first_day) : `${day(e.first_day)} – ${day(e.last_day)}`, "text wide"],
+function showPlayer(section) {  // the history and the newest events are in the HTML; the chart is drawn from
+  json(section.dataset.api).then((data) => {  // the JSON, and the events the HTML leaves out
+    chart(document.getElementById("chart"), data.name, rows(data.history));
+    const body = document.querySelector("#events tbody"), events = rows(data.events);
+    if (body && events.length > body.rows.length) {
+      body.replaceChildren(...events.map((e) => row([
+        [link(`../events/${e.event_id}.html`, e.name)],
+        [e.first_day === e.last_day ? day(e.first_day) : `${day(e.first_day)} – ${day(e.last_day)}`],
         [e.games], [number(e.score)]])));
+      document.getElementById("events-more").hidden = true;
     }
-  }, () => offline(section));
+  }, () => offline(document.getElementById("chart")));
 }
 
 // --- an event's page --------------------------------------------------------------
 function showEvent(box) {
   Promise.all([json(box.dataset.api), json(`${root()}api/v1/players.json`)]).then(([data, index]) => {
-    const players = rows(data.players), names = new Map(index.rows.map(([id, name]) => [id, name]));
-    const who = (id) => link(`../players/${id}.html`, names.get(id) || String(id));
+    // Every player named (the registry's name, in the event's file); linked when they have a
+    // page (players.json: a player never rated has none).
+    const players = rows(data.players), names = new Map(players.map((p) => [p.player_id, p.name]));
+    const paged = new Set(index.rows.map(([id]) => id));
+    const who = (id) => {
+      const name = names.get(id) || String(id);
+      return paged.has(id) ? link(`../players/${id}.html`, name) : document.createTextNode(name);
+    };
     const note = document.createElement("p");
     note.className = "note";
     note.textContent = window.LABELS.event_note;

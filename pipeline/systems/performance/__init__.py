@@ -8,7 +8,7 @@ import duckdb
 import numpy as np
 
 from pipeline.rate.periods import column, local_indices, mark_corrections
-from pipeline.systems.base import Fixes, Outcome, Period, RatedList, RuleSet
+from pipeline.systems.base import Fixes, Outcome, Period, RatedList, RuleSet, SiteFace
 from pipeline.systems.explanation import Explanation
 from pipeline.systems.performance.calendar import list_season, nominal_calendar
 from pipeline.systems.performance.components import component_labels
@@ -38,6 +38,7 @@ class Performance(RuleSet):
     name = "performance"
     title = "the performance Elo"
     calculator_tables = {"dp": "dp_table"}  # D(P), the seed's table
+    site = SiteFace(age_offset=0)  # ruling R2: its juniors are the site's Under 20
     rating_word = "Elo"
     game = "chess"
     Parameters = PerformanceRules
