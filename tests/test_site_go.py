@@ -120,10 +120,10 @@ def test_an_events_page_is_the_rule_sets_own_calculations_for_every_player(go_si
     for path in (site / "api" / "v1" / "events").glob("*.json"):
         data = json.loads(path.read_text(encoding="utf-8"))
         columns = data["players"]["columns"]
-        assert columns == ["player_id", "games", "score", "list_id", "rating", "change", "grade_before",
+        assert columns == ["player_id", "games", "score", "list_id", "rating", "change", "name", "grade_before",
                            "points_before", "grade_after", "points_after", "points_change"]
         (event,) = data["list_ids"]  # a Go event is its own period
-        shown[event] = {row[0]: row[6:] for row in data["players"]["rows"]}
+        shown[event] = {row[0]: row[7:] for row in data["players"]["rows"]}
     # Every player of every event with a game on the page, each with go_history's numbers.
     for event, players in shown.items():
         assert players == {p: expected[event][p] for p in players}, event

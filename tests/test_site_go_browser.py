@@ -102,7 +102,7 @@ def test_an_events_players_and_games_as_drawn(driver, served, pages, site):
                      "Points gagnés"]
     first = driver.execute_script("return [...document.querySelector('#event-players tbody tr').cells]"
                                   ".map(c => c.textContent)")
-    _, games, score, _, _, _, grade_before, before, grade_after, after, change = data["players"]["rows"][0]
+    _, games, score, _, _, _, _, grade_before, before, grade_after, after, change = data["players"]["rows"][0]
 
     def french(v: float) -> str:  # as the browser writes a number in French: 1 234,5; 4.0 as 4
         return f"{int(v) if v == int(v) else v:,}".replace(",", "\u202f").replace(".", ",")

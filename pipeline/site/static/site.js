@@ -300,7 +300,7 @@ function showEvent(box) {
     document.getElementById("players-box").append(note);
     // The rule set's own numbers of its event (a Go event's points and grades before and after),
     // else the list that rated the event's last game, its rating and change.
-    const more = own(data.players.columns, "change"), moreGames = own(data.games.columns, "result");
+    const more = own(data.players.columns, "name"), moreGames = own(data.games.columns, "result");
     const wide = new Set((box.dataset.wide || "").split(" ")), cls = (k) => wide.has(k) ? "wide" : undefined;
     const shared = more.length ? [] : [["list", "text wide"], ["rating"], ["change"]];
     table(document.getElementById("players-box"), "event-players",
