@@ -56,6 +56,8 @@ def weight(site: Path, files: list[Path]) -> tuple[int, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--warehouse", type=Path, help="a rated warehouse (default: the Belgian history, rated here)")
+    parser.add_argument("--belgium", type=Path, default=HERE.parent.parent / "shared" / "data" / "belgium",
+                        help="the Belgian history's folder (without --warehouse)")
     parser.add_argument("--system", default="performance")
     parser.add_argument("--lang", default="en,fr,nl,de")
     parser.add_argument("--repeat", type=int, default=1, help="whole builds timed (the median is shown)")
@@ -66,7 +68,7 @@ def main() -> None:
     site = (Path(tempfile.mkdtemp(prefix="bench-site-", dir="/dev/shm")) if args.memory else work) / "site"
     try:
         if args.warehouse is None:
-            inputs = write_belgium_inputs(work / "belgium")
+            inputs = write_belgium_inputs(args.belgium, work / "belgium")
             warehouse = work / "w.duckdb"
             ratings("run", "--players", inputs["players"], "--ratings", inputs["ratings"], "--games", inputs["games"],
                     "--warehouse", warehouse, "--out", work / "out", "--no-reports")
