@@ -225,7 +225,11 @@ def test_the_pending_games_of_the_next_event(go_site):
     one = _api(site, f"pending/{a}.json")
     assert one["list_id"] == "club-2025"
     assert [(g["colour"], g["opponent_id"], g["result"]) for g in one["games"]] == [("black", b, "1")]
-    assert "Club night 2025" in (site / "fr" / "pending" / f"{b}.html").read_text(encoding="utf-8")
+    page = (site / "fr" / "pending" / f"{b}.html").read_text(encoding="utf-8")
+    assert "Club night 2025" in page
+    # A Go event is not a list: the pages say the event received, in the page's language.
+    assert "Parties reçues pour le tournoi club-2025" in page and "liste" not in page
+    assert "Partijen van toernooi club-2025" in (site / "nl" / "pending" / "index.html").read_text(encoding="utf-8")
 
 
 def test_every_api_file_against_the_extended_schema(go_site):
@@ -254,6 +258,8 @@ def test_a_go_site_as_a_user_runs_it(belgian_once, tmp_path):
     (w,) = copy_built(belgian_once, tmp_path, ["w.duckdb"])
     said = ratings(tmp_path, "site", "--out", "site", "--lang", "nl,fr", "--warehouse", w.name)
     assert "pages in 2 languages" in said and (tmp_path / "site" / "nl" / "index.html").is_file()
+    rated = len(_query(w, "select list_id from lists where series = (select series from series where not scenario)"))
+    assert f" players, {rated} events, " in said  # a Go site's periods are its rated events, and said so
 
 
 # --- Glicko-2's deviation ------------------------------------------------------------

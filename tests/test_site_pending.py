@@ -127,7 +127,7 @@ def test_the_pages_messages_are_in_their_own_catalogues():
     found = {m[1] for t in TEMPLATES
              for m in extract_from_file("jinja2", PROJECT_DIR / "pipeline" / "site" / "templates" / t,
                                         options={"extensions": "jinja2.ext.i18n"})}
-    assert len(found) == 21
+    assert len(found) == 25  # 21, and the four a rule set of events says instead (a Go event received)
     for lang in LANGUAGES:
         with open(LOCALE / lang / "LC_MESSAGES" / "pending.po", "rb") as fh:
             catalogue = read_po(fh, locale=lang)

@@ -93,7 +93,8 @@ def site(out: Path, languages: list[str], card_lists: int, since: str | None, do
         contact = site_contact() if pending else None
         built = build_site(con, series, out, languages, card_lists, since, download_lists, pending, contact)
         tongues = f"{len(languages)} languages" if len(languages) > 1 else "1 language"
-        click.echo(f"  {built.players:,} players, {built.lists} list{'s' if built.lists != 1 else ''}, "
+        period = "event" if series.rule_set.site.periods == "events" else "list"
+        click.echo(f"  {built.players:,} players, {built.lists} {period}{'s' if built.lists != 1 else ''}, "
                    f"{built.pages:,} pages in {tongues}, {built.bytes / 1e6:.1f} MB: {out / 'index.html'}")
         removed = f", {built.removed:,} removed" if built.removed else ""
         click.echo(f"  {built.changed:,} files changed, {built.unchanged:,} unchanged{removed}")
