@@ -124,14 +124,17 @@ class _Manifest:
     def __init__(self, out: Path):
         self.out = out
         # One walk of the folder rather than a stat a file (a hundred thousand of them);
-        # it refuses a link before the manifest is read (the manifest a link, too).
-        self.there = set(_files(out))
+        # it refuses a link before the manifest is read (the manifest a link, too). Its
+        # sizes, kept up to date as files are written and removed, are the site's size.
+        self.sizes = _files(out)
+        self.there = set(self.sizes)
         self.before = _manifest_before(out)
         # A worker killed with its parent (_die_with) may have left the temporary copy of
         # the file it was writing (.NAME.tmp: publish.replace_atomically), which no run makes.
         for name in [n for n in self.there if n.rpartition("/")[2].startswith(".") and n.endswith(".tmp")]:
             (out / name).unlink()
             self.there.discard(name)
+            del self.sizes[name]
         self.now: dict[str, str] = {}
         self.files: list[tuple[str, bytes]] = []  # the data files to write
         self.changed = self.unchanged = 0
@@ -150,6 +153,12 @@ class _Manifest:
         if self.wanted(path, _digest(content)):
             self.files.append((path, content))
 
+    def forget(self, prefix: str) -> None:
+        """Files under `prefix` were removed (the old layout's): no longer counted."""
+        for name in [n for n in self.sizes if n.startswith(prefix)]:
+            del self.sizes[name]
+            self.there.discard(name)
+
     def close(self) -> int:
         """Remove the files of the run before that this one did not make; save."""
         removed = 0
@@ -158,12 +167,15 @@ class _Manifest:
             target = self.out / path
             if target.is_file():
                 target.unlink()
+                self.sizes.pop(path, None)
                 removed += 1
                 folders.update(target.parents[:len(Path(path).parts) - 1])
         for folder in sorted(folders, key=lambda f: len(f.parts), reverse=True):
             if not any(folder.iterdir()):  # a folder left empty (a language, a list's downloads) goes too
                 folder.rmdir()
-        write_bytes(json.dumps(self.now, sort_keys=True, indent=0).encode(), self.out / MANIFEST)
+        saved = json.dumps(self.now, sort_keys=True, indent=0).encode()
+        write_bytes(saved, self.out / MANIFEST)
+        self.sizes[MANIFEST] = len(saved)
         return removed
 
 
@@ -223,7 +235,8 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
     data = site_data(con, series, card_lists, since)
     claim_folder(out, "site")
     manifest = _Manifest(out)  # refused before any file is written or removed
-    _remove_old_layout(out)
+    if _remove_old_layout(out):
+        manifest.forget("data/")
     bar.update()
     bar.set_postfix_str("downloads")
     downloads = _downloads(con, series, data.lists, download_lists)
@@ -242,23 +255,27 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
         for lang in languages:
             # A page's words are in its language's catalogues, which the code's digest leaves out.
             words = _digest(b"".join(f.read_bytes() for f in catalogue_files(lang)))
-            job.plans[lang] = [page for page, key in pages if manifest.wanted(f"{lang}/{page[1]}", _key(words, key))]
+            # Both are hashes already: joined as text, not encoded again as JSON.
+            job.plans[lang] = [page for page, key in pages
+                               if manifest.wanted(f"{lang}/{page[1]}", _digest(f"{words}{key}".encode()))]
         job.files = manifest.files
-        _write(job)
+        manifest.sizes.update(_write(job))
     finally:
         _JOB = None
     removed = manifest.close()
-    size = sum(_files(out).values())
-    return Built(len(data.players), len(data.lists), len(pages) * len(languages), size, manifest.changed,
-                 manifest.unchanged, removed)
+    return Built(len(data.players), len(data.lists), len(pages) * len(languages), sum(manifest.sizes.values()),
+                 manifest.changed, manifest.unchanged, removed)
 
 
-def _remove_old_layout(out: Path) -> None:
+def _remove_old_layout(out: Path) -> bool:
     """A site written before the JSON API (no manifest) kept its data as scripts in
-    DIR/data/ (search.js, lists/, cards/): this command's own old files, removed once."""
+    DIR/data/ (search.js, lists/, cards/): this command's own old files, removed once
+    (True)."""
     old = out / "data"
     if not (out / MANIFEST).exists() and (old / "search.js").is_file():
         shutil.rmtree(old)
+        return True
+    return False
 
 
 def _downloads(con: duckdb.DuckDBPyConnection, series, lists: list[dict], download_lists: int | None
@@ -305,30 +322,32 @@ def _data_files(manifest: _Manifest, data: SiteData, downloads: dict[str, list],
         manifest.write(f"{lang}/labels.js", _labels(lang, data.series.rule_set))
 
 
-def _write(job: _Job) -> None:
+def _write(job: _Job) -> dict[str, int]:
     """Write the job's data files and pages planned: a worker process a core, each writing
     parts of them in turn (the data files, then every language's pages), the bar moved as
-    each part is written: the same files whatever the number of cores."""
+    each part is written: the same files whatever the number of cores. Returns each file
+    written (its path in the site) and its size."""
     todo = [("", k) for k in range(len(job.files))] + [(lang, i) for lang in job.languages
                                                         for i in range(len(job.plans[lang]))]
     cores = os.cpu_count() or 1
     bar = progress(step="site pages", total=len(todo), unit="file")
     try:
-        _write_parts(todo, cores, bar)
+        return _write_parts(todo, cores, bar)
     finally:
         bar.close()
 
 
-def _write_parts(todo: list[tuple[str, int]], cores: int, bar) -> None:
+def _write_parts(todo: list[tuple[str, int]], cores: int, bar) -> dict[str, int]:
     """Write `todo` in parts (PARTS a core: the bar moves often, a worker is never idle long),
-    by `cores` worker processes from POOL_FROM files on."""
+    by `cores` worker processes from POOL_FROM files on; each file's path and size."""
     size = max(1, min(PART_MOST, -(-len(todo) // (cores * PARTS))))
     shares = [todo[k:k + size] for k in range(0, len(todo), size)]
+    sizes: dict[str, int] = {}
     if len(todo) < POOL_FROM or cores < 2:
         for share in shares:
-            _render(share)
+            sizes.update(_render(share))
             bar.update(len(share))
-        return
+        return sizes
     # A forked worker must not run the destructors of what it inherited: DuckDB's
     # objects, collected in a child that has none of DuckDB's threads, crash it
     # (a segmentation fault, seen when other work left a connection in a reference
@@ -341,10 +360,11 @@ def _write_parts(todo: list[tuple[str, int]], cores: int, bar) -> None:
                                  initializer=_die_with, initargs=(os.getpid(),)) as pool:
             written = {pool.submit(_render, share): len(share) for share in shares}
             for done in as_completed(written):
-                done.result()  # a worker's error, raised here
+                sizes.update(done.result())  # a worker's error, raised here
                 bar.update(written[done])
     finally:
         gc.unfreeze()
+    return sizes
 
 
 def _die_with(parent: int) -> None:
@@ -463,25 +483,29 @@ class _Language:
         return "".join((head.replace(PATH, path), title, middle.replace(PATH, path), main, tail))
 
 
-def _render(share: list[tuple[str, int]]) -> None:
+def _render(share: list[tuple[str, int]]) -> dict[str, int]:
     """Write a share of the files: (lang, index into its plan) a page rendered, ("", index)
-    a data file; run in a worker process or in this one."""
+    a data file; run in a worker process or in this one. Returns each file's path in the
+    site and its size (the site's size without a second walk of the folder)."""
     job = _JOB
     languages: dict[str, _Language] = job.renderers
     folders: set[Path] = set()
+    sizes = {}
     for lang, i in share:
         if not lang:  # a data file (the JSON, the downloads): written as it is
             path, content = job.files[i]
-            target = job.out / path
         else:
             if lang not in languages:
                 languages[lang] = _Language(lang, job.languages, job.data.series.rule_set)
-            target = job.out / lang / job.plans[lang][i][1]
+            path = f"{lang}/{job.plans[lang][i][1]}"
             content = _page(languages[lang], *job.plans[lang][i]).encode("utf-8")
+        target = job.out / path
         if target.parent not in folders:
             target.parent.mkdir(parents=True, exist_ok=True)
             folders.add(target.parent)
         write_bytes(content, target)
+        sizes[path] = len(content)
+    return sizes
 
 
 def _page(language: _Language, template: str, path: str, depth: int, values: dict, cards=None) -> str:

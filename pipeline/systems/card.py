@@ -57,6 +57,10 @@ Value = Union[int, str, dt.date, Num, "Line", tuple, None]
 def _checked(value):
     """A value as a card holds it: NumPy's integers and strings as Python's, a float
     refused (a number's decimals are the card's to say: a `Num`)."""
+    # Most values are already what a card holds: taken by their exact type (a bool is
+    # not an int here, a datetime not a date), the rest judged below.
+    if type(value) in _HELD:
+        return value
     if isinstance(value, bool | np.bool_):
         raise TypeError(f"a card value may not be a bool ({value!r}): give a Line")
     if isinstance(value, np.integer):
@@ -86,6 +90,9 @@ class Line:
     def text(self) -> str:
         """The sentence in English, as the CLI prints it."""
         return self.message % {k: text(v) for k, v in self.values.items()}
+
+
+_HELD = frozenset({int, str, dt.date, Num, Line, type(None)})
 
 
 def text(value: Value) -> str:

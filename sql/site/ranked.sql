@@ -41,10 +41,10 @@ last_played as (
 ),
 final as (
     select list_id, position, player_id, name, club, rating, previous_rating, change, games, status, sex, region,
-           -- the youngest U-category (U8 ... U20) and the senior ones; null: unknown birth year
-           case when age is null then null
-                else (select min(u) from unnest([8, 10, 12, 14, 16, 18, 20]) t(u) where age < u)
-           end as under,
+           -- the youngest U-category (U8 ... U20) and the senior ones; null: unknown birth
+           -- year, or 20 and over (a case, not a subquery a row over a million rows)
+           case when age < 8 then 8 when age < 10 then 10 when age < 12 then 12 when age < 14 then 14
+                when age < 16 then 16 when age < 18 then 18 when age < 20 then 20 end as under,
            coalesce(age >= 50, false) as senior_50,
            coalesce(age >= 65, false) as senior_65,
            coalesce(played_until > window_end - interval 12 month, false) as active
