@@ -311,16 +311,31 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
     if id(con) in _IN_TRANSACTION:
         yield
         return
-    con.execute("begin transaction")
     _IN_TRANSACTION.add(id(con))
     try:
+        con.execute("begin transaction")  # inside the try: a Ctrl-C just after it still rolls back
         yield
     except BaseException:
         _IN_TRANSACTION.discard(id(con))
-        con.execute("rollback")
+        _rolled_back(con)
         raise
     _IN_TRANSACTION.discard(id(con))
-    con.execute("commit")
+    try:
+        con.execute("commit")
+    except BaseException:  # a Ctrl-C during the commit: whatever it did not commit is not left open
+        _rolled_back(con)
+        raise
+
+
+def _rolled_back(con: duckdb.DuckDBPyConnection) -> None:
+    """Roll back the open transaction, if any: a Ctrl-C (KeyboardInterrupt) may come
+    before `begin` took effect or after `commit` did, and a transaction left open would
+    take back what the caller then records (a run marked failed) when the connection
+    closes."""
+    try:
+        con.execute("rollback")
+    except duckdb.TransactionException:  # no transaction open
+        pass
 
 
 @contextlib.contextmanager
@@ -330,13 +345,13 @@ def scratch(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
     would open a transaction of their own (`transaction`) are part of it."""
     if id(con) in _IN_TRANSACTION:
         raise RuntimeError("a scratch transaction cannot be part of another")
-    con.execute("begin transaction")
     _IN_TRANSACTION.add(id(con))
     try:
+        con.execute("begin transaction")  # inside the try: a Ctrl-C just after it still rolls back
         yield
     finally:
         _IN_TRANSACTION.discard(id(con))
-        con.execute("rollback")
+        _rolled_back(con)
 
 
 def scalar(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None):
