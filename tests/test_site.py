@@ -158,6 +158,8 @@ def test_categories_activity_and_ranks(federation):
     # Active means one thing on the page: the ranking's count is of these five.
     page = (site / "en" / "lists" / "2027-01.html").read_text()
     assert "Active (a game in 12 months) 5 " in page and '<p id="shown" aria-live="polite">5 of 6 players</p>' in page
+    # Players in categories and of a known sex: both filters offered (a Go ranking has neither).
+    assert '<label>Category <select id="category"' in page and '<label>Sex <select id="sex"' in page
 
 
 def _list_rows(path):

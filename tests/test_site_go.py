@@ -104,6 +104,9 @@ def test_every_page_type_in_four_languages(go_site):
     assert f"Ranglijst na {latest}" in said["nl"] and "<th>Graad</th>" in said["nl"]
     assert f"Rangliste nach {latest}" in said["de"] and "<th>Kyu/Dan</th>" in said["de"]
     assert "Die Ranglisten nach jedem Turnier" in (site / "de" / "index.html").read_text(encoding="utf-8")
+    # A Go registry has no birth year nor sex: those filters would find nobody, so they are not offered.
+    assert '<label hidden>Category <select id="category"' in said["en"]
+    assert '<label hidden>Sex <select id="sex"' in said["en"]
 
 
 def test_an_events_page_is_the_rule_sets_own_calculations_for_every_player(go_site):

@@ -404,12 +404,12 @@ def _pages(job: _Job) -> list[tuple[tuple, str]]:
     if calculator:
         pages.append(calculator)
     for l in d.lists:
-        regions, clubs = d.choices.get(l["list_id"], ([], []))
+        regions, clubs, aged, sexed = d.choices.get(l["list_id"], ([], [], False, False))
         files = [{"name": f.name, "label": f.label, "sha256": f.sha256, "size": f.size}
                  for f in job.downloads.get(l["list_id"], [])]
         pages.append(("list", f"lists/{l['list_id']}.html", 2,
                       {"l": l, "rows": d.first_rows.get(l["list_id"], []), "regions": regions, "clubs": clubs,
-                       "files": files}))
+                       "aged": aged, "sexed": sexed, "files": files}))
     for slug_, players in d.clubs.items():
         pages.append(("club", f"clubs/{slug_}.html", 2, {"club": players[0]["club"], "list_id": latest,
                                                           "players": players}))

@@ -25,7 +25,7 @@ class SiteData:
     players: list[dict]  # a player each: what the player page shows without its JSON
     notes: dict[int, dict]  # player_id -> corrections in force and revisions (rare: in the page itself)
     first_rows: dict[str, list[dict]]  # list_id -> its ranking's first page (active players)
-    choices: dict[str, tuple[list, list]]  # list_id -> (regions, clubs) its filters offer
+    choices: dict[str, tuple[list, list, bool, bool]]  # list_id -> (regions, clubs, any category, any sex) its filters offer
     clubs: dict[str, list[dict]]  # club slug -> its players on the latest list
     events: list[dict]  # an event each: slug, name, days, games, players
     api: dict[str, str]  # path under api/v1/ -> JSON text
@@ -82,9 +82,12 @@ def site_data(con: duckdb.DuckDBPyConnection, series, card_lists: int, since: st
     for row in _records(con, f"""select * from site_rows where rank_active <= {PAGE_ROWS}
                                   order by position, standing desc, player_id"""):
         first_rows.setdefault(row["list_id"], []).append(row)
-    choices = {list_id: (regions or [], club_names or []) for list_id, regions, club_names in con.execute(
+    # A filter no player of the list answers is not offered (a Go registry has no birth years).
+    choices = {list_id: (regions or [], club_names or [], aged, sexed)
+               for list_id, regions, club_names, aged, sexed in con.execute(
         """select list_id, list(distinct region order by region) filter (where region is not null),
-                  list(distinct club order by club) filter (where club is not null)
+                  list(distinct club order by club) filter (where club is not null),
+                  bool_or(under is not null or senior_50), bool_or(sex is not null)
            from site_rows group by list_id""").fetchall()}
     latest = lists[-1]["list_id"] if lists else None
     by_club: dict[str, list[dict]] = {}
