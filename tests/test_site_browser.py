@@ -12,6 +12,7 @@ correction by the rating commission and games received for the next list), and o
 driver serves each test function across its pages."""
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -115,10 +116,10 @@ class _Quiet(SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
-def served(site):
-    """The site served over HTTP (the pages fetch() their JSON: file:// would not do): its base URL."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
+@contextlib.contextmanager
+def serving(folder: Path):
+    """`folder` served over HTTP (the pages fetch() their JSON: file:// would not do): its base URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(folder)))
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -128,6 +129,12 @@ def served(site):
         server.shutdown()
         server.server_close()
         thread.join(5)
+
+
+@pytest.fixture(scope="module")
+def served(site):
+    with serving(site) as url:
+        yield url
 
 
 def _chrome(javascript: bool = True, size: tuple[int, int] = DESKTOP):

@@ -8,11 +8,8 @@ on a phone too. With SITE_SCREENSHOTS=1 the Go pages' screenshots are written to
 docs/screenshots/ (go-*.png)."""
 from __future__ import annotations
 
-import functools
 import json
 import os
-import threading
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -28,11 +25,12 @@ from tests.test_site_browser import (
     _chrome,
     _known_false_positive,
     _open,
-    _Quiet,
     _severe,
+    driver,  # noqa: F401 (a fixture)
     needs_browser,
+    serving,
 )
-from tests.test_site_go import BELGIAN_FILES, go_warehouse
+from tests.test_site_go import BELGIAN_FILES, glicko2_site, go_warehouse
 
 EVENT = "Tournoi_de_Juvisy"  # an event of 36 games with handicaps (tests/fixtures/go/opengotha_juvisy_2019.h9)
 
@@ -58,25 +56,8 @@ def pages(site) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def served(site):
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
-
-
-@pytest.fixture
-def driver():
-    d = _chrome()
-    try:
-        yield d
-    finally:
-        d.quit()
+    with serving(site) as url:
+        yield url
 
 
 @needs_browser
@@ -215,19 +196,9 @@ def test_the_script_ranks_as_the_page_by_grade_then_points(driver, served, site)
 @pytest.fixture(scope="module")
 def glicko2_served(tmp_path_factory):
     """A small federation's Glicko-2 site (its RD beside the rating), served."""
-    from tests.test_site_go import glicko2_site
-
     site = glicko2_site(tmp_path_factory.mktemp("glicko2-browser"))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/", site
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
+    with serving(site) as url:
+        yield url, site
 
 
 @needs_browser

@@ -6,11 +6,8 @@ page fits a 390 px phone (its wide tables scroll in their box), in each language
 SITE_SCREENSHOTS=1 the manual's screenshots are written to docs/screenshots/."""
 from __future__ import annotations
 
-import functools
 import os
 import shutil
-import threading
-from http.server import ThreadingHTTPServer
 
 import pytest
 
@@ -19,8 +16,8 @@ from pipeline.site.build import _Language
 from pipeline.site.how import how_page
 from tests.conftest import PROJECT_DIR
 from tests.test_site_browser import (CHROMEDRIVER, CHROMIUM, DESKTOP, LANGS, PHONE, _chrome,  # noqa: F401
-                                     _known_false_positive, _open, _Quiet, _severe, built, needs_browser, served,
-                                     site)
+                                     _known_false_positive, _open, _severe, built, driver, needs_browser, served,
+                                     serving, site)
 
 
 @pytest.fixture(scope="module")
@@ -32,25 +29,8 @@ def go_served(built):
     for lang in LANGS:
         (folder / lang / path).write_text(_Language(lang, LANGS, systems.rule_set("go-belgium")).page(template, path, depth, values),
                                           encoding="utf-8")
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(folder)))
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
-
-
-@pytest.fixture
-def driver():
-    d = _chrome()
-    try:
-        yield d
-    finally:
-        d.quit()
+    with serving(folder) as url:
+        yield url
 
 
 @needs_browser

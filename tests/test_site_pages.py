@@ -4,14 +4,10 @@ federation (tests/test_site_browser.py's, and two players never rated) whose lis
 games), with games received for the next list against a player who has no page."""
 from __future__ import annotations
 
-import contextlib
-import functools
 import json
 import re
 import shutil
-import threading
 from html.parser import HTMLParser
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import duckdb
@@ -23,7 +19,7 @@ from pipeline.systems.performance.rules import is_junior
 from tests.as_user import completed, ratings
 from tests.conftest import cli_runner, write_rows
 from tests.site_links import dead_links
-from tests.test_site_browser import CHROMEDRIVER, CHROMIUM, GAME_COLUMNS, PLAYERS, _chrome, _Quiet, served  # noqa: F401
+from tests.test_site_browser import CHROMEDRIVER, CHROMIUM, GAME_COLUMNS, PLAYERS, _chrome, served, serving  # noqa: F401
 
 needs_browser = pytest.mark.skipif(CHROMEDRIVER is None or CHROMIUM is None, reason="Chromium is not installed")
 LANGS = list(LANGUAGES)
@@ -177,7 +173,7 @@ def test_the_newest_events_are_in_the_html_and_the_count_of_all(built, tmp_path,
     # With the script, every event, from the player's JSON; the note gone.
     from selenium.webdriver.support.ui import WebDriverWait
 
-    with _serving(tmp_path / "site") as url:
+    with serving(tmp_path / "site") as url:
         driver = _chrome()
         try:
             driver.get(f"{url}fr/players/1.html")
@@ -189,19 +185,6 @@ def test_the_newest_events_are_in_the_html_and_the_count_of_all(built, tmp_path,
             assert not [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
         finally:
             driver.quit()
-
-
-@contextlib.contextmanager
-def _serving(folder: Path):
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(folder)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
 
 
 @needs_browser
