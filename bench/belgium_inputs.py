@@ -1,4 +1,4 @@
-"""Write the whole Belgian history (../shared/data/belgium) in the pipeline's input format.
+"""Write the whole Belgian history (data/belgium) in the pipeline's input format.
 
 players: membership number, a name made from it, birth year, sex and region kept as extras;
 ratings: the federation's first published list (January 1989), rounded to tens (R3), as the
@@ -7,7 +7,7 @@ them; the performance Elo ignores the column); games: all 1,059,890 games; feder
 list the federation published (player_id, list_id as YYYY-MM, rating), a source of ratings
 for `ratings compare` and `ratings evaluate`.
 
-    python bench/belgium_inputs.py ../shared/data/belgium OUTDIR
+    python bench/belgium_inputs.py data/belgium OUTDIR
 """
 from __future__ import annotations
 

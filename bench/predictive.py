@@ -1,8 +1,8 @@
 """How well did each rule set's ratings predict the games? The Belgian history
-(../shared/data/belgium) under the performance Elo and the FIDE Elo, beside the
+(data/belgium) under the performance Elo and the FIDE Elo, beside the
 federation's own published ratings.
 
-    python bench/predictive.py ../shared/data/belgium [--work DIR]
+    python bench/predictive.py data/belgium [--work DIR]
 
 Each system is run from an empty warehouse on the same inputs (bench/belgium_inputs.py),
 then every game is scored with the ratings *in force before its list*: for our two
@@ -100,7 +100,7 @@ def comparison(src: Path, warehouses: dict[str, Path]) -> list[tuple]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("src", type=Path, help="the Belgian data folder (../shared/data/belgium)")
+    parser.add_argument("src", type=Path, help="the Belgian data folder (data/belgium)")
     parser.add_argument("--work", type=Path, default=Path("/tmp/predictive"), help="inputs and warehouses")
     args = parser.parse_args()
     inputs = write_belgium_inputs(args.src.resolve(), args.work / "inputs")

@@ -141,7 +141,7 @@ def write_season(folder: Path) -> dict[str, Path]:
 
 def write_sample_parquet(folder: Path) -> dict[str, Path]:
     """The embedded sample as the Belgian history's files (what bench/belgium_inputs.py
-    writes from the shared data: players, ratings, games, and the federation's own lists
+    writes from data/belgium: players, ratings, games, and the federation's own lists
     as `player_id, list_id, rating`), in folder/belgium/."""
     out = folder / "belgium"
     out.mkdir(parents=True, exist_ok=True)

@@ -88,15 +88,15 @@ def test_a_card_and_a_what_if(sample):
 
 def test_a_file_of_ratings_by_its_own_column_names(sample, tmp_path):
     """docs/commands.md: the federation's own file as shipped, read with --columns; the
-    path as the manual gives it, ../shared/data/belgium/ beside the working folder."""
+    path as the manual gives it, the repository's data/belgium/ (a clone's, whole)."""
     folder = copied(sample, tmp_path / "work")
-    shipped = tmp_path / "shared" / "data" / "belgium" / "official_ratings.parquet"
-    shipped.parent.mkdir(parents=True)
-    shutil.copyfile(OFFICIAL_RATINGS, shipped)
+    shutil.copytree(PROJECT_DIR / "data" / "belgium", folder / "data" / "belgium")
     shutil.copyfile(OFFICIAL_RATINGS, folder / "official_ratings.parquet")
-    compared = shell("ratings compare performance ../shared/data/belgium/official_ratings.parquet "
+    compared = shell("ratings compare performance data/belgium/official_ratings.parquet "
                      "--columns list_id=list_period", folder)
     assert "Compare took" in said(compared)
+    # the whole file (the fixture's excerpt holds 300 players): its July 2019 list beside ours
+    assert "latest list 2019-09 (2019-07): 14560 players on both" in compared.stdout
     scored = shell("ratings evaluate --system performance --ratings official_ratings.parquet "
                    "--columns list_id=list_period", folder)
     assert "log-loss" in said(scored).lower()
