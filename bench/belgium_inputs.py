@@ -14,11 +14,12 @@ The federation's list YYYYMM was computed from a checklist that holds games of i
 first of its month it would score games it already holds. `window_end` is the day its
 checklist closed, the list in force from the day after (its publication): the last game the
 checklist holds (games.parquet's `list_period`; games dated after the checklist file was
-written were dropped upstream, data/belgium/README.md), and never before the window of a list
-published earlier, since the federation published its lists in order. That second rule moves
-one list: seven games of the January 1992 checklist are dated 1992-11-08, so July 1992's
-window ends there too, not at its own last game (1992-07-16); otherwise July 1992's list,
-which holds January 1992's results, would score those seven games. The July 2003 list's
+written were dropped upstream, data/belgium/README.md), and at least a day after the window
+of the list before, since the federation published its lists one after the other. That second
+rule moves one list: seven games of the January 1992 checklist are dated 1992-11-08, so July
+1992's window ends on 1992-11-09, not at its own last game (1992-07-16); otherwise July 1992's
+list, which holds January 1992's results, would score those seven games (and on the same day
+as January's, which of the two was in force would be left to the order of a sort). The July 2003 list's
 checklist is missing from the source (the file of that name is a draft of January 2004's), so
 no game here belongs to it: its window ends on the last day before its month, the list in
 force from the first of its month as every list was dated before (no game it holds is here,
@@ -48,11 +49,16 @@ def write_belgium_inputs(src: Path, out: Path) -> dict[str, Path]:
     con.execute(f"""copy (
                         with lists as (select distinct list_period from '{src}/official_ratings.parquet'),
                         closed as (select list_period, max(date) as last_game from '{src}/games.parquet' group by all),
+                        numbered as (
+                            select list_period, row_number() over (order by list_period)::integer as n,
+                                   coalesce(last_game, strptime(list_period || '01', '%Y%m%d')::date - 1) as last_day
+                            from lists left join closed using (list_period)
+                        ),
+                        -- max(its last day, the window before + 1): n + the running max of last_day - n
                         windows as (
                             select list_period,
-                                   max(coalesce(last_game, strptime(list_period || '01', '%Y%m%d')::date - 1))
-                                       over (order by list_period rows unbounded preceding) as window_end
-                            from lists left join closed using (list_period)
+                                   max(last_day - n) over (order by list_period rows unbounded preceding) + n as window_end
+                            from numbered
                         )
                         select o.player_id, substr(o.list_period, 1, 4) || '-' || substr(o.list_period, 5, 2) as list_id,
                                o.rating, w.window_end

@@ -37,8 +37,11 @@ def test_every_published_list_with_the_day_its_checklist_closed(federation):
     assert ends["2019-01"] == dt.date(2018, 12, 28)  # a checklist closed before its month
     assert ends["2004-07"] == dt.date(2004, 12, 30)  # one computed months after: 77 games of 2004-12-30
     assert ends["1992-01"] == dt.date(1992, 11, 8)   # seven games dated 1992-11-08 in January 1992's checklist
-    assert ends["1992-07"] == dt.date(1992, 11, 8)   # its own last game is 1992-07-16; published after January's
+    assert ends["1992-07"] == dt.date(1992, 11, 9)   # its own last game is 1992-07-16; published after January's
     assert ends["2003-07"] == dt.date(2003, 6, 30)   # no checklist of its own: the day before its month
+    # published one after the other: each list's window ends after the one before
+    in_order = [ends[list_id] for list_id in sorted(ends)]
+    assert all(a < b for a, b in zip(in_order, in_order[1:]))
 
 
 def test_no_list_is_in_force_on_the_day_of_a_game_it_holds(federation):
