@@ -124,9 +124,18 @@ def _comparison_summary(c) -> str:
 
 
 def _accuracy_text(accuracy) -> str:
+    """Each source over the whole history: its own forecast's log-loss and Brier beside the
+    common logistic yardstick's; a source with no forecast of its own says so."""
     rows = [r for r in accuracy.accuracy.to_pylist() if r["list_id"] is None]
-    return "\n".join(f"  {r['source']:<24} {r['games']:>9,} games  log-loss {r['log_loss']:.4f}  "
-                     f"Brier {r['brier']:.4f}" for r in rows)
+    width = max([6, *(len(r["source"]) for r in rows)])
+    lines = [f"  {'source':<{width}} {'games':>9}  {'log-loss':>8} {'Brier':>7}   "
+             f"{'yardstick log-loss':>18} {'Brier':>7}  forecast"]
+    for r in rows:
+        own = r["forecast"] == "own"
+        lines.append(f"  {r['source']:<{width}} {r['games']:>9,}  {r['own_log_loss']:>8.4f} {r['own_brier']:>7.4f}   "
+                     f"{r['log_loss']:>18.4f} {r['brier']:>7.4f}  "
+                     + ("its own" if own else "the yardstick (no forecast of its own)"))
+    return "\n".join(lines)
 
 
 @click.command()
@@ -138,20 +147,27 @@ def _accuracy_text(accuracy) -> str:
 @click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="YYYY-MM-DD",
               help="Score only the games played on or after this day (a study's test games: the day after its "
                    "--train-until list's window).")
+@click.option("--until", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="YYYY-MM-DD",
+              help="Score only the games played on or before this day.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Also write accuracy and calibration (CSV, Parquet) to this folder.")
+              help="Also write accuracy and calibration (CSV, Parquet) and forecasts.parquet (each game as "
+                   "each source forecast it) to this folder.")
 @columns_option
 @analysis_format_options(("accuracy", "calibration"))
 @warehouse_option
-def evaluate(series: tuple[str, ...], scenarios: tuple[str, ...], files: tuple[Path, ...], since, out: Path | None,
-             columns: tuple, fmt: str | None, table: str | None, warehouse: Path, wait: float) -> None:
+def evaluate(series: tuple[str, ...], scenarios: tuple[str, ...], files: tuple[Path, ...], since, until,
+             out: Path | None, columns: tuple, fmt: str | None, table: str | None, warehouse: Path,
+             wait: float) -> None:
     """Score ratings on the games they were in force for: each game by the list in
-    force on its day, with the logistic expected score (scale 400); the mean
-    log-loss and Brier score per list and over the whole history, and a calibration
-    table, on the games every source rates both players of (default, with no source
-    named: every series of the warehouse). Prints each source's figures over the
-    whole history, or with --format the accuracy (per list, and the whole history
-    with an empty list_id) or the calibration table (--table).
+    force on its day, with the source's own forecast (a rule set's expected score, from
+    both players' state on the list) and with the common logistic yardstick
+    1 / (1 + 10^(-D/400)); the mean log-loss and Brier score per list and over the
+    whole history, and a calibration table, on the games every source rates both
+    players of (default, with no source named: every series of the warehouse). A
+    source with no forecast of its own (a file of ratings) is scored by the yardstick,
+    and the output says so. Prints each source's figures over the whole history, or
+    with --format the accuracy (per list, and the whole history with an empty
+    list_id) or the calibration table (--table).
 
     Example: ratings evaluate --system performance --system fide --ratings federation.csv
     """
@@ -170,19 +186,22 @@ def evaluate(series: tuple[str, ...], scenarios: tuple[str, ...], files: tuple[P
             if not names:
                 raise click.ClickException("this warehouse holds no chess lists to score: evaluations read "
                                            "the games table; the Go rule sets' are not supported yet")
+        if since and until and until < since:
+            raise click.UsageError(f"--until {until.date()} is before --since {since.date()}: no game to score")
         accuracy = scores(con, analysis_sources(con, list(dict.fromkeys(names)), columns),
-                          since.date() if since else None)
+                          since.date() if since else None, until.date() if until else None, per_game=out is not None)
         if out is not None:
-            from pipeline.analysis.files import write_tables
+            from pipeline.analysis.files import write_parquet, write_tables
             from pipeline.outputs import claim_folder
             claim_folder(out, "evaluate")
             write_tables({"accuracy": accuracy.accuracy, "calibration": accuracy.calibration}, out)
+            write_parquet({"forecasts": accuracy.forecasts}, out)
         if fmt is None:
             click.echo(_accuracy_text(accuracy))
         else:
             print_table(accuracy.accuracy if (table or "accuracy") == "accuracy" else accuracy.calibration, fmt)
         if out is not None:
-            click.echo(f"  accuracy and calibration written to {out}", err=fmt is not None)
+            click.echo(f"  accuracy, calibration and forecasts written to {out}", err=fmt is not None)
 
 
 COMMANDS = (scenario_command, list_scenarios, compare, evaluate)

@@ -7,7 +7,9 @@
 -- the source's own.
 -- inputs: games, source_lists, source_ratings, getvariable('first_source'),
 --         getvariable('sources') (how many source_lists holds), getvariable('scored_from')
---         (the first day of the games scored: `evaluate --since`)
+--         (the first day of the games scored: `evaluate --since`), getvariable('scored_until') (the
+--         last: `evaluate --until`)
+-- White's and Black's ids are kept for each source's own forecast (pipeline/analysis/forecasts.py).
 -- grain: game_key, source
 -- Each list's days in force as rows (from its date to the next list's, the last one's
 -- to the last game; a few thousand rows), so that games find their list by an equality
@@ -15,7 +17,7 @@
 -- The ratings are looked up by the list's number (list_no) and the player: a join on
 -- two integers, a quarter faster than on the source and list names.
 with played as (select game_key, date, white_id, black_id, white_score from games
-                where white_score is not null and date >= getvariable('scored_from')),
+                where white_score is not null and date between getvariable('scored_from') and getvariable('scored_until')),
 bounded as (
     select source, list_id, list_date, row_number() over (order by source, list_id) as list_no,
            coalesce(lead(list_date) over (partition by source order by list_date),
@@ -31,7 +33,8 @@ numbered as materialized (
     select b.list_no, r.player_id, r.rating from source_ratings r join bounded b using (source, list_id)
 ),
 rated as (
-    select p.game_key, d.source, d.list_id, p.date, p.white_score, w.rating as white_rating, b.rating as black_rating
+    select p.game_key, d.source, d.list_id, p.date, p.white_id, p.black_id, p.white_score, w.rating as white_rating,
+           b.rating as black_rating
     from played p
     join days d using (date)
     join numbered w on w.list_no = d.list_no and w.player_id = p.white_id
@@ -53,7 +56,8 @@ tested as (
     select r.*, c.tested_list from rated r join common c using (game_key) where getvariable('sources') > 1
 ),
 final as (
-    select game_key, source, tested_list as list_id, list_id as source_list, date, white_score, white_rating, black_rating,
+    select game_key, source, tested_list as list_id, list_id as source_list, date, white_id, black_id, white_score,
+           white_rating, black_rating,
            1 / (1 + pow(10, (black_rating - white_rating) / 400)) as expected
     from tested
 )
