@@ -18,7 +18,9 @@ from pipeline.rate.series import series_in
 from pipeline.systems.base import RuleSet
 from pipeline.warehouse import sql_text
 
-OWN, YARDSTICK = "own", "yardstick"  # the accuracy table's `forecast`: what its own_ columns score
+# The accuracy table's `forecast`, what its own_ columns score: a rule set's own forecast, the
+# yardstick (a source with none), a file of forecasts' probabilities (its yardstick too: no rating)
+OWN, YARDSTICK, FORECASTS = "own", "yardstick", "file"
 
 
 class ForecastError(ValueError):
@@ -80,4 +82,4 @@ def own_forecasts(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> dict
                    select s.*, coalesce(f.forecast, s.expected) as forecast
                    from scored s left join own_forecasts f using (game_key, source)""")
     con.execute("drop table own_forecasts")
-    return {s.name: OWN if s.name in forecasting else YARDSTICK for s in sources}
+    return {s.name: OWN if s.name in forecasting else FORECASTS if s.forecasts else YARDSTICK for s in sources}

@@ -5,7 +5,9 @@
 -- 1 / (1 + 10^(-D/400)), for every source (one yardstick); `list_id` is the list of
 -- the first source in force (the list whose ratings the games test), `source_list`
 -- the source's own.
--- inputs: games, source_lists, source_ratings, getvariable('first_source'),
+-- A file of forecasts has no ratings: its games' expected score is its probability, its
+-- list '(forecasts)' (pipeline/analysis/forecast_files.py).
+-- inputs: games, source_lists, source_ratings, source_forecasts, getvariable('first_source'),
 --         getvariable('sources') (how many source_lists holds), getvariable('scored_from')
 --         (the first day of the games scored: `evaluate --since`), getvariable('scored_until') (the
 --         last: `evaluate --until`)
@@ -34,11 +36,15 @@ numbered as materialized (
 ),
 rated as (
     select p.game_key, d.source, d.list_id, p.date, p.white_id, p.black_id, p.white_score, w.rating as white_rating,
-           b.rating as black_rating
+           b.rating as black_rating, null::double as probability
     from played p
     join days d using (date)
     join numbered w on w.list_no = d.list_no and w.player_id = p.white_id
     join numbered b on b.list_no = d.list_no and b.player_id = p.black_id
+    union all
+    -- A file of forecasts rates the games it gives a probability of, as it gives it.
+    select p.game_key, f.source, '(forecasts)', p.date, p.white_id, p.black_id, p.white_score, null, null, f.probability
+    from played p join source_forecasts f using (game_key)
 ),
 -- With several sources, the games all of them rate and the first one's list. With one
 -- (a series' own reports), every game it rates (if it is the first), its list the one
@@ -58,7 +64,7 @@ tested as (
 final as (
     select game_key, source, tested_list as list_id, list_id as source_list, date, white_id, black_id, white_score,
            white_rating, black_rating,
-           1 / (1 + pow(10, (black_rating - white_rating) / 400)) as expected
+           coalesce(probability, 1 / (1 + pow(10, (black_rating - white_rating) / 400))) as expected
     from tested
 )
 select * from final
