@@ -36,16 +36,20 @@ def rule_sets_forecasting(con: duckdb.DuckDBPyConnection, sources: list[Source])
 
 
 def _states(rule_set: RuleSet) -> str:
-    """SQL of every list's rows of the series $series (list_id, player_id, the forecast's
-    columns): its stored lists, and its initial list, the initial ratings as it reads them
-    with the state's other columns null (`union all by name`)."""
+    """SQL of the rows of the series $series (list_id, player_id, the forecast's columns) the
+    games scored read (the temp table forecast_needs: a sixth of a whole history's rows): its
+    stored lists, and its initial list, the initial ratings as it reads them with the state's
+    other columns null (`union all by name`)."""
     columns = ", ".join(rule_set.forecast_columns)
     state = rule_set.extended("player_state")
     return f"""
-        select s.list_id, s.player_id, {columns} from {state} s where s.series = $series
+        select s.list_id, s.player_id, {columns} from {state} s
+        semi join forecast_needs n on n.list_id = s.list_id and n.player_id = s.player_id
+        where s.series = $series
         union all
         select {sql_text(INITIAL)} as list_id, s.player_id, {columns}
-        from (select * from {state} where false union all by name select * from ({rule_set.initial_ratings_sql()})) s"""
+        from (select * from {state} where false union all by name select * from ({rule_set.initial_ratings_sql()})) s
+        semi join forecast_needs n on n.list_id = {sql_text(INITIAL)} and n.player_id = s.player_id"""
 
 
 def own_forecasts(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> dict[str, str]:
@@ -56,6 +60,9 @@ def own_forecasts(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> dict
     con.execute("create or replace temp table own_forecasts (game_key bigint, source varchar, forecast double)")
     for name, rule_set in forecasting.items():
         source = next(s for s in sources if s.name == name)
+        con.execute("""create or replace temp table forecast_needs as
+                       select source_list as list_id, white_id as player_id from scored where source = $source
+                       union select source_list, black_id from scored where source = $source""", {"source": name})
         named = con.sql(f"select * from ({_states(rule_set)}) limit 0",
                         params={"series": source.series}).columns[2:]
         games = con.sql(f"""
@@ -74,10 +81,10 @@ def own_forecasts(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> dict
             raise ForecastError(f"the {rule_set.name} rules' win_probability gave "
                                 f"{'no probability' if forecast.shape != (games.num_rows,) else 'a value outside 0..1'} "
                                 f"for {name}'s games: a defect of the rule set's code")
-        con.register("forecast_rows", pa.table({"game_key": games.column("game_key"), "source": [name] * games.num_rows,
-                                                "forecast": forecast}))
-        con.execute("insert into own_forecasts select * from forecast_rows")
+        con.register("forecast_rows", pa.table({"game_key": games.column("game_key"), "forecast": forecast}))
+        con.execute("insert into own_forecasts select game_key, $source, forecast from forecast_rows", {"source": name})
         con.unregister("forecast_rows")
+    con.execute("drop table if exists forecast_needs")
     con.execute("""create or replace temp table scored as
                    select s.*, coalesce(f.forecast, s.expected) as forecast
                    from scored s left join own_forecasts f using (game_key, source)""")
