@@ -32,6 +32,25 @@ from pathlib import Path
 import duckdb
 
 
+def list_windows(src: Path) -> str:
+    """SQL: (list_period, window_end) of each of the federation's lists, the day its
+    checklist closed (the module's docstring says how)."""
+    return f"""
+        with lists as (select distinct list_period from '{src}/official_ratings.parquet'),
+        closed as (select list_period, max(date) as last_game from '{src}/games.parquet' group by all),
+        numbered as (
+            select list_period, row_number() over (order by list_period)::integer as n,
+                   coalesce(last_game, strptime(list_period || '01', '%Y%m%d')::date - 1) as last_day
+            from lists left join closed using (list_period)
+        ),
+        -- max(its last day, the window before + 1): n + the running max of last_day - n
+        windows as (
+            select list_period, max(last_day - n) over (order by list_period rows unbounded preceding) + n as window_end
+            from numbered
+        )
+        select * from windows"""
+
+
 def write_belgium_inputs(src: Path, out: Path) -> dict[str, Path]:
     out.mkdir(parents=True, exist_ok=True)
     con = duckdb.connect()
@@ -46,24 +65,10 @@ def write_belgium_inputs(src: Path, out: Path) -> dict[str, Path]:
     con.execute(f"""copy (select game_id, date, white_id, black_id, result, event
                          from '{src}/games.parquet' order by game_id)
                     to '{files["games"]}' (format parquet)""")
-    con.execute(f"""copy (
-                        with lists as (select distinct list_period from '{src}/official_ratings.parquet'),
-                        closed as (select list_period, max(date) as last_game from '{src}/games.parquet' group by all),
-                        numbered as (
-                            select list_period, row_number() over (order by list_period)::integer as n,
-                                   coalesce(last_game, strptime(list_period || '01', '%Y%m%d')::date - 1) as last_day
-                            from lists left join closed using (list_period)
-                        ),
-                        -- max(its last day, the window before + 1): n + the running max of last_day - n
-                        windows as (
-                            select list_period,
-                                   max(last_day - n) over (order by list_period rows unbounded preceding) + n as window_end
-                            from numbered
-                        )
-                        select o.player_id, substr(o.list_period, 1, 4) || '-' || substr(o.list_period, 5, 2) as list_id,
-                               o.rating, w.window_end
-                        from '{src}/official_ratings.parquet' o join windows w using (list_period)
-                        order by o.list_period, o.player_id)
+    con.execute(f"""copy (select o.player_id, substr(o.list_period, 1, 4) || '-' || substr(o.list_period, 5, 2) as list_id,
+                                o.rating, w.window_end
+                         from '{src}/official_ratings.parquet' o join ({list_windows(src)}) w using (list_period)
+                         order by o.list_period, o.player_id)
                     to '{files["federation"]}' (format parquet)""")
     return files
 
