@@ -20,6 +20,11 @@ from tests.workflows.helpers import ratings
 
 SAMPLE = PROJECT_DIR / "data" / "sample"
 OFFICIAL_RATINGS = PROJECT_DIR / "tests" / "fixtures" / "belgium" / "official_ratings.parquet"
+# The window each list of the excerpt was computed from: the last day of the games its
+# checklist reported (the shared Belgian data's games.parquet, max(date) by list_period).
+# Its lists are in force from the day after (`evaluate`'s window rule refuses them dated
+# by their month alone: list 201907's checklist holds games of July 2019).
+BELGIAN_WINDOWS = {"201810": "2018-09-28", "201901": "2018-12-28", "201904": "2019-03-29", "201907": "2019-07-04"}
 TRF_FIXTURES = PROJECT_DIR / "tests" / "fixtures" / "trf"
 GO_FIXTURES = PROJECT_DIR / "tests" / "fixtures" / "go"
 
@@ -142,15 +147,17 @@ def write_season(folder: Path) -> dict[str, Path]:
 def write_sample_parquet(folder: Path) -> dict[str, Path]:
     """The embedded sample as the Belgian history's files (what bench/belgium_inputs.py
     writes from the shared data: players, ratings, games, and the federation's own lists
-    as `player_id, list_id, rating`), in folder/belgium/."""
+    as `player_id, list_id, rating, window_end`), in folder/belgium/."""
     out = folder / "belgium"
     out.mkdir(parents=True, exist_ok=True)
     con = duckdb.connect()
     for kind in ("players", "ratings", "games"):
         con.execute(f"copy (select * from read_csv('{SAMPLE / f'{kind}.csv'}')) to '{out / f'{kind}.parquet'}' "
                     "(format parquet)")
+    ends = " ".join(f"when '{period}' then date '{end}'" for period, end in BELGIAN_WINDOWS.items())
     con.execute(f"""copy (select player_id, substr(list_period, 1, 4) || '-' || substr(list_period, 5, 2) as list_id,
-                                rating from '{OFFICIAL_RATINGS}' order by list_period, player_id)
+                                rating, case list_period {ends} end as window_end
+                         from '{OFFICIAL_RATINGS}' order by list_period, player_id)
                     to '{out / 'federation.parquet'}' (format parquet)""")
     con.close()
     return {kind: out / f"{kind}.parquet" for kind in ("players", "ratings", "games", "federation")}

@@ -108,17 +108,19 @@ def test_the_readmes_study_goes_on_with_the_same_trials_and_its_best_is_kept(his
 def test_the_worked_studies_national_and_fide_k_scored_after_2010(history, tmp_path):
     folder = copied(history[0], tmp_path / "worked")
     shutil.move(folder / "data" / "warehouse.duckdb", folder / "be.duckdb")
-    # The federation's own lists: here the national lists, written out as a file of ratings.
+    # The federation's own lists: here the national lists, written out as a file of ratings
+    # with their windows (a list dated by its month alone would be refused: the window rule).
     (folder / "belgium").mkdir()
-    shell("ratings query \"select player_id, list_id, rating from rating_history where series = 'performance'\" "
+    shell("ratings query \"select player_id, list_id, rating, window_end from rating_history "
+          "join lists using (series, list_id) where series = 'performance'\" "
           "--out belgium/federation.parquet --warehouse be.duckdb", folder)
     done = [shell(line, folder) for line in commands(WORKED)]
     assert "trial 1/50" not in done[0].stdout  # the README's study, gone on with: nothing left to do
     grid = trials(folder / "tune-fide-k" / "trials.csv")
     assert sorted(int(t["k_standard"]) for t in grid) == [10, 15, 20, 25, 30, 40]  # the grid, each point once
     assert "k_standard = " in (folder / "tune-fide-k" / "best.toml").read_text()
-    scored = [line.split()[0] for line in done[-1].stdout.splitlines() if "log-loss" in line]
-    assert sorted(scored) == ["federation", "fide", "fide-k", "national", "performance"]
-    assert len({line.split()[1] for line in done[-1].stdout.splitlines() if "log-loss" in line}) == 1
+    scored = [line.split() for line in done[-1].stdout.splitlines() if "its own" in line]  # a row a source
+    assert sorted(line[0] for line in scored) == ["federation", "fide", "fide-k", "national", "performance"]
+    assert len({line[1] for line in scored}) == 1
     assert "Evaluate took" in said(done[-1])
     audit_ok(folder, "--warehouse", "be.duckdb")
