@@ -81,9 +81,10 @@ def own_forecasts(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> dict
         game = {"day": games.column("g day").to_numpy(zero_copy_only=False).astype("datetime64[D]"),
                 **{c: column(games, c) for c in games.column_names[2 + 2 * len(named):]}}  # after both sides'
         forecast = np.asarray(rule_set.win_probability(white, black, game), dtype=float)
-        if forecast.shape != (games.num_rows,) or not np.all((forecast >= 0) & (forecast <= 1)):
+        shaped = forecast.shape == (games.num_rows,)
+        if not shaped or not np.all((forecast >= 0) & (forecast <= 1)):
             raise ForecastError(f"the {rule_set.name} rules' win_probability gave "
-                                f"{'no probability' if forecast.shape != (games.num_rows,) else 'a value outside 0..1'} "
+                                f"{'a value outside 0..1' if shaped else 'no probability a game'} "
                                 f"for {name}'s games: a defect of the rule set's code")
         con.register("forecast_rows", pa.table({"game_key": games.column("game_key"), "forecast": forecast}))
         con.execute("insert into own_forecasts select game_key, $source, forecast from forecast_rows", {"source": name})
