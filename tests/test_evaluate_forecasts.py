@@ -12,9 +12,10 @@ import pandas as pd
 import pytest
 
 from pipeline.systems import rule_set
+from pipeline.systems.glicko2 import Glicko2
 from pipeline.systems.go_belgium.rules import rate_event
 from tests.as_user import ratings
-from tests.conftest import write_rows
+from tests.conftest import cli_runner, write_rows
 
 GAMES = ["game_id", "date", "white_id", "black_id", "result"]
 
@@ -168,3 +169,13 @@ def test_the_belgian_go_forecast_is_whites_expectation_in_its_own_rate_event():
 def test_the_french_1984_go_rules_declare_no_forecast():
     # Points by case, no expectation (seed 004): scored by the yardstick alone, and said so.
     assert rule_set("go-ffg1984", {}).forecast_columns is None
+
+
+def test_a_forecast_that_is_not_a_probability_names_the_rule_set(glicko, monkeypatch, tmp_path):
+    """A rule set's win_probability outside 0..1 (a defect of its code, an outside rule set's
+    most likely) is one message naming it, never a score of nonsense."""
+    monkeypatch.setattr(Glicko2, "win_probability", lambda self, white, black, game: white["rating"] / 1000)
+    refused = cli_runner()("evaluate", "--system", "glicko2", "--warehouse", glicko / "w.duckdb", ok=False)
+    assert refused.exit_code == 1
+    assert ("the glicko2 rules' win_probability gave a value outside 0..1 for glicko2's games: a defect of the "
+            "rule set's code") in refused.output
