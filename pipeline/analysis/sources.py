@@ -268,7 +268,8 @@ def _rating_file(reader: duckdb.DuckDBPyConnection, source: Source):
                                     order by __row limit 1""").fetchall()
         if undated:
             row, value = undated[0]
-            raise InputFileError(f"{path}, row {row}: {dated} {value!r} is not a day (YYYY-MM-DD)")
+            raise InputFileError(f"{path}, row {row}: {dated} {value!r} is not a day (YYYY-MM-DD)" if value is not None
+                                 else f"{path}, row {row}: no {dated}: every list of the file is dated by its {dated}")
     if reader.execute("select count(*) from file_ratings").fetchall()[0][0] == 0:
         raise InputFileError(f"{path}: a file of ratings with no rows (only its header): nothing to compare or score")
     # The day each list comes into force (the module's docstring): its date; the day after its
