@@ -180,6 +180,8 @@ def test_a_list_dated_by_its_month_that_would_score_its_own_months_games_is_refu
      "fed.csv, rows 1, 2: list 2027-01 is dated 2027-01-01 and 2027-01-02: one list, one date"),
     ([*RATINGS, "window_end"], [[1, "2027-01", 1600, "31/12/2026"]],
      "fed.csv, row 1: window_end '31/12/2026' is not a day (YYYY-MM-DD)"),
+    ([*RATINGS, "window_end"], [[1, "2027-01", 1600, "2026-12-31"], [2, "2027-02", 1600, ""]],
+     "fed.csv, row 2: no window_end: every list of the file is dated by its window_end"),
     ([*RATINGS, "date", "window_end"], [[1, "2027-01", 1600, "2027-01-01", "2026-12-31"]],
      "fed.csv: the file has both a date column (date: the first day a list is in force) and a window_end column"),
     (RATINGS, [[1, "2027-01-32", 1600]], "fed.csv, row 1: {'player_id': '1', 'list_id': '2027-01-32'"),

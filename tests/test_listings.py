@@ -16,6 +16,7 @@ import pytest
 
 from tests.conftest import PROJECT_DIR, cli_runner, copy_built, write_rows, write_small_federation
 from tests.test_go_pipeline import go_files  # noqa: F401 (a fixture)
+from tests.workflows.inputs import BELGIAN_WINDOWS
 
 BELGIAN = PROJECT_DIR / "tests" / "fixtures" / "belgium" / "official_ratings.parquet"  # as shipped: list_period
 SAMPLE = PROJECT_DIR / "data" / "sample"
@@ -202,11 +203,6 @@ def test_the_federations_file_is_compared_as_shipped(cli, belgian, tmp_path):
     first = lists[0]
     assert first["players"] == len(theirs) > 250
     assert first["mean_b"] == pytest.approx(sum(theirs) / len(theirs), abs=1e-9)
-
-
-# The last day of the games each list's checklist reported (the shared Belgian data's
-# games.parquet, max(date) by list_period): the window each list was computed from.
-BELGIAN_WINDOWS = {"201810": "2018-09-28", "201901": "2018-12-28", "201904": "2019-03-29", "201907": "2019-07-04"}
 
 
 def test_the_federations_file_is_scored_once_it_says_its_windows(cli, belgian, tmp_path):

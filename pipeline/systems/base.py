@@ -21,7 +21,7 @@ its own:
 | its figures in the run's summary       | `figures`                                         |
 | what the site shows (`ratings site`)   | `site` (a `SiteFace`)                             |
 | the site's calculator page            | `calculator_tables` (None: no calculator)         |
-| its own forecast of a game (`evaluate`) | `forecast_columns`, `win_probability` (or none)  |
+| its own forecast of a game (`evaluate`) | `forecast_columns`, `forecast_game_columns`, `win_probability` |
 """
 from __future__ import annotations
 
@@ -220,6 +220,9 @@ class RuleSet(ABC):
     # initial columns, the others null), each named ("... as name"). None: it has no forecast of
     # its own, and is scored by the common logistic yardstick alone.
     forecast_columns: ClassVar[tuple[str, ...] | None] = None
+    # The game's own columns it reads besides its day (a Go game's handicap): SQL of `g`, the
+    # game's row of its games table (`games`, or Go's `go_games`), each named.
+    forecast_game_columns: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, parameters=None):
         self.parameters = parameters if parameters is not None else self.Parameters()
@@ -345,9 +348,10 @@ class RuleSet(ABC):
         return default_explanation(self)
 
     def win_probability(self, white: dict[str, np.ndarray], black: dict[str, np.ndarray],
-                        day: np.ndarray) -> np.ndarray:
+                        game: dict[str, np.ndarray]) -> np.ndarray:
         """White's expected score of each game, from both players' `forecast_columns` on the
-        list in force (arrays by game, NaN where null) and the game's day (datetime64[D]).
+        list in force (arrays by game, NaN where null) and the game's own: its `day`
+        (datetime64[D]) and its `forecast_game_columns`.
 
         An array function rather than an SQL expression: a rule set's expectation is already
         array code (the function `rate_period` calls, reading its own tables), and the
