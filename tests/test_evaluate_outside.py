@@ -66,6 +66,7 @@ def test_whr_in_natural_units_and_on_a_fitted_scale(glicko):
     assert line_of(printed, "natural")[2] == f"{own_loss:.4f}"
     # On these four games WHR's lists predict every decisive result the wrong way round (fitted
     # on one or two games each): no positive scale fits them, and fitting says so.
+    shutil.copy(WHR, glicko / "whr.csv")  # this test's own copy: under xdist it may run first
     refused = completed(glicko, "evaluate", "--ratings", "whr.csv", "--scale", "fit", "--offset", "1500",
                         "--warehouse", "w.duckdb", code=1)
     assert "whr.csv: no scale fits its ratings to the 4 games scored" in refused.stderr

@@ -16,7 +16,7 @@ import pytest
 
 from tests.conftest import PROJECT_DIR, cli_runner, copy_built, write_rows, write_small_federation
 from tests.test_go_pipeline import go_files  # noqa: F401 (a fixture)
-from tests.workflows.inputs import BELGIAN_WINDOWS
+from tests.workflows.inputs import BELGIUM, list_windows
 
 BELGIAN = PROJECT_DIR / "tests" / "fixtures" / "belgium" / "official_ratings.parquet"  # as shipped: list_period
 SAMPLE = PROJECT_DIR / "data" / "sample"
@@ -212,8 +212,7 @@ def test_the_federations_file_is_scored_once_it_says_its_windows(cli, belgian, t
                   "--warehouse", belgian, ok=False)
     assert refused.exit_code == 1 and "is dated by its month alone" in refused.output
     assert "say when with a window_end column" in refused.output
-    ends = " ".join(f"when '{period}' then '{end}'" for period, end in BELGIAN_WINDOWS.items())
-    duckdb.sql(f"""copy (select *, case list_period {ends} end as window_end from '{BELGIAN}')
+    duckdb.sql(f"""copy (select o.*, w.window_end from '{BELGIAN}' o join ({list_windows(BELGIUM)}) w using (list_period))
                    to '{tmp_path / "official_ratings.parquet"}' (format parquet)""")
     printed = cli("evaluate", "--system", "performance", "--ratings", tmp_path / "official_ratings.parquet",
                   "--columns", "list_id=list_period", "--format", "csv", "--warehouse", belgian).stdout
