@@ -106,8 +106,9 @@ def _create(path: Path) -> None:
 
     The first warehouse a process makes is built by running sql/schema.sql (the
     current layout: no migration) and sql/views.sql; its bytes are kept (a few
-    hundred KB), and each later one of the same layout is those bytes written out (about 1 ms instead of 0.2 s: the tests
-    make hundreds). Either way the file appears whole, by the rename."""
+    hundred KB), and each later one of the same layout is those bytes written out,
+    much less work than running the SQL again (the tests make hundreds). Either way
+    the file appears whole, by the rename."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.creating-{os.getpid()}")

@@ -21,6 +21,7 @@ import duckdb
 import numpy as np
 import pytest
 
+from pipeline.systems import IGNORE_INSTALLED
 from tests.as_user import completed
 from tests.conftest import write_rows, write_small_federation
 
@@ -151,6 +152,7 @@ def ratings(folder: Path, path: str, *args, ok: int = 0, fail: bool = False) -> 
     env = os.environ | {"PYTHONPATH": os.pathsep.join(p for p in (path, os.environ.get("PYTHONPATH")) if p),
                         "RATINGS_WAREHOUSE": ""}
     env.pop("ELO_FAIL", None)
+    env.pop(IGNORE_INSTALLED, None)  # its packages' rule sets loaded, as a federation's machine loads them
     if fail:
         env["ELO_FAIL"] = "1"
     return completed(folder, *args, code=ok, env=env)

@@ -16,6 +16,7 @@ import duckdb
 import pandas as pd
 import pytest
 
+from pipeline.systems import IGNORE_INSTALLED
 from tests.conftest import PROJECT_DIR, write_rows
 
 TOY = Path(__file__).parent / "toy_rule_set"
@@ -37,7 +38,9 @@ def toy_installed(tmp_path_factory) -> dict[str, str]:
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
                     "--target", str(target), str(folder / "src")], check=True, capture_output=True)
     assert (target / "plain_elo" / "schema.sql").is_file()  # the wheel carries its schema
-    return os.environ | {"PYTHONPATH": str(target), "RATINGS_WAREHOUSE": ""}
+    # Its rule set loaded, as a federation's machine loads it (the suite ignores installed ones).
+    return {k: v for k, v in os.environ.items() if k != IGNORE_INSTALLED} | {"PYTHONPATH": str(target),
+                                                                            "RATINGS_WAREHOUSE": ""}
 
 
 def ratings(env: dict, *args, ok: int = 0) -> subprocess.CompletedProcess:

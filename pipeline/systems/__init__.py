@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import os
 import re
 from typing import TYPE_CHECKING
 
@@ -53,6 +54,10 @@ class RuleSetRefused(UnknownRuleSet, ValueError):
 
 
 ENTRY_POINTS = "ratings.rule_sets"  # an installed package's rule sets: name = "module"
+# Set (to anything but empty), the installed packages' rule sets are not loaded: the project's
+# own tests set it (tests/conftest.py), so that a rule set installed beside the pipeline
+# neither changes what they check (the help, docs/reference.md) nor turns them red.
+IGNORE_INSTALLED = "RATINGS_IGNORE_INSTALLED_RULE_SETS"
 # A rule set's name names its official lists' series, their folder under --out and its
 # tables' rows: a plain name, so that no name reaches outside the folder it names.
 PLAIN_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
@@ -66,9 +71,10 @@ _discovered = False
 
 def _discover() -> None:
     """Add the rule sets installed packages declare (once; the registry's own names win);
-    one whose name is not a plain name is refused (REFUSED), the others taken."""
+    one whose name is not a plain name is refused (REFUSED), the others taken. None while
+    IGNORE_INSTALLED is set."""
     global _discovered
-    if _discovered:
+    if _discovered or os.environ.get(IGNORE_INSTALLED):
         return
     _discovered = True
     from importlib.metadata import entry_points

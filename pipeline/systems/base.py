@@ -18,7 +18,7 @@ its own:
 | what it publishes                      | `published_state`, `list_files`, `list_columns`, `current_list`, `publishes_estimates` |
 | its own tables and columns             | `tables`, `extensions`, `schema` (SQL beside its code) |
 | periods a calendar file may replace    | `takes_calendar_file`                             |
-| the figures of each list               | `Outcome.figures`: `ListFigures`' four and its own (checked when returned) |
+| the figures of each list               | `Outcome.figures`: `ListFigures`' four, its own     |
 | its figures in the run's summary       | `figures`                                         |
 | what the site shows (`ratings site`)   | `site` (a `SiteFace`)                             |
 | the site's calculator page            | `calculator_tables` (None: no calculator)         |
