@@ -250,7 +250,8 @@ class RuleSet(ABC):
 
     @classmethod
     def folder(cls) -> Path:
-        return _module_folder(cls)
+        """The folder of the module defining the class (its data files are there)."""
+        return Path(sys.modules[cls.__module__].__file__).parent
 
     def schema(self) -> str | None:
         """DDL of its own tables (`create table if not exists` only), run before it rates: the
