@@ -73,14 +73,16 @@ def _signatures(cls: type[RuleSet]) -> str | None:
     for name, member in vars(RuleSet).items():
         if name.startswith("_") or not inspect.isfunction(member):
             continue
-        own = inspect.getattr_static(cls, name)
-        if own is member:
+        raw = inspect.getattr_static(cls, name)
+        if raw is member:
             continue
         declared = inspect.signature(member)
         args = [None for p in declared.parameters.values() if p.default is inspect.Parameter.empty]
         kwargs = {p.name: None for p in declared.parameters.values() if p.default is not inspect.Parameter.empty}
+        if isinstance(raw, staticmethod | classmethod):  # called through the class: no `self` to pass
+            args = args[1:]
         try:
-            inspect.signature(own).bind(*args, **kwargs)
+            inspect.signature(getattr(cls, name)).bind(*args, **kwargs)
         except (TypeError, ValueError):  # not callable, or it takes other arguments
             return (f"its {name} cannot take what the pipeline passes: {name}({', '.join(declared.parameters)}), "
                     f"as pipeline.systems.base.RuleSet declares it")
