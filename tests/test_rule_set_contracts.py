@@ -225,6 +225,35 @@ def test_a_duplicate_row_of_an_own_table_fails_the_audit(cli, outside, small_fed
     assert "plain_elo_state: series plain-elo, list_id 2026-Q3, player_id 999: no row of player_state" in audit.output
 
 
+def test_a_refused_rule_set_blocks_no_other_rule_sets_initial_columns(cli, outside, small_federation, tmp_path):
+    # Validation judges every registered rule set's initial columns: one refused when it is
+    # loaded declares none, and Glicko-2's are checked all the same (before: the refusal stopped
+    # the validation of every ratings file with a column of its own).
+    outside("elo-nofixes", "nofixes_again", '''
+        import plain_elo
+
+
+        class NoFixes(plain_elo.PlainElo):
+            name = "elo-nofixes"
+
+            def rate_period(self, state, games, period):
+                return super().rate_period(state, games, period, None)
+
+
+        RULE_SET = NoFixes
+        ''')
+    ratings = tmp_path / "glicko.csv"
+    ratings.write_text("player_id,rating,deviation\n1,1800,80\n2,1700,900\n")
+    w = tmp_path / "w.duckdb"
+    result = cli("run", "--system", "glicko2", "--players", small_federation["players"], "--ratings", ratings,
+                 "--games", small_federation["games"], "--warehouse", w, "--out", tmp_path / "out", "--no-reports",
+                 rejected=True)
+    assert "elo-nofixes" not in result.output
+    # 900 is outside Glicko-2's deviations (its own model): row 2 rejected with its reason, row 1 taken in.
+    assert [r for (r,) in query(w, "select row_number from rejects")] == [2]
+    assert "deviation" in query(w, "select reason from rejects")[0][0]
+
+
 def test_the_shipped_rule_sets_meet_their_contracts():
     for name in systems.names():
         systems.rule_set_class(name)  # RuleSetRefused otherwise
