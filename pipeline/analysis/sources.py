@@ -147,8 +147,8 @@ def file_tables(sources: list[Source]) -> dict[str, str]:
 
 def load_sources(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> None:
     """(Re)make the view source_ratings and the table source_lists from `sources` (their
-    names distinct). A series' ratings are read where they are, not copied: FIDE's four
-    million took 0.3 s to copy into a table, and the list reports read them at every run;
+    names distinct). A series' ratings are read where they are, not copied: a long
+    history's millions of rows are slow to copy, and the list reports read them at every run;
     a file of ratings is read into a table of its own."""
     typed = ("select null::varchar as source, null::varchar as list_id, null::date as list_date, "
              "null::bigint as player_id, null::double as rating where false")
