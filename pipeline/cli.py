@@ -1,17 +1,18 @@
 """The `ratings` command: one subcommand per task of a rating officer. The group is
 here (its help, its failure handling, the console script); the commands are in
 pipeline/commands/, one module per task, each parsing its options, calling the
-pipeline (pipeline/flow.py and the stages) and printing (pipeline/console.py). Each
-command imports only what it needs, so that `ratings --help` and `ratings query`
-start without pandas or Pandera."""
+pipeline (pipeline/flow.py and the stages) and printing (pipeline/console.py). The
+group imports a command's module only when that command is called or its help shown
+(click's lazy group), so that `ratings --help` loads no command and `ratings query`
+starts without pandas or Pandera."""
 from __future__ import annotations
 
+import importlib
 import sys
 
 import click
 
-from pipeline import config, systems
-from pipeline.commands import analysis, intake, lists, players, record, rejects, tools, tune
+from pipeline import commands, config, systems
 
 
 def failure_message(err: BaseException) -> str:
@@ -66,7 +67,49 @@ class RuleSetsHelp:
         super().format_help_text(ctx, formatter)
 
 
-class Commands(RuleSetsHelp, click.Group):
+class LazyGroup(click.Group):
+    """click's group that loads its subcommands lazily (click's documentation, "Lazily Loading
+    Subcommands"): `lazy_subcommands` maps a name to ("module:attribute", short help); the
+    module is imported when the command is called or its help shown. The group's own help
+    lists the commands with the short helps of the table, importing none of them."""
+
+    def __init__(self, *args, lazy_subcommands: dict[str, tuple[str, str]] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.lazy_subcommands = lazy_subcommands or {}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *self.lazy_subcommands])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy_subcommands:
+            return self._lazy_load(cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def _lazy_load(self, cmd_name: str) -> click.Command:
+        module_name, attribute = self.lazy_subcommands[cmd_name][0].split(":")
+        command = getattr(importlib.import_module(module_name), attribute)
+        if not isinstance(command, click.Command):
+            raise ValueError(f"{module_name}:{attribute}, the command {cmd_name!r}, is not a click command")
+        return command
+
+    def _listed(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The command as the group's help lists it: a lazy one as a stand-in holding its short
+        help (click shortens it to the width as it would the command's own)."""
+        if cmd_name in self.lazy_subcommands:
+            return click.Command(cmd_name, help=self.lazy_subcommands[cmd_name][1])
+        return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # click's own listing (Group.format_commands), each command taken from _listed.
+        listed = [(name, cmd) for name in self.list_commands(ctx)
+                  if (cmd := self._listed(ctx, name)) is not None and not cmd.hidden]
+        if listed:
+            limit = formatter.width - 6 - max(len(name) for name, _ in listed)
+            with formatter.section("Commands"):
+                formatter.write_dl([(name, cmd.get_short_help_str(limit)) for name, cmd in listed])
+
+
+class Commands(RuleSetsHelp, LazyGroup):
     """The `ratings` group: every failure is one message and a non-zero exit, never a
     traceback (--debug shows it)."""
 
@@ -88,7 +131,7 @@ class Commands(RuleSetsHelp, click.Group):
             raise click.ClickException(failure_message(err)) from err
 
 
-@click.group(cls=Commands)
+@click.group(cls=Commands, lazy_subcommands=commands.LAZY)
 @click.version_option(package_name="ratings-pipeline", prog_name="ratings")
 @click.option("--debug", is_flag=True, help="Show the traceback of an unexpected failure.")
 def main(debug: bool) -> None:
@@ -96,13 +139,6 @@ def main(debug: bool) -> None:
 
     Example: ratings run --players players.csv --games games.csv --ratings ratings.csv --out lists/
     """
-
-
-# Every command of pipeline/commands/, by task: taking files in, the rejects, the lists'
-# record, the lists, scenarios and analysis, parameter studies, what players see, the tools.
-for _module in (intake, rejects, record, lists, analysis, tune, players, tools):
-    for _command in _module.COMMANDS:
-        main.add_command(_command)
 
 
 def entry() -> None:

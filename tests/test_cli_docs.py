@@ -23,28 +23,33 @@ COMMANDS = (PROJECT_DIR / "docs" / "commands.md").read_text()
 REFERENCE = PROJECT_DIR / "docs" / "reference.md"
 
 
+def commands() -> dict[str, click.Command]:
+    """Every command of `ratings` by name, each loaded (the group loads them lazily)."""
+    with click.Context(main) as ctx:
+        return {name: main.get_command(ctx, name) for name in main.list_commands(ctx)}
+
+
 def reference() -> str:
     """The Markdown of every command's help and options, in command order."""
     parts = ["# Options of each command", "",
              "Each command's help as `ratings COMMAND --help` prints it: generated from the CLI "
              "(`python -m tests.test_cli_docs`), and checked by the tests to be current.", ""]
-    for name in sorted(main.commands):
-        command = main.commands[name]
+    for name, command in sorted(commands().items()):
         with click.Context(command, info_name=f"ratings {name}", terminal_width=100, max_content_width=100) as ctx:
             text = command.get_help(ctx)
         parts += [f"## `ratings {name}`", "", "```text", text.rstrip(), "```", ""]
     return "\n".join(parts)
 
 
-@pytest.mark.parametrize("name", sorted(main.commands))
+@pytest.mark.parametrize("name", sorted(commands()))
 def test_command_is_documented(name):
     assert f"`ratings {name}" in COMMANDS
-    assert "Example:" in (main.commands[name].help or "")
+    assert "Example:" in (commands()[name].help or "")
 
 
 def test_every_option_is_in_the_reference():
     assert REFERENCE.read_text() == reference(), "docs/reference.md is stale: run python -m tests.test_cli_docs"
-    for name, command in main.commands.items():
+    for name, command in commands().items():
         for option in (o for p in command.params for o in p.opts if o.startswith("--")):
             assert option in REFERENCE.read_text().split(f"## `ratings {name}`")[1].split("\n## ")[0], (name, option)
 
@@ -77,7 +82,7 @@ RUNNABLE = ("audit", "corrections", "query", "scenarios", "submissions", "tunes"
 def examples(name: str) -> list[list[str]]:
     """The examples of a command's help, each as its arguments after `ratings`."""
     return [shlex.split(line.strip().removeprefix("Example: ratings "))
-            for line in (main.commands[name].help or "").splitlines() if line.strip().startswith("Example: ratings ")]
+            for line in (commands()[name].help or "").splitlines() if line.strip().startswith("Example: ratings ")]
 
 
 @pytest.fixture(scope="module")
