@@ -5,6 +5,7 @@ import datetime as dt
 import importlib.util
 import os
 import re
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,8 +65,6 @@ def _settings_file() -> dict:
             raise SettingsError(f"{path.resolve()} is not a file: the settings are a TOML file of that name "
                                 "(warehouse = \"...\", out = \"...\"); rename or remove the folder")
         return {}
-    import tomllib
-
     try:
         values = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:

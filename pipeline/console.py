@@ -8,6 +8,8 @@ import click
 import duckdb
 
 from pipeline.flow import Reporter
+from pipeline.listing import print_relation
+from pipeline.validate import rejects_of
 
 if TYPE_CHECKING:  # what the reports describe; imported by the commands that make them
     from pipeline.ingest import Intake
@@ -81,8 +83,6 @@ def report_validation(con: duckdb.DuckDBPyConnection, checked: list[Validated],
                       replacements: list[Replacement] = ()) -> int:
     """Each part's rows accepted and rejected (the first rejects with their reasons),
     each replacement's changes; returns the rows rejected."""
-    from pipeline.validate import rejects_of
-
     click.echo("Validate")
     if not checked:
         click.echo("  nothing staged")
@@ -135,8 +135,6 @@ def waiting_words(w: Waiting) -> str:
 def report_table(relation: duckdb.DuckDBPyRelation, empty: str, fmt: str = "table") -> None:
     """A query's rows as an aligned text table (or what to say when there are none), CSV
     or JSON: every listing prints through pipeline/listing.py, so the formats agree."""
-    from pipeline.listing import print_relation
-
     print_relation(relation, fmt, empty)
 
 

@@ -3,6 +3,8 @@ event id: what ingest needs to stage a file, without validation's libraries
 (Pandera and pandas take long to load; `ratings ingest` and the reading commands need neither)."""
 from __future__ import annotations
 
+import difflib
+
 # Input columns per kind: required first, then optional ones.
 REQUIRED = {
     "players": ("player_id", "name"),
@@ -35,8 +37,6 @@ def layout_refusal(kind: str, found: list[str]) -> str | None:
     and the kind its columns are instead. A table in the wrong layout is refused whole:
     staged, it would be rejected row by row, and every row of the files that follow it
     with it (a registry without names rejects every rating and game of its players)."""
-    import difflib
-
     names = [n.strip().lower().lstrip("\ufeff") for n in found]
     missing = [c for c in REQUIRED[kind] if c not in names]
     if not missing:

@@ -101,3 +101,49 @@ def test_no_part_imports_another_parts_private_name():
     # Issue 54: the site made the list files through publish's _list_files (now
     # pipeline.publish.list_and_state_files, which publication calls too).
     assert private_imports() == []
+
+
+def imports_in_functions(source: str) -> list[int]:
+    """The lines of the imports inside the functions of a module's source (read with `ast`, so
+    an import a docstring shows is not one)."""
+    return sorted({sub.lineno for node in ast.walk(ast.parse(source))
+                   if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                   for sub in ast.walk(node) if isinstance(sub, (ast.Import, ast.ImportFrom))})
+
+
+def function_level_imports() -> list[str]:
+    """Each import inside a function of the package, as "module:line"."""
+    return [f"{name}:{line}" for name, path in sorted(modules().items())
+            for line in imports_in_functions(path.read_text())]
+
+
+# Issue 54 asks for at most 30, each with its reason; the package has this many still (most
+# keep pandas and Pandera out of the commands that do not use them, tests/test_command_imports.py):
+# the number may only come down, as modules move their imports to the top.
+FUNCTION_LEVEL_IMPORTS = 236
+
+
+def test_function_level_imports_only_come_down():
+    assert len(function_level_imports()) <= FUNCTION_LEVEL_IMPORTS
+
+
+def test_the_import_counter_counts_imports_in_functions_only():
+    # The test above could pass by counting nothing: a module's top import, a docstring's and a
+    # class's body are not counted; a function's, a method's and a nested function's are.
+    source = '''import os
+
+
+def f():
+    """import this, not counted"""
+    import json
+
+
+class C:
+    import re
+
+    def m(self):
+        def inner():
+            from pathlib import Path
+        import csv
+'''
+    assert imports_in_functions(source) == [6, 14, 15]

@@ -14,6 +14,8 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
+from pipeline.ingest.tables import InputFileError, read_as, readable
+
 FORECAST_COLUMNS = ("game_id", "probability")
 
 
@@ -21,9 +23,6 @@ def forecast_rows(con: duckdb.DuckDBPyConnection, name: str, path: Path) -> pa.T
     """The file's rows as (source, game_key, probability), each checked against the
     warehouse's games (`con`); the file is read by a connection of its own (the warehouse
     may be open read-only, with no file access)."""
-    # The readers of the input files only for a file given: the list reports never read one.
-    from pipeline.ingest.tables import InputFileError, read_as, readable
-
     with duckdb.connect() as reader:
         with readable(reader, path) as file:
             if file.oversized:

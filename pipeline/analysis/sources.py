@@ -22,6 +22,7 @@ import pyarrow as pa
 
 from pipeline.analysis.forecast_files import forecast_rows
 from pipeline.config import MAX_RATING, MIN_RATING
+from pipeline.ingest.tables import InputFileError, read_as, readable
 from pipeline.rate.series import SeriesError, series_in
 from pipeline.warehouse import sql_name, sql_text
 
@@ -209,10 +210,6 @@ def _rating_file(reader: duckdb.DuckDBPyConnection, source: Source):
     """The file's rows checked, as an Arrow table (__row, p, l, r, list_date, month_dated);
     its columns mapped as `source.columns` says (see column_map), its ratings on the Elo
     scale (Source.scale, offset; a scale to fit is applied once fitted, and checked then)."""
-    # The readers of the input files (and pandas, which the tournament files' use) only
-    # for a file of ratings: the list reports read a series.
-    from pipeline.ingest.tables import InputFileError, read_as, readable
-
     path, mapped = source.path, dict(source.columns)
     with readable(reader, path) as file:
         if file.oversized:
@@ -308,8 +305,6 @@ def implausible_rating(con: duckdb.DuckDBPyConnection, path: Path, table: str, s
     applies to the initial ratings (pipeline.config): a typo or a unit mix-up, and nan or
     inf would poison every mean and log-loss computed from the file. `table` holds
     __row, rating (on the Elo scale) and given_rating (as the file wrote it)."""
-    from pipeline.ingest.tables import InputFileError
-
     implausible = con.execute(f"""select __row, given_rating, rating from {table}
                                   where not isfinite(rating) or rating < {MIN_RATING} or rating > {MAX_RATING}
                                   order by __row limit 1""").fetchall()

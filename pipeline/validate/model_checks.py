@@ -19,6 +19,9 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.formats.cells import control_cells
+from pipeline.formats.fide_layout import wider_than_lists
+
 COMPILED = Path(__file__).with_name("checks.json")
 
 
@@ -84,13 +87,11 @@ class Model:
 
 
 def printable(values: pa.Array) -> pa.BooleanArray:
-    from pipeline.formats.cells import control_cells
     return pc.invert(control_cells(values))
 
 
 def fits_lists(field: str) -> Callable[[pa.Array], pa.BooleanArray]:
     def fits(values: pa.Array) -> pa.BooleanArray:
-        from pipeline.formats.fide_layout import wider_than_lists
         return pc.invert(wider_than_lists(field, values))
     return fits
 

@@ -19,6 +19,8 @@ from pathlib import Path
 import duckdb
 import pyarrow.csv as pacsv
 
+from pipeline.config import KINDS
+from pipeline.ingest import submissions
 from pipeline.input_layout import columns
 from pipeline.publish import replace_atomically
 from pipeline.warehouse import scalar
@@ -72,9 +74,6 @@ class Reference:
 def references(con: duckdb.DuckDBPyConnection, texts: tuple[str, ...] | list[str]) -> list[Reference]:
     """Each SUBMISSION:ROW resolved as `ratings withdraw` resolves a submission; one
     message naming every one that cannot be."""
-    from pipeline.config import KINDS
-    from pipeline.ingest import submissions
-
     found, refused = [], []
     for text in texts:
         head, _, row = str(text).rpartition(":")

@@ -13,6 +13,7 @@ from pipeline.systems.explanation import Explanation
 from pipeline.systems.fide.explanation import explained
 from pipeline.systems.fide.calendar import list_date as calendar_list_date
 from pipeline.systems.fide.calendar import monthly_calendar
+from pipeline.systems.fide.card import fide_card, fide_card_text, fide_cards_data, fide_whatif
 from pipeline.systems.fide.events import FideGames, fide_period_games, place_fide_games
 from pipeline.systems.fide.first_event import rated_opponent_sides
 from pipeline.systems.fide.pool import EPOCH, FideState, fide_starting_state, state_arrays
@@ -165,21 +166,17 @@ class Fide(RuleSet):
         s.list_id = period.list_id
 
     def card(self, con, series, player_id, list_id):
-        from pipeline.systems.fide.card import fide_card
         return fide_card(con, series, self, player_id, list_id)
 
     bulk_cards = True  # one replay of the list gives every card (card.py, replay.py)
 
     def card_data(self, con, series, list_id, player_ids=None):
-        from pipeline.systems.fide.card import fide_cards_data
         return fide_cards_data(con, series, self, list_id, player_ids)
 
     def cards(self, con, series, list_id, player_ids=None):
-        from pipeline.systems.fide.card import fide_card_text, fide_cards_data
         return {p: fide_card_text(c) for p, c in fide_cards_data(con, series, self, list_id, player_ids).items()}
 
     def whatif(self, con, series, player_id, opponent, list_id):
-        from pipeline.systems.fide.card import fide_whatif
         return fide_whatif(con, series, self, player_id, opponent, list_id)
 
 
