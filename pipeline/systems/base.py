@@ -37,7 +37,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 import duckdb
 import numpy as np
 
+from pipeline.progress import progress
+from pipeline.rate.periods import calendar_windows, window_games
+from pipeline.systems.card import carded_players
 from pipeline.systems.explanation import Explanation, default_explanation
+from pipeline.warehouse import initial_columns_sql, stage, stage_sql
 
 if TYPE_CHECKING:  # pandas for the annotations: a command that only reads the lists never loads it
     import pandas as pd
@@ -279,7 +283,6 @@ class RuleSet(ABC):
     def initial_ratings_sql(self) -> str:
         """SQL of the initial ratings as this rule set starts from them: player_id, rating and
         its own initial columns (null where the file did not give them)."""
-        from pipeline.warehouse import initial_columns_sql
         return initial_columns_sql(self.initial_columns)
 
     # --- periods -------------------------------------------------------------------
@@ -291,7 +294,6 @@ class RuleSet(ABC):
     def windows(self, con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
         """The calendar windows it rates: a calendar file's, else its nominal windows
         covering every game (never stored: a warehouse's rule sets each have their own)."""
-        from pipeline.rate.periods import calendar_windows
         return calendar_windows(con, self)
 
     def place_games(self, con: duckdb.DuckDBPyConnection) -> None:
@@ -299,7 +301,6 @@ class RuleSet(ABC):
         game with the list that rates it (sql/19_placed_games.sql), read by the stages
         that find the lists, their games and their signatures. A table, not a view:
         each game is placed once, not once per stage that reads it."""
-        from pipeline.warehouse import stage_sql
         con.register("series_calendar", self.windows(con))
         con.execute(f"create or replace temp table placed_games as {stage_sql('19_placed_games')}")
 
@@ -308,14 +309,12 @@ class RuleSet(ABC):
         its games placed in them (the temp table placed_games, which counts the games
         waiting). window_end is the period's last day: it is computed from the day after
         (pipeline/rate/waiting.py)."""
-        from pipeline.warehouse import stage
         self.place_games(con)
         return stage(con, "20_lists").df()
 
     def signature_sql(self) -> str:
         """SQL of what each period is computed from, one number a period (read with
         `lists_to_rate` registered, after `periods`)."""
-        from pipeline.warehouse import stage_sql
         return stage_sql("22_list_signatures")
 
     # --- rating --------------------------------------------------------------------
@@ -328,7 +327,6 @@ class RuleSet(ABC):
     def period_games(self, con: duckdb.DuckDBPyConnection, series: str, periods: pd.DataFrame):
         """The games of the periods (after `place_games`), fetched once: an object whose
         `of(i)` gives period i's."""
-        from pipeline.rate.periods import window_games
         return window_games(con, periods)
 
     @abstractmethod
@@ -365,8 +363,6 @@ class RuleSet(ABC):
               player_ids: Iterable[int] | None = None) -> dict[int, str]:
         """The cards of a list (of `player_ids`, or of every player with a calculation on
         it): by default one `card` each; a rule set may give them from one replay."""
-        from pipeline.progress import progress
-        from pipeline.systems.card import carded_players
 
         if player_ids is None:
             player_ids = carded_players(con, series, list_id)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import duckdb
 
+from pipeline.validate import duplicates, rejects
+
 ACTIONS = ("close", "reopen", "withdraw-duplicate", "keep-duplicate")
 
 
@@ -18,8 +20,6 @@ def take(con: duckdb.DuckDBPyConnection, action: str, rows: tuple[str, ...], rea
          run_id: int) -> list[str]:
     """Take the decision on the rows named (SUBMISSION:ROW); returns what to print.
     Raises rejects.DecisionRefused, naming every row it cannot be taken on."""
-    from pipeline.validate import duplicates, rejects
-
     if action in ("close", "reopen"):
         done = rejects.decide(con, rows, "closed" if action == "close" else "reopened", reason, by, run_id)
         lines = [f"{'Closed' if action == 'close' else 'Reopened'} {_rows(len(done), 'reject')} ({by}: {reason}):"]
