@@ -5,7 +5,9 @@ checkout's `pipeline` is measured too, its starts alternating with the installed
 busy machine slows both alike: it is imported instead of the installed one (PYTHONPATH comes
 before the editable install), by the same interpreter and packages.
 
-    python bench/cli_start.py [--runs 10] [--before /tmp/before]
+    python bench/cli_start.py [--runs 10] [--before /tmp/before] [--warehouse w.duckdb]
+
+With --warehouse, two commands that run are timed too: a query and `ratings submissions`.
 
 Each command runs as the console script runs it (pipeline.cli.entry), in a scratch folder so
 that the current folder's `pipeline` is not imported by accident."""
@@ -38,6 +40,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--before", help="a checkout whose pipeline/ is measured beside the installed one")
+    parser.add_argument("--warehouse", help="a warehouse: a query and `ratings submissions` on it are timed too")
     given = parser.parse_args()
     envs = {"after": dict(os.environ)}
     if given.before:
@@ -47,12 +50,16 @@ def main() -> None:
             start_time(["--help"], env, folder)
         print("| command | " + " | ".join(f"{name}: median (fastest-slowest), s" for name in envs) + " |")
         print("|---|" + "---:|" * len(envs))
-        for args in COMMANDS:
+        ran = ([["query", "select count(*) from games", "--warehouse", given.warehouse],
+                ["submissions", "--warehouse", given.warehouse]] if given.warehouse else [])
+        for args in [*COMMANDS, *ran]:
             times = {name: [] for name in envs}
             for _ in range(given.runs):
                 for name, env in envs.items():
                     times[name].append(start_time(args, env, folder))
-            print(f"| `ratings {' '.join(args)}` | " + " | ".join(summary(t) for t in times.values()) + " |")
+            given_args = args[:args.index("--warehouse")] if "--warehouse" in args else args
+            shown = " ".join(a if " " not in a else f'"{a}"' for a in given_args)
+            print(f"| `ratings {shown}` | " + " | ".join(summary(t) for t in times.values()) + " |")
 
 
 if __name__ == "__main__":

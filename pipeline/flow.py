@@ -18,21 +18,10 @@ from pathlib import Path
 
 import duckdb
 
-from pipeline import systems
-from pipeline.config import PairingSettings, SettingsError, pairing_settings
-from pipeline.formats.cells import LayoutError
 from pipeline.formats.text_codecs import Encodings
-from pipeline.ingest import split_tournaments, submissions, submit_tables, submit_tournaments
-from pipeline.outputs import OutputRefused
-from pipeline.publish import PublishedFileConflict, publish_series
-from pipeline.rate import UnknownList, from_list_of_each, rate_series
-from pipeline.rate.contract import RuleSetFailed, running
-from pipeline.rate.corrections import set_aside_by
 from pipeline.rate.initial import off_step
-from pipeline.rate.series import (Series, SeriesError, chosen, official, record_game, scenario, series_in,
-                                  unloaded_series)
-from pipeline.validate import validate_staged
-from pipeline.warehouse import scalar, temp_staging, transaction
+from pipeline.rate.series import Series, chosen, official, series_in, unloaded_series
+from pipeline.warehouse import scalar
 
 
 @dataclass(frozen=True)
@@ -75,6 +64,8 @@ def take_in(con: duckdb.DuckDBPyConnection, run_id: int, inputs: Inputs, by: str
     """Ingest the files (tables, then tournaments, matched against the registry the
     tables gave when `validate`), validating as asked (`system`: the rule set the run
     adds, which checks the initial ratings it starts from); returns the rows rejected."""
+    from pipeline.ingest import split_tournaments, submissions, submit_tables, submit_tournaments
+    from pipeline.validate import validate_staged
 
     tables, tournaments = split_tournaments(inputs.files, inputs.encodings)
     old = submissions.resolve(con, inputs.replaces) if inputs.replaces else None
@@ -114,6 +105,8 @@ def series_to_rate(con: duckdb.DuckDBPyConnection, system: str | None,
     parameters of --rules (which replace those of an existing one), not stored yet
     (`official` stores it with its lists, all or nothing); on a new warehouse, the
     default rule set's."""
+    from pipeline import systems
+
     held = series_in(con)
     asked = system_to_rate(con, system) if system is not None or rules is not None else None
     if asked is None and not held and not unloaded_series(con):
@@ -129,6 +122,8 @@ def series_to_rate(con: duckdb.DuckDBPyConnection, system: str | None,
 def system_to_rate(con: duckdb.DuckDBPyConnection, system: str | None) -> str:
     """The rule set --system or --rules concern: the one named, else the warehouse's
     first series', else the default rule set."""
+    from pipeline import systems
+
     held = series_in(con)
     return system or (held[0].name if held else systems.DEFAULT)
 
@@ -138,6 +133,12 @@ def rate(con: duckdb.DuckDBPyConnection, run_id: int, reporter: Reporter, system
     """Compute the lists of each series to rate, each series in a transaction of its own:
     a rule set that fails leaves its series as it was (one asked for is not made) and
     the others are rated."""
+    from pipeline import systems
+    from pipeline.rate import UnknownList, from_list_of_each, rate_series
+    from pipeline.rate.contract import RuleSetFailed, running
+    from pipeline.rate.corrections import set_aside_by
+    from pipeline.rate.series import SeriesError
+    from pipeline.warehouse import transaction
 
     refusals = (UnknownList, SeriesError, systems.ParameterError, systems.UnknownRuleSet)
     for gone in unloaded_series(con):
@@ -201,6 +202,12 @@ def publish(con: duckdb.DuckDBPyConnection, out: Path, reporter: Reporter, forma
     read only when they are asked for. Returns the failures of rule sets (each one
     message): a series whose rule set fails blocks no other's files; one whose rule set
     cannot be loaded is left as it is, and said (`say_unloaded`: not said already)."""
+    from pipeline.config import PairingSettings, SettingsError, pairing_settings
+    from pipeline.formats.cells import LayoutError
+    from pipeline.outputs import OutputRefused
+    from pipeline.publish import PublishedFileConflict, publish_series
+    from pipeline.rate.contract import RuleSetFailed, running
+    from pipeline.rate.series import SeriesError
 
     if system is not None and chosen(con, system).scenario:
         raise SeriesError(f"{system!r} is a scenario: scenarios are never published (compare them: ratings compare)")
@@ -229,6 +236,10 @@ def run_scenario(con: duckdb.DuckDBPyConnection, run_id: int, reporter: Reporter
                  rules: dict, from_list: str | None = None) -> list:
     """Make (or give new parameters to) the scenario `name` and compute its lists: all
     or nothing (a refused --from leaves no scenario without lists, nor other parameters)."""
+    from pipeline.rate import UnknownList, rate_series
+    from pipeline.rate.contract import running
+    from pipeline.rate.series import SeriesError, scenario
+    from pipeline.warehouse import transaction
 
     with transaction(con):
         series = scenario(con, name, system, rules, run_id)
@@ -255,6 +266,9 @@ def run(con: duckdb.DuckDBPyConnection, run_id: int, inputs: Inputs, by: str, ou
     in memory: a file is recorded as taken in only once its rows are in the warehouse or
     in rejects; what an earlier `ingest` staged is validated with them. A rule set that
     fails is named in what it returns; the others' lists are rated and published."""
+    from pipeline import systems
+    from pipeline.rate.series import record_game
+    from pipeline.warehouse import temp_staging, transaction
 
     if system is not None:  # refused before anything is taken in; validation reads the game
         record_game(con, system)

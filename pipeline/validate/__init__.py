@@ -20,17 +20,13 @@ from dataclasses import dataclass, replace
 import duckdb
 
 from pipeline.config import KINDS, today
-from pipeline.ingest import submissions
 from pipeline.input_layout import columns
-from pipeline.progress import progress
-from pipeline.rate.initial import refuse_unreadable, rule_sets_of_run
 from pipeline.validate import dates
-from pipeline.validate.holds import hold_corrections
-from pipeline.validate.model_checks import schema_of
 from pipeline.validate.staged import staged_rows
-from pipeline.validate.typed import type_and_check
 from pipeline.warehouse import row, scalar, stage_sql, transaction
 
+# The models' checks, the readers of the input files (pipeline.ingest) and the rule sets are
+# loaded when rows are validated: `ratings rejects`, which imports this package, needs none of them.
 # Validating a games file loads neither pandas nor Pandera (tests/test_command_imports.py).
 
 CLEAN_TABLE = {"players": "players", "ratings": "initial_ratings", "calendar": "calendar", "games": "games",
@@ -67,6 +63,8 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_i
     initial rating is checked as an input (a number in the ratings' range), never by a rule
     set's rules: each rule set checks those it reads when it rates from them, by its own
     (pipeline/rate/initial.py; ruling R14)."""
+    from pipeline.validate.model_checks import schema_of
+    from pipeline.validate.typed import type_and_check
 
     path, rows_read, message, staging, validated_before = row(con,
         "select path, rows_read, message, staged_in, taken_in_run is not null from source_files where file_id = ?",
@@ -177,6 +175,10 @@ def validate_staged(con: duckdb.DuckDBPyConnection, run_id: int, by: str = "", s
     like corrections of another's, given without --replaces, is held, not validated
     (pipeline/validate/holds.py). Each rule set the run rates (`system`: the one it adds)
     then checks the initial ratings it will start from."""
+    from pipeline.ingest import submissions
+    from pipeline.progress import progress
+    from pipeline.rate.initial import refuse_unreadable, rule_sets_of_run
+    from pipeline.validate.holds import hold_corrections
 
     held = hold_corrections(con)
     pending = [p for p in con.sql("""select f.file_id, f.kind, s.submission_id, s.replaces,
@@ -236,6 +238,8 @@ def withdraw_submission(con: duckdb.DuckDBPyConnection, submission_id: int, run_
                         reason: str) -> int:
     """Withdraw a game file; what it still had staged is validated first, so that
     every one of its rows ends up withdrawn. Returns the rows withdrawn."""
+    from pipeline.ingest import submissions
+
     submissions.check_replaceable(con, submission_id)
     for file_id, kind in con.execute("""select file_id, kind from source_files where submission_id = ?
                                         and status = 'staged' order by file_id""", [submission_id]).fetchall():
