@@ -105,7 +105,7 @@ NUMERIC = ("import atexit, sys; atexit.register(lambda: print('loaded:', *sorted
 @pytest.mark.parametrize("command", [["submissions"], ["corrections"], ["scenarios"]])
 def test_listing_commands_load_neither_numpy_nor_arrow(built, command, tmp_path):
     # They print a query's rows through DuckDB alone. With flow.py's imports at its top (console.py
-    # imports flow.py for Reporter), they loaded numpy, Arrow and the stages: 0.86 s instead of 0.45 s.
+    # imports flow.py for Reporter), they loaded numpy, Arrow and the stages (bench/README.md).
     w, _ = built
     done = subprocess.run([sys.executable, "-c", NUMERIC, *command, "--warehouse", str(w)], capture_output=True,
                           text=True, cwd=tmp_path, check=False)
