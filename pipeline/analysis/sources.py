@@ -154,8 +154,11 @@ def load_sources(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> None:
     typed = ("select null::varchar as source, null::varchar as list_id, null::date as list_date, "
              "null::bigint as player_id, null::double as rating where false")
     parts = [typed]  # the view's columns and types, whatever the sources
-    month_dated, forecasts = [], [pa.table({"source": pa.array([], pa.string()), "game_key": pa.array([], pa.int64()),
-                                            "probability": pa.array([], pa.float64())})]
+    # Empty columns as nulls: pa.array of a Python list imports pandas, which the list reports
+    # (publish) have no other use for (pipeline/formats/arrow_values.py).
+    month_dated, forecasts = [], [pa.Table.from_arrays(
+        [pa.nulls(0, pa.string()), pa.nulls(0, pa.int64()), pa.nulls(0, pa.float64())],
+        names=["source", "game_key", "probability"])]
     for k, source in enumerate(sources):
         name = sql_text(source.name)
         if source.series is not None:
