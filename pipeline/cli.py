@@ -62,7 +62,6 @@ class RuleSetsHelp:
     registered from outside is listed too, and no rule set is named here)."""
 
     def format_help_text(self, ctx, formatter):
-        from pipeline import systems
         self.help = self.help_template.replace("{rule_sets}", systems.described())
         super().format_help_text(ctx, formatter)
 
