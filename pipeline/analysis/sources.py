@@ -290,6 +290,15 @@ def _rating_file(reader: duckdb.DuckDBPyConnection, source: Source):
         raise InputFileError(f"{path}, rows {', '.join(map(str, rows[:5]))}: list {list_name} is dated "
                              f"{' and '.join(str(d) for d in days[:2])}{' and more' if len(days) > 2 else ''}: "
                              f"one list, one {dated or 'date'}")
+    # Two lists in force from one day: which of them scores that day's games is a guess.
+    same_day = reader.execute("""select list_date, list(l order by l), list(__row order by __row)
+                                 from (select l, list_date, min(__row) as __row from file_ratings group by l, list_date)
+                                 group by list_date having count(*) > 1 order by min(__row) limit 1""").fetchall()
+    if same_day:
+        day, names, rows = same_day[0]
+        raise InputFileError(f"{path}, rows {', '.join(map(str, rows[:5]))}: lists {' and '.join(names[:2])}"
+                             f"{' and more' if len(names) > 2 else ''} are both in force from {day}: "
+                             "give each list a day of its own")
     if source.scale != FIT:
         implausible_rating(reader, path, "file_ratings", source)
     twice = reader.execute("""select p, l, list(__row order by __row) from file_ratings group by p, l
