@@ -88,16 +88,16 @@ class WholeHistory:
         import whr  # the optional `peers` extra: imported only by the peer that uses it
         self.new_base = lambda: whr.Base(config={"w2": w2, "virtual_games": 2})
         self.base = self.new_base()
-        self.games: list[list] = []  # every game taken in, for a refit from the start
+        self.games: dict[str, np.ndarray] = {}
+        self.taken = 0  # the rows of `games` taken in: a refit from the start takes them again
         self.fits: list[tuple[int, float]] = []
         self.restarts = 0
 
     def take(self, games: dict[str, np.ndarray], rows: slice) -> None:
         winner = np.where(games["score"][rows] == 1.0, "W", np.where(games["score"][rows] == 0.0, "B", "D"))
-        taken = [[str(b), str(w), r, int(d)] for w, b, r, d in zip(
-            games["white_id"][rows], games["black_id"][rows], winner, games["day"][rows])]
-        self.base.create_games(taken)
-        self.games.extend(taken)
+        self.base.create_games([[str(b), str(w), r, int(d)] for w, b, r, d in zip(
+            games["white_id"][rows], games["black_id"][rows], winner, games["day"][rows])])
+        self.games, self.taken = games, rows.stop
 
     def climbed(self, rounds: int) -> bool:
         """`rounds` Newton rounds; False when the log-likelihood fell or is no number:
@@ -115,7 +115,7 @@ class WholeHistory:
             # From the start: every game taken in, every rating at 0.
             self.restarts += 1
             self.base = self.new_base()
-            self.base.create_games(self.games)
+            self.take(self.games, slice(0, self.taken))
             rounds = WHR_COLD_ROUNDS
             if not self.climbed(rounds):
                 raise SystemExit("whr: the fit diverged from every rating at 0 too")

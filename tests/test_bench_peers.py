@@ -116,3 +116,29 @@ def test_glicko2_forecast_is_glickmans_expectation_with_both_deviations(tmp_path
     expected = 1 / (1 + math.exp(-g * (one.rating - two.rating) / 173.7178))
     assert one.rating < 1500 < two.rating and expected < 0.5
     assert forecasts(tmp_path, "glicko2", games)[2] == pytest.approx(expected, abs=1e-12)
+
+
+@needs("whr")
+def test_whr_starts_a_diverging_fit_again_from_every_game_taken_in(tmp_path, monkeypatch):
+    # The second window's fit is made to fail (as a fit whose log-likelihood falls):
+    # its forecasts are then a fit from 0 of every game before the second window, the
+    # same as a peer that first meets those games there.
+    plain = history()
+    forecasts(tmp_path, "whr", plain)  # writes the games and windows files
+    games = peer_forecasts.read_games(tmp_path / "games.parquet")
+    windows = peer_forecasts.read_windows(tmp_path / "windows.parquet")
+    climbed, calls = peer_forecasts.WholeHistory.climbed, []
+
+    def failing_second(self, rounds):
+        calls.append(rounds)
+        return climbed(self, rounds) and len(calls) != 2
+
+    monkeypatch.setattr(peer_forecasts.WholeHistory, "climbed", failing_second)
+    peer = peer_forecasts.peer_named("whr")
+    ids, restarted = peer_forecasts.windows_forecast(peer, games, windows[:2])
+    assert peer.restarts == 1 and calls == [peer_forecasts.WHR_COLD_ROUNDS, peer_forecasts.WHR_WARM_ROUNDS,
+                                             peer_forecasts.WHR_COLD_ROUNDS]
+    monkeypatch.setattr(peer_forecasts.WholeHistory, "climbed", climbed)
+    _, cold = peer_forecasts.windows_forecast(peer_forecasts.peer_named("whr"), games, windows[1:2])
+    second = np.isin(ids, window_of(plain, 1))
+    assert restarted[second].tolist() == cold.tolist()
