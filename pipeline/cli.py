@@ -36,6 +36,7 @@ def failure_message(err: BaseException) -> str:
 def _user_errors() -> tuple[type[Exception], ...]:
     """The refusals a user can meet, each one message (their modules load only when a command runs)."""
     from pipeline.analysis.evaluate import NoCommonGames
+    from pipeline.analysis.sources import SourceError
     from pipeline.formats.cells import LayoutError
     from pipeline.ingest.submissions import SubmissionError
     from pipeline.ingest.tables import InputFileError
@@ -52,7 +53,7 @@ def _user_errors() -> tuple[type[Exception], ...]:
 
     return (InputFileError, SubmissionError, CorrectionRefused, PublishedFileConflict, SeriesError, NotFound,
             UnknownList, WarehouseError, systems.UnknownRuleSet, systems.ParameterError, NoCommonGames, UnknownSince,
-            LayoutError, OutputRefused, config.SettingsError, SpaceError, StudyError)
+            LayoutError, OutputRefused, config.SettingsError, SpaceError, StudyError, SourceError)
 
 
 class RuleSetsHelp:

@@ -133,12 +133,13 @@ class StderrTimings:
         click.echo(f"  {name} took {seconds:.2f} s", err=True)
 
 
-def analysis_sources(con, texts: Sequence[str], columns: tuple[tuple[str, str], ...]) -> list:
-    """The sources named (series or files; `columns` for the files); --columns with no
+def analysis_sources(con, texts: Sequence[str], columns: tuple[tuple[str, str], ...], scale: float | str = 400.0,
+                     offset: float = 0.0) -> list:
+    """The sources named (series or files; `columns`, `scale` and `offset` for the files); --columns with no
     file among them is refused rather than ignored."""
     from pipeline.analysis.sources import source_of
 
-    sources = [source_of(con, t, columns) for t in texts]
+    sources = [source_of(con, t, columns, scale, offset) for t in texts]
     if columns and not any(s.path is not None for s in sources):
         raise click.UsageError("--columns maps the columns of a file of ratings, and no file of ratings is given")
     return sources

@@ -69,7 +69,13 @@ def test_evaluate_scores_each_file_on_the_same_games(cli, federation, tmp_path):
         row = whole.set_index("source").loc[source]
         assert row["log_loss"] == pytest.approx(LOG_LOSS[source], abs=1e-6)
         assert row["brier"] == pytest.approx(BRIER[source], abs=1e-6)
-    assert "log-loss 0.9087" in printed and "log-loss 0.7916" in printed
+    # A file of ratings has no forecast of its own: its own columns are the yardstick's, and say so.
+    lines = {line.split()[0]: line.split() for line in printed.splitlines()[1:3]}
+    assert lines["a"][2:6] == ["0.9087", "0.1760", "0.9087", "0.1760"]
+    assert lines["b"][2:6] == ["0.7916", "0.0993", "0.7916", "0.0993"]
+    assert printed.count("the yardstick (no forecast of its own)") == 2
+    assert set(whole["forecast"]) == {"yardstick"}
+    assert (whole["own_log_loss"] == whole["log_loss"]).all()
     # Calibration of A: one game in each of the bins 0.2 (lost), 0.5 (won), 0.9 (drawn).
     calibration = pd.read_csv(out / "calibration.csv").query("source == 'a'")
     assert calibration["bin"].round(1).tolist() == [0.2, 0.5, 0.9]

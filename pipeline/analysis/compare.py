@@ -36,7 +36,9 @@ def compare(con: duckdb.DuckDBPyConnection, a: Source, b: Source) -> Comparison:
         raise SeriesError(f"compare two different sources (both are named {a.name!r})")
     bar = progress(step="compare", total=3, unit="step")
     bar.set_postfix_str("accuracy")
-    accuracy = evaluate(con, [a, b])  # loads the sources (A first: the windows are A's lists)
+    # Loads the sources (A first: the windows are A's lists). The lists are compared as their
+    # files date them: the window rule is `ratings evaluate`'s, which scores the games.
+    accuracy = evaluate(con, [a, b], window_rule=False)
     bar.update()
     bar.set_postfix_str("lists")
     con.execute("set variable a = ?", [a.name])

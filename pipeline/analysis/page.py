@@ -84,6 +84,8 @@ def comparison_page(c: Comparison) -> str:
                for d, rows in cohorts.groupby("decade")]
     return TEMPLATES.get_template("compare.html.j2").render(
         a=c.a.name, b=c.b.name, lists=lists, latest=latest, differences=differences, accuracy=whole,
-        calibration=_rows(c.accuracy.calibration), decades=decades,
+        # The page's table and chart are the yardstick's, as its accuracy figures (a source's
+        # own forecast's bins are in calibration.csv)
+        calibration=[r for r in _rows(c.accuracy.calibration) if r["forecast"] == "yardstick"], decades=decades,
         drift_chart=_drift_chart(c), accuracy_chart=_accuracy_chart(c),
         scatter_chart=_scatter_chart(c) if latest else "")

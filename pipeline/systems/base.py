@@ -21,6 +21,7 @@ its own:
 | its figures in the run's summary       | `figures`                                         |
 | what the site shows (`ratings site`)   | `site` (a `SiteFace`)                             |
 | the site's calculator page            | `calculator_tables` (None: no calculator)         |
+| its own forecast of a game (`evaluate`) | `forecast_columns`, `win_probability` (or none)  |
 """
 from __future__ import annotations
 
@@ -213,6 +214,12 @@ class RuleSet(ABC):
     # What the site shows of it: its periods, the columns beside the rating, how a rating is
     # printed, its events' games (docs/rule-sets.md).
     site: ClassVar[SiteFace] = SiteFace()
+    # Its own forecast of a game (`ratings evaluate`, pipeline/analysis/forecasts.py): the columns
+    # `win_probability` reads of each player's row on the list in force, as SQL of `s` (the
+    # extended player_state row; on its initial list, the initial ratings' row with its own
+    # initial columns, the others null), each named ("... as name"). None: it has no forecast of
+    # its own, and is scored by the common logistic yardstick alone.
+    forecast_columns: ClassVar[tuple[str, ...] | None] = None
 
     def __init__(self, parameters=None):
         self.parameters = parameters if parameters is not None else self.Parameters()
@@ -336,6 +343,17 @@ class RuleSet(ABC):
         (pipeline/systems/explanation.py; the site's page in each language): by default
         its parameters, by name, with their values."""
         return default_explanation(self)
+
+    def win_probability(self, white: dict[str, np.ndarray], black: dict[str, np.ndarray],
+                        day: np.ndarray) -> np.ndarray:
+        """White's expected score of each game, from both players' `forecast_columns` on the
+        list in force (arrays by game, NaN where null) and the game's day (datetime64[D]).
+
+        An array function rather than an SQL expression: a rule set's expectation is already
+        array code (the function `rate_period` calls, reading its own tables), and the
+        forecast calls that very function, so that what is scored is what the rules compute,
+        not a second copy of them in SQL."""
+        raise NotImplementedError(f"the {self.name} rules declare no forecast of their own")
 
     def whatif(self, con: duckdb.DuckDBPyConnection, series: str, player_id: int, opponent: float,
                list_id: str) -> str:

@@ -5,9 +5,13 @@
 -- 1 / (1 + 10^(-D/400)), for every source (one yardstick); `list_id` is the list of
 -- the first source in force (the list whose ratings the games test), `source_list`
 -- the source's own.
--- inputs: games, source_lists, source_ratings, getvariable('first_source'),
+-- A file of forecasts has no ratings: its games' expected score is its probability, its
+-- list '(forecasts)' (pipeline/analysis/forecast_files.py).
+-- inputs: games, source_lists, source_ratings, source_forecasts, getvariable('first_source'),
 --         getvariable('sources') (how many source_lists holds), getvariable('scored_from')
---         (the first day of the games scored: `evaluate --since`)
+--         (the first day of the games scored: `evaluate --since`), getvariable('scored_until') (the
+--         last: `evaluate --until`)
+-- White's and Black's ids are kept for each source's own forecast (pipeline/analysis/forecasts.py).
 -- grain: game_key, source
 -- Each list's days in force as rows (from its date to the next list's, the last one's
 -- to the last game; a few thousand rows), so that games find their list by an equality
@@ -15,7 +19,7 @@
 -- The ratings are looked up by the list's number (list_no) and the player: a join on
 -- two integers, a quarter faster than on the source and list names.
 with played as (select game_key, date, white_id, black_id, white_score from games
-                where white_score is not null and date >= getvariable('scored_from')),
+                where white_score is not null and date between getvariable('scored_from') and getvariable('scored_until')),
 bounded as (
     select source, list_id, list_date, row_number() over (order by source, list_id) as list_no,
            coalesce(lead(list_date) over (partition by source order by list_date),
@@ -31,11 +35,16 @@ numbered as materialized (
     select b.list_no, r.player_id, r.rating from source_ratings r join bounded b using (source, list_id)
 ),
 rated as (
-    select p.game_key, d.source, d.list_id, p.date, p.white_score, w.rating as white_rating, b.rating as black_rating
+    select p.game_key, d.source, d.list_id, p.date, p.white_id, p.black_id, p.white_score, w.rating as white_rating,
+           b.rating as black_rating, null::double as probability
     from played p
     join days d using (date)
     join numbered w on w.list_no = d.list_no and w.player_id = p.white_id
     join numbered b on b.list_no = d.list_no and b.player_id = p.black_id
+    union all
+    -- A file of forecasts rates the games it gives a probability of, as it gives it.
+    select p.game_key, f.source, '(forecasts)', p.date, p.white_id, p.black_id, p.white_score, null, null, f.probability
+    from played p join source_forecasts f using (game_key)
 ),
 -- With several sources, the games all of them rate and the first one's list. With one
 -- (a series' own reports), every game it rates (if it is the first), its list the one
@@ -53,8 +62,9 @@ tested as (
     select r.*, c.tested_list from rated r join common c using (game_key) where getvariable('sources') > 1
 ),
 final as (
-    select game_key, source, tested_list as list_id, list_id as source_list, date, white_score, white_rating, black_rating,
-           1 / (1 + pow(10, (black_rating - white_rating) / 400)) as expected
+    select game_key, source, tested_list as list_id, list_id as source_list, date, white_id, black_id, white_score,
+           white_rating, black_rating,
+           coalesce(probability, 1 / (1 + pow(10, (black_rating - white_rating) / 400))) as expected
     from tested
 )
 select * from final

@@ -17,7 +17,8 @@ from pipeline.systems.fide.events import FideGames, fide_period_games, place_fid
 from pipeline.systems.fide.first_event import rated_opponent_sides
 from pipeline.systems.fide.pool import EPOCH, FideState, fide_starting_state, state_arrays
 from pipeline.systems.fide.rules import *  # noqa: F403 (the rules, for their users)
-from pipeline.systems.fide.rules import FideRules, PeriodResult, event_sides, is_junior, k_factor, rate_sides
+from pipeline.systems.fide.rules import (FideRules, PeriodResult, event_sides, expected_score, is_junior, k_factor,
+                                         rate_sides, rating_difference)
 
 
 class Fide(RuleSet):
@@ -35,8 +36,20 @@ class Fide(RuleSet):
                        "k", "inactive")
     pairing_state = ("k", "birth_year", "inactive")  # FIDE's TXT layout: K, B-day, the inactive flag
 
+    forecast_columns = ("s.rating as rating",)  # the list's rating, as its games are rated from
+
     def explanation(self) -> Explanation:
         return explained(self)
+
+    def win_probability(self, white, black, day):
+        """White's expected score as FIDE rates a game: table 8.1.2 (its table file, or the
+        logistic option) at D capped at 400, a player of 2650 or more exempt in an event from
+        the exception's date (ruling X4). The game's day stands for its event's start: the
+        games scored carry no event, and the two differ only for a game of 2650 or more in an
+        event that straddles the date."""
+        rules = self.parameters
+        exempt = day >= np.datetime64(rules.cap_exempt_since, "D")
+        return expected_score(rating_difference(white["rating"], black["rating"], rules, exempt), rules)
 
     def rating_step(self) -> float:
         return 1

@@ -15,7 +15,7 @@ from pipeline.rate.periods import column, mark_corrections
 from pipeline.systems.base import Fixes, Outcome, Period, RatedList, RuleSet, Shown, SiteFace
 from pipeline.systems.explanation import Explanation
 from pipeline.systems.glicko2.explanation import explained
-from pipeline.systems.glicko2.rules import Glicko2Rules, period_result, published
+from pipeline.systems.glicko2.rules import Glicko2Rules, game_expectation, period_result, published, to_glicko2
 
 
 @dataclass(frozen=True)
@@ -72,6 +72,19 @@ class Glicko2(RuleSet):
     list_columns = ("round(s.deviation)::integer as deviation",)
     # The same RD beside the rating on the site's pages and in its API.
     site = SiteFace(state=(Shown("deviation", "RD", "round(s.deviation)::integer"),))
+
+    # Its forecast reads the exact rating (the state its rules compute from, not the rounded
+    # list) and the RD; the initial list's rows have the rating alone, or an RD of the file.
+    forecast_columns = ("coalesce(s.exact_rating, s.rating) as rating", "s.deviation as deviation")
+
+    def win_probability(self, white, black, day):
+        """Glickman's expected score with g of both deviations (rules.game_expectation); an RD
+        the initial ratings do not say is an unrated player's (Glickman 2013, step 1), as
+        `starting_state` takes it."""
+        def scaled(side):
+            deviation = np.where(np.isnan(side["deviation"]), self.parameters.initial_deviation, side["deviation"])
+            return to_glicko2(side["rating"], deviation)
+        return game_expectation(*scaled(white), *scaled(black))
 
     def calendar(self, first, last):
         return period_calendar(first, last, self.parameters.period_months)

@@ -61,6 +61,15 @@ def expected(mu: np.ndarray, mu_opponent: np.ndarray, phi_opponent: np.ndarray) 
     return 1 / (1 + np.exp(-g(phi_opponent) * (mu - mu_opponent)))
 
 
+def game_expectation(mu_white: np.ndarray, phi_white: np.ndarray, mu_black: np.ndarray,
+                     phi_black: np.ndarray) -> np.ndarray:
+    """White's expected score of one game, from both players' state (its forecast): Glickman,
+    "Parameter estimation in large dynamic paired comparison experiments" (1999), the
+    predicted outcome of a game between two players, g of both deviations:
+    E = 1 / (1 + exp(-g(sqrt(phi_w^2 + phi_b^2)) (mu_w - mu_b))), on the Glicko-2 scale."""
+    return 1 / (1 + np.exp(-g(np.sqrt(phi_white ** 2 + phi_black ** 2)) * (mu_white - mu_black)))
+
+
 def new_volatility(sigma: np.ndarray, phi: np.ndarray, v: np.ndarray, delta: np.ndarray, tau: float,
                    epsilon: float) -> np.ndarray:
     """sigma' of each player (arrays of the players who played): Glickman 2013, step 5, the

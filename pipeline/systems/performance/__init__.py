@@ -14,7 +14,8 @@ from pipeline.systems.performance.calendar import list_season, nominal_calendar
 from pipeline.systems.performance.components import component_labels
 from pipeline.systems.performance.explanation import explained
 from pipeline.systems.performance.rules import *  # noqa: F403 (the rules, for their users)
-from pipeline.systems.performance.rules import RULES, ListResult, PerformanceRules, bonus, published, rate_list
+from pipeline.systems.performance.rules import (RULES, ListResult, PerformanceRules, bonus, expected_score, published,
+                                                rate_list)
 
 
 @dataclass(frozen=True)
@@ -54,8 +55,14 @@ class Performance(RuleSet):
     # FIDE rating, a transferred player's); only the ratings the rules compute are rounded (R3)
     initial_rating_rule = ("{rating} = round({rating})", "a whole number, whatever its last digit (R14)")
 
+    forecast_columns = ("s.rating as rating",)  # the published list, which its rules rate from
+
     def explanation(self) -> Explanation:
         return explained(self)
+
+    def win_probability(self, white, black, day):
+        """P(D) of the D(P) table (rules.expected_score), D = White's rating − Black's."""
+        return expected_score(white["rating"] - black["rating"], self.parameters)
 
     def rating_step(self) -> float:
         return self.parameters.rounding_step  # R3

@@ -96,6 +96,15 @@ def bonus(p: np.ndarray, rules: PerformanceRules = RULES) -> np.ndarray:
     return np.interp(np.asarray(p, dtype=float), table[:, 0], table[:, 1])
 
 
+def expected_score(d: np.ndarray, rules: PerformanceRules = RULES) -> np.ndarray:
+    """P(D), the score expected at a rating difference D: the D(P) table read the other way,
+    interpolated linearly (R5). The whole table, not the ±470 bound: the bound is the bonus's
+    (seed II.4: "les primes sont bornées"), the table the curve that generates it; beyond its
+    last rows (±677) the table says no more than 0.01 and 0.99."""
+    table = np.array(rules.dp_table)
+    return np.interp(np.asarray(d, dtype=float), table[:, 1], table[:, 0])
+
+
 def performance(mean_opponent: np.ndarray, p: np.ndarray, rules: PerformanceRules = RULES) -> np.ndarray:
     """Pj = Ea + D(P), raised to the floor (seed II.5)."""
     return np.maximum(mean_opponent + bonus(p, rules), rules.performance_floor)
