@@ -90,13 +90,13 @@ def rated_warehouse(files: dict[str, Path], work: Path, fresh: bool) -> tuple[Pa
     return warehouse, costs
 
 
-def forecast_windows(warehouse: Path, since: dt.date, until: dt.date, out: Path) -> list[tuple[str, str]]:
+def forecast_windows(warehouse: Path, since: dt.date, until: dt.date, out: Path) -> list[list[str]]:
     """The performance series' windows that meet [since, until], written to `out`."""
     con = duckdb.connect(str(warehouse), read_only=True)
     query = f"""select window_start, window_end from lists where series = 'performance'
                 and window_end >= date '{since}' and window_start <= date '{until}' order by window_start"""
     con.execute(f"copy ({query}) to '{out}' (format parquet)")
-    return [(str(start), str(end)) for start, end in con.execute(query).fetchall()]
+    return [[str(start), str(end)] for start, end in con.execute(query).fetchall()]
 
 
 def glicko2_period_months(warehouse: Path) -> int:
@@ -192,6 +192,10 @@ def main() -> None:
     warehouse, costs = rated_warehouse(files, args.work, args.fresh)
     windows_file = args.work / f"windows-{args.since}-{args.until}.parquet"
     windows = forecast_windows(warehouse, args.since, args.until, windows_file)
+    if not windows:
+        first, last = duckdb.sql(f"select min(date), max(date) from read_parquet('{files['games']}')").fetchall()[0]
+        sys.exit(f"bench/peers.py: no list of the performance series has a window between {args.since} and "
+                 f"{args.until}: the games rated run from {first} to {last}")
     period_months = glicko2_period_months(warehouse)
     forecasts = []
     for peer in PEERS:

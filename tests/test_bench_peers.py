@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import importlib.util
 import math
+import subprocess
 import sys
 
 import duckdb
@@ -142,3 +143,42 @@ def test_whr_starts_a_diverging_fit_again_from_every_game_taken_in(tmp_path, mon
     _, cold = peer_forecasts.windows_forecast(peer_forecasts.peer_named("whr"), games, windows[1:2])
     second = np.isin(ids, window_of(plain, 1))
     assert restarted[second].tolist() == cold.tolist()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(any(importlib.util.find_spec(p) is None for p in PACKAGES.values()),
+                    reason="the `peers` extra (pip install -e '.[peers]')")
+def test_peers_bench_prints_one_table_of_every_source_on_the_same_games(tmp_path):
+    # A federation folder as the Belgian history's (bench/belgium_inputs.py reads it):
+    # the eight players of `history`, rated 1500 to 2200 on the list of January 1989.
+    folder = tmp_path / "belgium"
+    folder.mkdir()
+    con = duckdb.connect()
+    con.execute("create table g (game_id bigint, date date, white_id bigint, black_id bigint, result varchar)")
+    con.executemany("insert into g values (?, ?, ?, ?, ?)", history())
+    con.execute(f"copy (select *, null::varchar as event from g) to '{folder / 'games.parquet'}' (format parquet)")
+    con.execute(f"""copy (select range::bigint as player_id, 1990 as birth_year, 'M' as sex,
+                                 'V' as federation_region from range(1, 9))
+                    to '{folder / 'players.parquet'}' (format parquet)""")
+    con.execute(f"""copy (select '198901' as list_period, range::bigint as player_id,
+                                 (1400 + 100 * range)::integer as rating, 30 as games_total from range(1, 9))
+                    to '{folder / 'official_ratings.parquet'}' (format parquet)""")
+    done = subprocess.run([sys.executable, str(PROJECT_DIR / "bench" / "peers.py"), "--belgium", str(folder),
+                           "--work", str(tmp_path / "work"), "--since", "2020-01-01", "--until", "2020-12-31"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    rows = [line.split(" | ") for line in done.stdout.splitlines() if line.startswith("| ") and "---" not in line]
+    header, sources = rows[0], {row[0].strip("| "): row for row in rows[1:]}
+    assert header[1:5] == ["2020 log-loss", "yardstick", "Brier", "games"]
+    assert list(sources) == ["performance", "fide", "glicko2", "whr", "openskill", "glicko2-package",
+                             "openskill-predict-win"]
+    # One period (2020), every source scored on the same games: the year's 336 but for
+    # player 1's seven of November. He is on the initial list (1500) and loses every
+    # decided game: FIDE's list of November shows him unrated (below its floor of 1400,
+    # 1405 in October), so the FIDE series rates no game of his that month.
+    assert {row[4] for row in sources.values()} == {"329"}
+    assert all(0 < float(row[1]) < 1 for row in sources.values())
+    assert {row[2] for name, row in sources.items() if name not in ("performance", "fide", "glicko2")} == {"—"}
+    forecasts = duckdb.sql(f"select count(*), count(distinct game_id) from "
+                           f"'{tmp_path / 'work' / 'forecasts' / 'whr.parquet'}'").fetchall()[0]
+    assert forecasts == (336, 336)
