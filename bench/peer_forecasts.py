@@ -74,6 +74,11 @@ def read_games(path: Path) -> dict[str, np.ndarray]:
         from read_parquet('{path}') order by date, game_id""").fetchnumpy()
 
 
+def month_of(day: int) -> int:
+    """The month (year × 12 + month − 1, as read_games's `month`) of a day since 1970-01-01."""
+    return 1970 * 12 + int(np.datetime64(day, "D").astype("datetime64[M]").astype(int))
+
+
 def read_windows(path: Path) -> list[tuple[int, int]]:
     """The windows as (first day, last day), days since 1970-01-01."""
     rows = duckdb.sql(f"""select (window_start - date '1970-01-01')::integer, (window_end - date '1970-01-01')::integer
@@ -123,7 +128,7 @@ class WholeHistory:
         print(json.dumps({"whr_fit": len(self.fits), "rounds": rounds, "restarts": self.restarts,
                           "seconds": round(self.fits[-1][1], 1)}), file=sys.stderr, flush=True)
 
-    def predict(self, games: dict[str, np.ndarray], rows: slice) -> np.ndarray:
+    def predict(self, games: dict[str, np.ndarray], rows: slice, start: int) -> np.ndarray:
         self.fit()
         white, black = games["white_id"][rows], games["black_id"][rows]
         players = np.unique(np.concatenate([white, black]))
@@ -158,7 +163,7 @@ class OpenSkill:
             [[self.ratings[w]], [self.ratings[b]]] = self.model.rate(
                 [[self.rating(w)], [self.rating(b)]], ranks=ranks[s])
 
-    def predict(self, games: dict[str, np.ndarray], rows: slice) -> np.ndarray:
+    def predict(self, games: dict[str, np.ndarray], rows: slice, start: int) -> np.ndarray:
         """The model's own probability that White finishes first: the Plackett-Luce
         likelihood its update climbs, 1 / (1 + exp(-(μw - μb) / c)) with
         c = √(σw² + σb² + 2β²) (Weng and Lin 2011, as `PlackettLuce.rate` computes c).
@@ -229,8 +234,9 @@ class Glicko2Package:
                 self.rate_period(games, slice(first, last), int(period_of[first]))
         self.taken = stop
 
-    def predict(self, games: dict[str, np.ndarray], rows: slice) -> np.ndarray:
-        period = int(games["month"][rows.start] // self.period_months)
+    def predict(self, games: dict[str, np.ndarray], rows: slice, start: int) -> np.ndarray:
+        # The states at the window's first day: a window's first game may be months later.
+        period = month_of(start) // self.period_months
         white, black = games["white_id"][rows].tolist(), games["black_id"][rows].tolist()
         state = {p: (s.rating, s.rd) for p in set(white) | set(black) for s in [self.caught_up(p, period)]}
         rw, dw = np.array([state[p] for p in white]).T
@@ -255,7 +261,7 @@ def windows_forecast(peer, games: dict[str, np.ndarray], windows: list[tuple[int
             taken = first
         if last > first:
             ids.append(games["game_id"][first:last])
-            probabilities.append(peer.predict(games, slice(first, last)))
+            probabilities.append(peer.predict(games, slice(first, last), start))
     if not ids:
         return np.array([], dtype=np.int64), np.array([], dtype=np.float64)
     return np.concatenate(ids), np.concatenate(probabilities)

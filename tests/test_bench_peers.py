@@ -103,9 +103,11 @@ def test_glicko2_forecast_is_glickmans_expectation_with_both_deviations(tmp_path
     # Two newcomers (1500, RD 350) have E = 1/2. After January, player 2 beat player 1
     # (their only game): by symmetry player 2 is at 1500 + d, player 1 at 1500 - d, both
     # with one RD φ', so E(1 v 2) = 1 / (1 + exp(g(√2 φ') 2d / 173.7178)), read from the
-    # package's own states, below 1/2.
+    # package's own states, below 1/2. Their next game, in July, is in the window that
+    # starts on 1 May: it is predicted from the states at the window's start (February,
+    # March and April missed), not at July's.
     import glicko2  # the optional `peers` extra: this test is skipped without it
-    games = [(1, dt.date(2020, 1, 15), 1, 2, "0-1"), (2, dt.date(2020, 5, 15), 1, 2, "1-0")]
+    games = [(1, dt.date(2020, 1, 15), 1, 2, "0-1"), (2, dt.date(2020, 7, 15), 1, 2, "1-0")]
     one, two = glicko2.Player(), glicko2.Player()
     one.update_player([1500], [350], [0])
     two.update_player([1500], [350], [1])
