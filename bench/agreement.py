@@ -5,7 +5,7 @@ Rates the whole history (bench/belgium_inputs.py) with `ratings run` and with
 bench/reference.py, and compares, list by list, every player's state after the
 list: the published rating, or the archives (performance to 6 decimals, games).
 
-    python bench/agreement.py ../shared/data/belgium
+    python bench/agreement.py data/belgium
 """
 from __future__ import annotations
 

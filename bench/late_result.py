@@ -67,7 +67,7 @@ def late_run(base: Path, work: Path, late: Path, record: bool, reports: bool) ->
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--belgium", type=Path, default=ROOT.parent / "shared" / "data" / "belgium")
+    parser.add_argument("--belgium", type=Path, default=ROOT / "data" / "belgium")
     parser.add_argument("--system", choices=["performance", "fide"], action="append")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--reports", action="store_true", help="the HTML pages too, first and late runs")

@@ -8,7 +8,7 @@ format's median and largest time a list, and the total. The warehouse is
 opened read-only. For FIDE on the Belgian history (the largest case: 412 lists
 of up to 12,565 players), build it first:
 
-    python bench/belgium_inputs.py ../shared/data/belgium belgium/
+    python bench/belgium_inputs.py data/belgium belgium/
     ratings run --system fide --players belgium/players.parquet --ratings belgium/ratings.parquet \\
         --games belgium/games.parquet --warehouse fide.duckdb --out fide/ --no-reports
 """

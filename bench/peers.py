@@ -24,7 +24,7 @@ pip install -e '.[peers]'.
 
 A part of the history in about a minute (three windows of 1990):
 
-    python bench/peers.py --belgium ../shared/data/belgium --since 1990-01-01 --until 1990-12-31 --work /tmp/peers-1990
+    python bench/peers.py --since 1990-01-01 --until 1990-12-31 --work /tmp/peers-1990
 """
 from __future__ import annotations
 

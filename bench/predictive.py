@@ -1,13 +1,15 @@
 """How well did each rule set's ratings predict the games? The Belgian history
-(../shared/data/belgium) under the performance Elo and the FIDE Elo, beside the
+(data/belgium) under the performance Elo and the FIDE Elo, beside the
 federation's own published ratings.
 
-    python bench/predictive.py ../shared/data/belgium [--work DIR]
+    python bench/predictive.py data/belgium [--work DIR]
 
 Each system is run from an empty warehouse on the same inputs (bench/belgium_inputs.py),
-then every game is scored with the ratings *in force before its list*: for our two
-systems the list before the one whose window holds the game, for the federation the
-published list before the one that reported it. The expected score of White is the
+then every game is scored with the ratings *in force on its day*: for our two systems
+the list before the one whose window holds the game, for the federation the latest list
+published before the game, i.e. whose checklist closed before its date (federation.parquet's
+`window_end`, bench/belgium_inputs.py; of two lists closed the same day, the later). No
+list scores a game it holds. The expected score of White is the
 logistic 1 / (1 + 10^(−D/400)) for all three (one yardstick, no 400 cap), and the
 log-loss of a game is −(s ln E + (1 − s) ln(1 − E)) with s = 1, ½ or 0.
 Only games where all three systems rate both players are compared, so every column
@@ -66,22 +68,22 @@ def log_loss(table: str) -> str:
                + (1 - s) * ln(1 - 1 / (1 + pow(10, -({table}.white - {table}.black) / 400))))"""
 
 
-def comparison(src: Path, warehouses: dict[str, Path]) -> list[tuple]:
+def comparison(src: Path, federation: Path, warehouses: dict[str, Path]) -> list[tuple]:
     con = duckdb.connect()
     for system, path in warehouses.items():
         con.execute(f"attach '{path}' as {system} (read_only)")
     # One side at a time: joined in one query, DuckDB may pair the two sides' ratings
     # by list first (every pair of players of a list) before it meets the games.
     con.execute(f"""create temp table official as
-        with periods as (select list_period, lag(list_period) over (order by list_period) as previous
-                         from (select distinct list_period from '{src}/official_ratings.parquet'))
-        select g.game_id, g.list_period, p.previous, g.white_id, g.black_id, w.rating as white,
+        with published as (select window_end, max(list_id) as in_force
+                           from (select distinct list_id, window_end from '{federation}') group by window_end)
+        select g.game_id, g.list_period, p.in_force, g.white_id, g.black_id, w.rating as white,
                case g.result when '1-0' then 1.0 when '0-1' then 0.0 else 0.5 end as s
-        from '{src}/games.parquet' g join periods p using (list_period)
-        join '{src}/official_ratings.parquet' w on w.list_period = p.previous and w.player_id = g.white_id""")
+        from '{src}/games.parquet' g asof join published p on g.date > p.window_end
+        join '{federation}' w on w.list_id = p.in_force and w.player_id = g.white_id""")
     con.execute(f"""create temp table official_black as
         select o.game_id, b.rating as black from official o
-        join '{src}/official_ratings.parquet' b on b.list_period = o.previous and b.player_id = o.black_id""")
+        join '{federation}' b on b.list_id = o.in_force and b.player_id = o.black_id""")
     for system in SYSTEMS:
         # The warehouse's game_id is the source's (bench/belgium_inputs.py keeps it).
         con.execute(f"create temp table pre_{system} as select game_id::bigint as game_id, white, black "
@@ -100,13 +102,13 @@ def comparison(src: Path, warehouses: dict[str, Path]) -> list[tuple]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("src", type=Path, help="the Belgian data folder (../shared/data/belgium)")
+    parser.add_argument("src", type=Path, help="the Belgian data folder (data/belgium)")
     parser.add_argument("--work", type=Path, default=Path("/tmp/predictive"), help="inputs and warehouses")
     args = parser.parse_args()
     inputs = write_belgium_inputs(args.src.resolve(), args.work / "inputs")
     warehouses = {system: computed_warehouse(system, inputs, args.work) for system in SYSTEMS}
-    rows = comparison(args.src.resolve(), warehouses)
-    print("Mean log-loss of the pre-list ratings' expected scores (logistic; lower is better; ln 2 = 0.6931)")
+    rows = comparison(args.src.resolve(), inputs["federation"], warehouses)
+    print("Mean log-loss of the expected scores of the ratings in force (logistic; lower is better; ln 2 = 0.6931)")
     print(f"| {'list':<7} | {'games':>9} | {'federation':>10} | {'performance':>11} | {'FIDE':>7} |")
     print(f"|{'-' * 9}|{'-' * 11}:|{'-' * 11}:|{'-' * 12}:|{'-' * 8}:|")
     for period, games, official, performance, fide in rows:

@@ -132,7 +132,7 @@ def belgium(src: Path, work: Path) -> dict[str, Path]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="100k,1m", help="comma-separated: 100k, 1m, 10m")
-    parser.add_argument("--belgium", type=Path, default=ROOT.parent / "shared" / "data" / "belgium")
+    parser.add_argument("--belgium", type=Path, default=ROOT / "data" / "belgium")
     parser.add_argument("--reference-up-to", default="1m", help="largest size the plain implementation runs on")
     parser.add_argument("--floor", action="store_true",
                         help="also time `ratings run` with its defaults (reports) and the standalone floor")

@@ -56,7 +56,7 @@ def weight(site: Path, files: list[Path]) -> tuple[int, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--warehouse", type=Path, help="a rated warehouse (default: the Belgian history, rated here)")
-    parser.add_argument("--belgium", type=Path, default=HERE.parent.parent / "shared" / "data" / "belgium",
+    parser.add_argument("--belgium", type=Path, default=HERE.parent / "data" / "belgium",
                         help="the Belgian history's folder (without --warehouse)")
     parser.add_argument("--system", default="performance")
     parser.add_argument("--lang", default="en,fr,nl,de")

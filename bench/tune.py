@@ -1,9 +1,9 @@
 """What a study's trial costs beside the rate stage it repeats: the Belgian history
-(../shared/data/belgium) rated by `ratings run --no-reports` (its Rate stage timed by
+(data/belgium) rated by `ratings run --no-reports` (its Rate stage timed by
 the command itself), then `ratings tune` on the same warehouse, each trial's seconds
 as the study records them (rated, scored, drift read, rolled back).
 
-    python bench/tune.py ../shared/data/belgium [--system performance] [--trials 50] [--repeat 3] [--work DIR]
+    python bench/tune.py data/belgium [--system performance] [--trials 50] [--repeat 3] [--work DIR]
 
 Prints one row per rule set: the rate stage (the median of --repeat runs), the
 trials' median and slowest, their ratio to the rate stage, the whole study's wall

@@ -1,18 +1,18 @@
-"""Rebuild data/sample/ from the Belgian history in ../shared/data/belgium.
+"""Rebuild data/sample/ from the Belgian history in data/belgium.
 
 One season of real games (1 Sep 2018 – 31 Aug 2019: the lists 2019-01, 2019-05
 and 2019-09 of the nominal calendar), the federation's published ratings of
 July 2018 as the list in force before it, and the registry of every player
 involved. The data are anonymised: names are made from the membership number.
 
-    python data/make_sample.py ../shared/data/belgium
+    python data/make_sample.py data/belgium
 """
 import sys
 from pathlib import Path
 
 import duckdb
 
-src = Path(sys.argv[1] if len(sys.argv) > 1 else "../shared/data/belgium")
+src = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).parent / "belgium"
 out = Path(__file__).parent / "sample"
 out.mkdir(exist_ok=True)
 con = duckdb.connect()

@@ -1,6 +1,6 @@
 """The columns of each input kind (required first, then optional) and the form of an
 event id: what ingest needs to stage a file, without validation's libraries
-(Pandera and pandas load in 0.8 s; `ratings ingest` and the reading commands need neither)."""
+(Pandera and pandas take long to load; `ratings ingest` and the reading commands need neither)."""
 from __future__ import annotations
 
 # Input columns per kind: required first, then optional ones.

@@ -6,7 +6,8 @@
 writes `players`, `ratings` (the list in force before the first window) and
 `games` (CSV, or Parquet with `--format parquet`). Everything is numpy array
 code: the loops run over lists, tournament sizes and rounds, never over
-players or games, so about a million games take a few seconds.
+players or games, so that a federation of a million games is quick to make
+(bench/README.md).
 
 The model:
 

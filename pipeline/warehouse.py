@@ -43,8 +43,9 @@ WAREHOUSE_VERSION = 12  # the layout of sql/schema.sql and sql/migrations/; 2: l
 # no longer rates their player, or would not be made (rated_at_entry, set_aside, set_aside_run); 12: the games
 # a series does not rate (excluded_games: a history bound is a rule set's) and a tournament file's own dates
 # (file_dates, ruling D1)
-# sql/schema.sql is layout 6; sql/migrations/<n>.sql brings layout n - 1 to n. A warehouse of layout 6 or later
-# is brought up to date at its first writable connection; an older one is refused (rebuild it).
+# sql/schema.sql is the current layout, all a new warehouse runs; sql/migrations/<n>.sql brings layout n - 1 to n.
+# A warehouse of layout 6 or later is brought up to date at its first writable connection; an older one is refused
+# (rebuild it).
 MIGRATED_FROM = 6
 
 
@@ -103,10 +104,11 @@ def _create(path: Path) -> None:
     """The warehouse's tables, version row and views, written under a temporary name
     in the same folder, then renamed to `path` in one step.
 
-    The first warehouse a process makes is built by running sql/schema.sql and
-    sql/views.sql; its bytes are kept (a few hundred KB), and each later one of the
-    same layout is those bytes written out (about 1 ms instead of 0.2 s: the tests
-    make hundreds). Either way the file appears whole, by the rename."""
+    The first warehouse a process makes is built by running sql/schema.sql (the
+    current layout: no migration) and sql/views.sql; its bytes are kept (a few
+    hundred KB), and each later one of the same layout is those bytes written out,
+    much less work than running the SQL again (the tests make hundreds). Either way
+    the file appears whole, by the rename."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.creating-{os.getpid()}")
@@ -118,9 +120,6 @@ def _create(path: Path) -> None:
         else:
             with duckdb.connect(str(tmp)) as con:
                 con.execute(schema)
-                for n, migration in enumerate(_migrations(MIGRATED_FROM), start=MIGRATED_FROM + 1):
-                    con.execute(migration.read_text())
-                    _after_migration(con, n)
                 con.execute("insert into warehouse_version values (?)", [WAREHOUSE_VERSION])
                 _refresh_views(con)
             if not tmp.with_name(tmp.name + ".wal").exists():  # closed and checkpointed: the file is all of it
@@ -163,8 +162,7 @@ _TEMPLATES: dict[str, bytes] = {}
 def _layout_key(schema: str) -> str:
     """What a new warehouse's bytes depend on: the tables, the views, the version row,
     and the DuckDB that wrote them (its storage format)."""
-    text = "\0".join([schema, *(m.read_text() for m in _migrations(MIGRATED_FROM)), (SQL_DIR / "views.sql").read_text(),
-                      str(WAREHOUSE_VERSION), duckdb.__version__])
+    text = "\0".join([schema, (SQL_DIR / "views.sql").read_text(), str(WAREHOUSE_VERSION), duckdb.__version__])
     return hashlib.sha256(text.encode()).hexdigest()
 
 

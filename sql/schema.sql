@@ -1,7 +1,10 @@
 -- The warehouse: every table the pipeline keeps. Idempotent (IF NOT EXISTS).
 
 -- The layout version: pipeline/warehouse.py refuses a warehouse of another one. This file is
--- layout 6; sql/migrations/<n>.sql brings it to layout n (a new warehouse runs them all).
+-- the current layout (WAREHOUSE_VERSION, 12), all a new warehouse runs; sql/migrations/<n>.sql
+-- brings an older warehouse from layout n - 1 to n (tests/test_schema_layout.py: layout 6 and
+-- the migrations give these tables exactly). The rule sets' own tables are made by their
+-- schema.sql when they first rate.
 create table if not exists warehouse_version (version integer not null);
 
 -- Settings of the warehouse: `game`, the game its rule sets rate (chess or go),
@@ -75,7 +78,8 @@ create table if not exists staged_ratings (
     file_id integer not null, row_number bigint not null,
     fixes_file integer, fixes_row bigint,  -- the rejected row this one fixes (ratings rejects)
     player_id varchar, rating varchar, archive_performance varchar, archive_games varchar,
-    games_total varchar, peak_rating varchar
+    games_total varchar, peak_rating varchar,
+    extra json                             -- the file's other columns: a rule set's own (RuleSet.initial_columns)
 );
 create table if not exists staged_calendar (
     file_id integer not null, row_number bigint not null,
@@ -188,7 +192,9 @@ create table if not exists initial_ratings (
     file_id             integer not null,
     row_number          bigint not null,
     games_total         integer,           -- FIDE: rated games to date (null: established, 30 or more)
-    peak_rating         double             -- FIDE: highest published rating (null: the rating)
+    peak_rating         double,            -- FIDE: highest published rating (null: the rating)
+    extra               json               -- a rule set's own starting state (RuleSet.initial_columns), checked
+                                           -- by its own model at validation
 );
 
 create table if not exists calendar (
@@ -227,8 +233,9 @@ create table if not exists series (
     created_run integer not null
 );
 
--- One row per computed list (or event) of a series: its current revision. The
--- estimation's figures are those of rule sets that estimate unrated players.
+-- One row per computed list (or event) of a series: its current revision, with the figures
+-- every rule set's rating returns. A rule set's own figures (the performance Elo's
+-- estimation: rounds used, players still moving) are in a table of its own (<rule set>_lists).
 create table if not exists lists (
     series               varchar not null,
     list_id              varchar not null,
@@ -244,16 +251,12 @@ create table if not exists lists (
     forfeits             bigint not null,
     players_rated        bigint not null,
     new_players          bigint not null,
-    estimated_players    bigint,
-    rounds_used          integer,
-    players_still_moving bigint,
-    unanchored_players   bigint,
-    seniors_without_birth_year bigint,
     primary key (series, list_id)
 );
 
--- Each player's state after each list: who has a rating (or what the rule set keeps
--- for them: archives, games to date, ...; its columns are added by its schema.sql).
+-- Each player's state after each list: who has a rating. What a rule set keeps besides
+-- (archives, games to date, K, ...) is in a table of its own, keyed as these rows
+-- (RuleSet.extensions: performance_state, fide_state, ...); no rule set adds a column here.
 -- (Big tables carry no primary key: DuckDB's indexes slow bulk inserts; the
 -- grain is checked by sql/audits/ instead.)
 create table if not exists player_state (
@@ -263,7 +266,9 @@ create table if not exists player_state (
     rating    double                       -- published (rounded as the rule set publishes); null while unrated
 );
 
--- The calculation of every player who played in a list; the rule set adds its own terms.
+-- The calculation of every player who played in a list: what every rule set computes. A
+-- rule set's own terms (performance, K, expected score, ...) are in a table of its own
+-- (<rule set>_calculations), keyed as these rows.
 create table if not exists calculations (
     series          varchar not null,
     list_id         varchar not null,
@@ -304,7 +309,10 @@ create table if not exists rating_changes (
 );
 
 -- Corrections by the rating commission: applied at their list of their series (the
--- published rating becomes `rating`), every later list follows from them.
+-- published rating becomes `rating`), every later list follows from them. A correction
+-- whose list no longer rates the player whose games it rated when it was entered, or is a
+-- list a run from scratch would not make, is set aside with why, never applied to another
+-- list (sql/corrections_in_force.sql).
 create table if not exists corrections (
     correction_id integer primary key,
     series     varchar not null,
@@ -318,7 +326,10 @@ create table if not exists corrections (
     withdrawn_at     timestamp,              -- withdrawn: never applied again
     withdrawn_by     varchar,
     withdrawn_reason varchar,
-    withdrawn_run    integer
+    withdrawn_run    integer,
+    rated_at_entry   boolean,                -- the list rated the player's games when it was entered
+    set_aside        varchar,                -- why the rating stage set it aside; null: applied
+    set_aside_run    integer                 -- the run that last set it aside or back in force
 );
 
 -- Events: Go events (each a period of the Go rule sets), and chess tournaments an
@@ -328,8 +339,9 @@ create table if not exists events (
     name       varchar not null,
     start_date date not null,
     end_date   date not null,
-    class      varchar,                    -- Go: A (EGF, 1.2), B (tournament, 1.0), C (club, 0.8), D (friendly, 0)
-    board_size integer,                    -- Go: 19, 13 (× 0.5) or 9 (× 0.3)
+    class      varchar,                    -- Go: A (EGF), B (tournament), C (club), D (friendly): the Belgian
+                                           -- rule set weighs them 1.2, 1.0, 0.8 and 0
+    board_size integer,                    -- Go: 19, 13 or 9 (Belgian: × 0.5, × 0.3 for games from 2021)
     file_id    integer not null,
     row_number bigint not null,
     run_id     integer not null,
@@ -351,4 +363,131 @@ create table if not exists go_games (
     row_number   bigint not null,
     round        integer,                  -- the round, where the file gives it
     run_id       integer not null
+);
+
+-- What each list's publication wrote in each output folder, so that a run whose list
+-- kept its revision (a late result touches the last lists only) neither rebuilds nor
+-- rereads its files: pipeline/publish/record.py checks the files on disk against these
+-- hashes instead (an edited or missing file is published again, or refused).
+create table if not exists published_files (
+    folder      varchar not null,   -- the series' output folder, resolved
+    series      varchar not null,
+    list_id     varchar not null,
+    fingerprint varchar not null,   -- what its files depend on (pipeline/publish/record.py)
+    file        varchar not null,   -- relative to the folder: lists/2022-04-r2.csv, state/2022-04.parquet
+    sha256      varchar not null,
+    size        bigint not null,
+    recorded_at timestamp not null, -- when it was written (or found on disk with these bytes)
+    primary key (folder, series, list_id, file)
+);
+
+-- What the rating officer decides where validation cannot. A reject no fix can take in
+-- (a player against themself, in a file the organiser no longer has) is closed with who,
+-- when and why, and may be reopened: every decision is kept here, the reject's status
+-- says the latest ('closed', or 'open' again), and a closed reject is still a rejected
+-- row (sql/audits/rows_accounted.sql counts it).
+create table if not exists reject_closures (
+    file_id    integer not null,
+    row_number bigint not null,
+    action     varchar not null,   -- closed / reopened
+    decided_at timestamp not null,
+    decided_by varchar not null,
+    reason     varchar not null,
+    run_id     integer not null
+);
+
+-- A game that may be a second copy of another (same date, players, result and event
+-- under another game_id) is taken in and rated, and warned about until the officer
+-- withdraws one copy (its row goes to withdrawn_rows, as a withdrawn file's do) or
+-- keeps both: a round robin may hold the same pairing twice in a day.
+create table if not exists duplicate_decisions (
+    game_key   bigint not null,    -- withdrawn: the copy withdrawn; kept: the first copy
+    other_key  bigint not null,    -- the copy it repeats (kept: the second)
+    decision   varchar not null,   -- withdrawn / kept
+    decided_at timestamp not null,
+    decided_by varchar not null,
+    reason     varchar not null,
+    run_id     integer not null,
+    primary key (game_key, other_key)
+);
+
+-- Parameter studies (`ratings tune`). A study searches a rule set's parameters on the
+-- warehouse's history; each trial rates it as a scenario that is rolled back, and what it
+-- found is kept here: the study resumes from its trials, and `ratings tunes` lists the
+-- studies. No column is named `series`: a scenario dropped leaves them alone.
+create table if not exists studies (
+    study        varchar primary key,
+    system       varchar not null,          -- the rule set searched
+    space        json not null,             -- the space as checked (pipeline/tune/space.py)
+    objective    varchar not null,          -- log-loss or brier, on the training games
+    max_drift    double,                    -- a trial whose cohort drift is larger is infeasible; null: none
+    train_until  varchar,                   -- the official list the training ends with; null: no split
+    split_day    date,                      -- that list's window end: the test games are played after it
+    seed         bigint not null,
+    sampler      varchar not null,          -- tpe, or grid (a discrete space of no more points than trials)
+    trials_asked integer not null,          -- the trials the last run asked for
+    inputs       ubigint not null,          -- what the official lists were computed from (their signatures)
+    created_run  bigint not null,
+    created_at   timestamp not null
+);
+
+create table if not exists study_trials (
+    study                   varchar not null,
+    trial                   integer not null,  -- 1, 2, ...: the order they were rated in
+    parameters              json not null,     -- the parameters searched, as rated
+    refused                 varchar,           -- the rule set's reason when it would not take them together
+    train_games             bigint,
+    train_log_loss          double,
+    train_brier             double,
+    test_games              bigint,
+    test_log_loss           double,
+    test_brier              double,
+    official_train_log_loss double,            -- the official lists on the same games
+    official_train_brier    double,
+    official_test_log_loss  double,
+    official_test_brier     double,
+    drift                   double,            -- the decade cohort change of largest size, signed
+    drift_by_decade         json,              -- {"1990": 76.6, ...}
+    idle_drift              double,            -- mean change of those who did not play, added over the lists
+    feasible                boolean,           -- within max_drift (null: refused)
+    seconds                 double,
+    run_id                  bigint not null,
+    primary key (study, trial)
+);
+
+-- The test games' calibration of each trial and of the official lists on the same games.
+create table if not exists study_calibration (
+    study     varchar not null,
+    trial     integer not null,
+    source    varchar not null,                -- trial or official
+    bin       double not null,
+    bin_end   double not null,
+    games     bigint not null,
+    expected  double,
+    actual    double,
+    primary key (study, trial, source, bin)
+);
+
+-- A stored game one series does not rate: a history bound is a rule set's, not the
+-- warehouse's. A game its rule set would file before the first list of one series
+-- (the FIDE lists, which began later) but inside another's history is taken in, rated
+-- by the other, and kept here for the one, with why; a game every series would file
+-- before its history is rejected. A scenario made later starts with its rule set's
+-- official exclusions; `ratings scenario --drop` removes its rows (keyed by series).
+create table if not exists excluded_games (
+    series   varchar not null,
+    game_key bigint not null,      -- games.game_key (file_id * 2^32 + row_number)
+    reason   varchar not null,     -- as validation said it (the first list named)
+    run_id   integer not null,     -- the run that validated the game
+    primary key (series, game_key)
+);
+
+-- The dates a tournament file gives besides its games' (a TRF's start and end, tags 042
+-- and 052, and its round dates, tag 132): a game's date is a likely typo only when it
+-- lies more than two years from every other date of its own file and from every game
+-- stored (ruling D1), and these are dates of its file.
+create table if not exists file_dates (
+    file_id integer not null,      -- the games part of the tournament file
+    date    date not null,
+    what    varchar not null       -- start (042), end (052), round N (132)
 );

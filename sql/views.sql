@@ -6,8 +6,8 @@
 -- the next list or revision.
 create or replace view list_ratings as
 -- A list's rows meet the list before's and the calculations on the list's position (an
--- integer), not its name: a third faster; no names (an asof join of every row, half of
--- rating_history's time), for the list reports, which name only the rows they show.
+-- integer), not its name; no names (an asof join of every row, the larger part of
+-- rating_history's work), for the list reports, which name only the rows they show.
 with list_order as (
     select series, list_id, position, lag(list_id) over (partition by series order by position) as previous_list_id
     from lists

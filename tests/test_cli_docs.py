@@ -4,7 +4,10 @@ gives it (regenerate it with `python -m tests.test_cli_docs`), so no option is m
 from the manual. The README names the commands of a season."""
 from __future__ import annotations
 
+import os
 import shlex
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -12,6 +15,7 @@ import click
 import pytest
 
 from pipeline.cli import main
+from pipeline.systems import IGNORE_INSTALLED
 from tests.as_user import ratings
 from tests.conftest import PROJECT_DIR
 
@@ -43,6 +47,26 @@ def test_every_option_is_in_the_reference():
     for name, command in main.commands.items():
         for option in (o for p in command.params for o in p.opts if o.startswith("--")):
             assert option in REFERENCE.read_text().split(f"## `ratings {name}`")[1].split("\n## ")[0], (name, option)
+
+
+
+def test_a_rule_set_installed_beside_the_pipeline_leaves_the_reference_as_it_is(tmp_path):
+    """docs/reference.md is the pipeline's help with its own rule sets: the toy installed from
+    its wheel (tests/toy_rule_set, its entry point), which `ratings --help` then lists, turns
+    neither the reference check nor any other red."""
+    source, target = tmp_path / "src", tmp_path / "site"  # built from a copy: the build leaves files beside it
+    shutil.copytree(PROJECT_DIR / "tests" / "toy_rule_set", source,
+                    ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "build"))
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
+                    "--target", str(target), str(source)], check=True, capture_output=True)
+    env = {k: v for k, v in os.environ.items() if k != IGNORE_INSTALLED} | {"PYTHONPATH": str(target)}
+    script = Path(sys.executable).parent / "ratings"
+    assert "plain-elo" in subprocess.run([str(script), "--help"], capture_output=True, text=True, env=env,
+                                         cwd=tmp_path).stdout  # installed: a user's help lists it
+    check = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider",
+                            f"{Path(__file__).resolve()}::test_every_option_is_in_the_reference"],
+                           capture_output=True, text=True, env=env, cwd=PROJECT_DIR)
+    assert check.returncode == 0, check.stdout + check.stderr
 
 
 # The examples a warehouse alone can run (the others name input files, players and lists
@@ -77,5 +101,6 @@ def test_the_help_examples_run_on_a_real_warehouse(sample, name):
 
 
 if __name__ == "__main__":
+    os.environ[IGNORE_INSTALLED] = "1"  # the pipeline's own rule sets, whatever is installed beside it
     REFERENCE.write_text(reference())
     sys.exit(0)

@@ -12,8 +12,10 @@ import pandas as pd
 import pytest
 
 from pipeline.systems import rule_set
+from pipeline.systems.glicko2 import Glicko2
+from pipeline.systems.go_belgium.rules import rate_event
 from tests.as_user import ratings
-from tests.conftest import write_rows
+from tests.conftest import cli_runner, write_rows
 
 GAMES = ["game_id", "date", "white_id", "black_id", "result"]
 
@@ -119,7 +121,7 @@ def test_until_scores_the_games_up_to_its_day(glicko):
     assert line[1:3] == ["4", f"{log_loss(games['forecast'], games['score']):.4f}"]
 
 
-DAY = np.array(["2027-03-01", "2027-03-01"], dtype="datetime64[D]")
+DAY = {"day": np.array(["2027-03-01", "2027-03-01"], dtype="datetime64[D]")}
 
 
 def test_the_performance_elo_forecasts_by_its_table_read_the_other_way():
@@ -130,7 +132,7 @@ def test_the_performance_elo_forecasts_by_its_table_read_the_other_way():
     assert performance.win_probability(white, black, DAY) == pytest.approx([0.637143, 0.05], abs=1e-6)
     # Beyond the table's last row (D(0.99) = 677) it says no more than 0.99.
     assert performance.win_probability({"rating": np.array([2500.0])}, {"rating": np.array([1500.0])},
-                                       DAY[:1]) == pytest.approx([0.99])
+                                       {"day": DAY["day"][:1]}) == pytest.approx([0.99])
 
 
 def test_fide_forecasts_by_table_8_1_2_and_the_400_rule():
@@ -141,6 +143,39 @@ def test_fide_forecasts_by_table_8_1_2_and_the_400_rule():
     assert fide.win_probability(white, black, DAY).tolist() == [0.64, 0.08]
     # A player of 2650 or more uses the real difference in an event from 1 October 2025 (X4):
     # 2700 - 2100 = 600, the row 560-619, 0.98; before that day it counts as 400: 0.92.
-    days = np.array(["2025-09-30", "2025-10-01"], dtype="datetime64[D]")
+    days = {"day": np.array(["2025-09-30", "2025-10-01"], dtype="datetime64[D]")}
     got = fide.win_probability({"rating": np.array([2700.0, 2700.0])}, {"rating": np.array([2100.0, 2100.0])}, days)
     assert got.tolist() == [0.92, 0.98]
+
+
+def test_the_belgian_go_forecast_is_whites_expectation_in_its_own_rate_event():
+    """Go games are not scored by `evaluate` yet (it reads chess's games): the forecast the
+    rule set declares is checked against the expectation its own rating computes for White."""
+    go = rule_set("go-belgium", {})
+    # Four games of one event: Black, White, Black's result, handicap (Black takes the stones).
+    black, white = np.array([0, 1, 2, 3]), np.array([1, 2, 3, 0])
+    black_result, handicap = np.array([1.0, 0.0, 0.5, 1.0]), np.array([0.0, 2.0, 5.0, 1.0])
+    points = np.array([-350.0, 120.0, 640.0, -1500.0])
+    r = rate_event(black, white, black_result, handicap, np.ones(4), points, np.full(4, np.nan), go.parameters)
+    whites_side = r.terms["expected"][4:]  # the sides: the four Blacks, then the four Whites
+    forecast = go.win_probability({"rating": points[white]}, {"rating": points[black]}, {"handicap": handicap})
+    assert forecast == pytest.approx(whites_side, abs=1e-15)
+    # By hand, the first game: White 120 against Black -350, even: d = +470; A at 120 from
+    # table I, between 50 (A 100) and 150 (A 95): 100 - 5 × 70 / 100 = 96.5; White is the
+    # stronger: 0.986 - 1 / (e^(470 / 96.5) + 1) = 0.986 - 1 / 131.3725 = 0.978388.
+    assert forecast[0] == pytest.approx(0.978388, abs=1e-6)
+
+
+def test_the_french_1984_go_rules_declare_no_forecast():
+    # Points by case, no expectation (seed 004): scored by the yardstick alone, and said so.
+    assert rule_set("go-ffg1984", {}).forecast_columns is None
+
+
+def test_a_forecast_that_is_not_a_probability_names_the_rule_set(glicko, monkeypatch, tmp_path):
+    """A rule set's win_probability outside 0..1 (a defect of its code, an outside rule set's
+    most likely) is one message naming it, never a score of nonsense."""
+    monkeypatch.setattr(Glicko2, "win_probability", lambda self, white, black, game: white["rating"] / 1000)
+    refused = cli_runner()("evaluate", "--system", "glicko2", "--warehouse", glicko / "w.duckdb", ok=False)
+    assert refused.exit_code == 1
+    assert ("the glicko2 rules' win_probability gave a value outside 0..1 for glicko2's games: a defect of the "
+            "rule set's code") in refused.output

@@ -66,6 +66,7 @@ def test_whr_in_natural_units_and_on_a_fitted_scale(glicko):
     assert line_of(printed, "natural")[2] == f"{own_loss:.4f}"
     # On these four games WHR's lists predict every decisive result the wrong way round (fitted
     # on one or two games each): no positive scale fits them, and fitting says so.
+    shutil.copy(WHR, glicko / "whr.csv")  # this test's own copy: under xdist it may run first
     refused = completed(glicko, "evaluate", "--ratings", "whr.csv", "--scale", "fit", "--offset", "1500",
                         "--warehouse", "w.duckdb", code=1)
     assert "whr.csv: no scale fits its ratings to the 4 games scored" in refused.stderr
@@ -180,6 +181,8 @@ def test_a_list_dated_by_its_month_that_would_score_its_own_months_games_is_refu
      "fed.csv, rows 1, 2: list 2027-01 is dated 2027-01-01 and 2027-01-02: one list, one date"),
     ([*RATINGS, "window_end"], [[1, "2027-01", 1600, "31/12/2026"]],
      "fed.csv, row 1: window_end '31/12/2026' is not a day (YYYY-MM-DD)"),
+    ([*RATINGS, "window_end"], [[1, "2027-01", 1600, "2026-12-31"], [2, "2027-02", 1600, ""]],
+     "fed.csv, row 2: no window_end: every list of the file is dated by its window_end"),
     ([*RATINGS, "date", "window_end"], [[1, "2027-01", 1600, "2027-01-01", "2026-12-31"]],
      "fed.csv: the file has both a date column (date: the first day a list is in force) and a window_end column"),
     (RATINGS, [[1, "2027-01-32", 1600]], "fed.csv, row 1: {'player_id': '1', 'list_id': '2027-01-32'"),

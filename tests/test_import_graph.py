@@ -82,3 +82,22 @@ def test_the_package_has_no_import_cycle():
 def test_the_cycle_finder_finds_one():
     # The test above could pass by finding nothing: a made-up graph with a cycle must be found.
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def private_imports() -> list[str]:
+    """Each name with a leading underscore a module imports from another part of the package
+    (pipeline.site from pipeline.publish, ...): a part's private function is its own to change."""
+    found = []
+    for name, path in modules().items():
+        part = name.split(".")[1] if name.count(".") else name
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("pipeline."):
+                if node.module.split(".")[1] != part:
+                    found += [f"{name} imports {node.module}.{a.name}" for a in node.names if a.name.startswith("_")]
+    return found
+
+
+def test_no_part_imports_another_parts_private_name():
+    # Issue 54: the site made the list files through publish's _list_files (now
+    # pipeline.publish.list_and_state_files, which publication calls too).
+    assert private_imports() == []

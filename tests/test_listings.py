@@ -16,6 +16,7 @@ import pytest
 
 from tests.conftest import PROJECT_DIR, cli_runner, copy_built, write_rows, write_small_federation
 from tests.test_go_pipeline import go_files  # noqa: F401 (a fixture)
+from tests.workflows.inputs import BELGIUM, list_windows
 
 BELGIAN = PROJECT_DIR / "tests" / "fixtures" / "belgium" / "official_ratings.parquet"  # as shipped: list_period
 SAMPLE = PROJECT_DIR / "data" / "sample"
@@ -204,11 +205,6 @@ def test_the_federations_file_is_compared_as_shipped(cli, belgian, tmp_path):
     assert first["mean_b"] == pytest.approx(sum(theirs) / len(theirs), abs=1e-9)
 
 
-# The last day of the games each list's checklist reported (the shared Belgian data's
-# games.parquet, max(date) by list_period): the window each list was computed from.
-BELGIAN_WINDOWS = {"201810": "2018-09-28", "201901": "2018-12-28", "201904": "2019-03-29", "201907": "2019-07-04"}
-
-
 def test_the_federations_file_is_scored_once_it_says_its_windows(cli, belgian, tmp_path):
     # As shipped, its lists are dated by their month alone, and their months hold games they
     # would score (the window rule): refused, with the way out.
@@ -216,8 +212,7 @@ def test_the_federations_file_is_scored_once_it_says_its_windows(cli, belgian, t
                   "--warehouse", belgian, ok=False)
     assert refused.exit_code == 1 and "is dated by its month alone" in refused.output
     assert "say when with a window_end column" in refused.output
-    ends = " ".join(f"when '{period}' then '{end}'" for period, end in BELGIAN_WINDOWS.items())
-    duckdb.sql(f"""copy (select *, case list_period {ends} end as window_end from '{BELGIAN}')
+    duckdb.sql(f"""copy (select o.*, w.window_end from '{BELGIAN}' o join ({list_windows(BELGIUM)}) w using (list_period))
                    to '{tmp_path / "official_ratings.parquet"}' (format parquet)""")
     printed = cli("evaluate", "--system", "performance", "--ratings", tmp_path / "official_ratings.parquet",
                   "--columns", "list_id=list_period", "--format", "csv", "--warehouse", belgian).stdout

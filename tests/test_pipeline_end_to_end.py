@@ -147,8 +147,8 @@ def test_embedded_sample_runs_with_no_arguments(cli, tmp_path, monkeypatch):
 def test_audits_pass_after_a_run(cli, small_federation, tmp_path):
     run_small(cli, small_federation, tmp_path)
     result = cli("audit", "--warehouse", tmp_path / "w.duckdb")
-    # sql/audits/, lists_on_withdrawn_games and series_rule_sets
-    assert "FAILED" not in result.output and result.output.count("ok") == 9
+    # sql/audits/, lists_on_withdrawn_games, series_rule_sets and own_tables_grain
+    assert "FAILED" not in result.output and result.output.count("ok") == 10
 
 
 def test_audit_finds_a_broken_rule(cli, small_federation, tmp_path):

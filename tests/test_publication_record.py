@@ -30,13 +30,14 @@ def files_of(folder) -> dict[str, bytes]:
 def built_lists(monkeypatch) -> list[str]:
     """The list ids whose files publication builds in this test, in order."""
     built = []
-    original = pipeline.publish._list_files
+    original = pipeline.publish.list_and_state_files
 
-    def recording(one, pairing, list_id, formats, layouts=None):
-        built.append(list_id)
-        return original(one, pairing, list_id, formats, layouts)
+    def recording(list_id, formats, rows=None, *args, **kwargs):
+        if rows is not None:  # a list's files, not a state's alone
+            built.append(list_id)
+        return original(list_id, formats, rows, *args, **kwargs)
 
-    monkeypatch.setattr(pipeline.publish, "_list_files", recording)
+    monkeypatch.setattr(pipeline.publish, "list_and_state_files", recording)
     return built
 
 

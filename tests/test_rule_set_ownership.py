@@ -16,7 +16,8 @@ import duckdb
 import pandas as pd
 import pytest
 
-from tests.conftest import write_rows
+from pipeline.systems import IGNORE_INSTALLED
+from tests.conftest import PROJECT_DIR, write_rows
 
 TOY = Path(__file__).parent / "toy_rule_set"
 CORE_STATE = ["series", "list_id", "player_id", "rating"]
@@ -37,7 +38,9 @@ def toy_installed(tmp_path_factory) -> dict[str, str]:
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
                     "--target", str(target), str(folder / "src")], check=True, capture_output=True)
     assert (target / "plain_elo" / "schema.sql").is_file()  # the wheel carries its schema
-    return os.environ | {"PYTHONPATH": str(target), "RATINGS_WAREHOUSE": ""}
+    # Its rule set loaded, as a federation's machine loads it (the suite ignores installed ones).
+    return {k: v for k, v in os.environ.items() if k != IGNORE_INSTALLED} | {"PYTHONPATH": str(target),
+                                                                            "RATINGS_WAREHOUSE": ""}
 
 
 def ratings(env: dict, *args, ok: int = 0) -> subprocess.CompletedProcess:
@@ -119,8 +122,8 @@ def test_a_warehouse_of_layout_8_is_migrated_with_each_rule_sets_columns_kept(tm
     from pipeline import warehouse
 
     w = tmp_path / "old.duckdb"
-    with duckdb.connect(str(w)) as con:  # layout 8, as sql/schema.sql, 7.sql and 8.sql made it
-        con.execute((warehouse.SQL_DIR / "schema.sql").read_text())
+    with duckdb.connect(str(w)) as con:  # layout 8, as layout 6's schema.sql, 7.sql and 8.sql made it
+        con.execute((PROJECT_DIR / "tests" / "fixtures" / "schema_layout6.sql").read_text())
         for n in (7, 8):
             con.execute((warehouse.SQL_DIR / "migrations" / f"{n}.sql").read_text())
         con.execute("insert into warehouse_version values (8)")

@@ -21,7 +21,7 @@ class Accuracy:
     """Per source: by list tested and over the whole history (list_id null); the calibration bins."""
 
     # source, list_id, games, log_loss, brier, white_score, expected (the yardstick's, as the list
-    # reports and the studies read them), forecast (own or yardstick: what the own_ columns score),
+    # reports and the studies read them), forecast (own, yardstick or file: what the own_ columns score),
     # own_log_loss, own_brier, own_expected
     accuracy: pa.Table
     calibration: pa.Table  # source, forecast (own, yardstick), bin, bin_end, games, expected, actual

@@ -44,7 +44,8 @@ def forecast_rows(con: duckdb.DuckDBPyConnection, name: str, path: Path) -> pa.T
     con.register("forecast_file", rows)
     try:
         bad = con.execute("""select __row, given from forecast_file
-                             where probability is null or not isfinite(probability) or probability < 0 or probability > 1
+                             where probability is null or not isfinite(probability)
+                                or probability < 0 or probability > 1
                              order by __row limit 1""").fetchall()
         if bad:
             row, value = bad[0]

@@ -55,7 +55,8 @@ def _states(rule_set: RuleSet) -> str:
 def own_forecasts(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> dict[str, str]:
     """Add `forecast` to the temp table `scored` (sql/analysis/scored_games.sql): each
     source's own, or the yardstick where it has none. Returns each source's `forecast`
-    word (OWN or YARDSTICK). One query and one array call a source, over all its games."""
+    word (OWN, YARDSTICK or FORECASTS). One query and one array call a source, over all its
+    games."""
     forecasting = rule_sets_forecasting(con, sources)
     con.execute("create or replace temp table own_forecasts (game_key bigint, source varchar, forecast double)")
     for name, rule_set in forecasting.items():
@@ -67,19 +68,23 @@ def own_forecasts(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> dict
                         params={"series": source.series}).columns[2:]
         games = con.sql(f"""
             with states as ({_states(rule_set)})
-            select g.game_key, g.date, {', '.join(f'w.{c} as "w {c}"' for c in named)},
+            select s.game_key, s.date as "g day", {', '.join(f'w.{c} as "w {c}"' for c in named)},
                    {', '.join(f'b.{c} as "b {c}"' for c in named)}
-            from scored g
-            join states w on w.list_id = g.source_list and w.player_id = g.white_id
-            join states b on b.list_id = g.source_list and b.player_id = g.black_id
-            where g.source = $source""", params={"series": source.series, "source": name}).to_arrow_table()
+                   {''.join(', ' + c for c in rule_set.forecast_game_columns)}
+            from scored s
+            {'join games g using (game_key)' if rule_set.forecast_game_columns else ''}
+            join states w on w.list_id = s.source_list and w.player_id = s.white_id
+            join states b on b.list_id = s.source_list and b.player_id = s.black_id
+            where s.source = $source""", params={"series": source.series, "source": name}).to_arrow_table()
         white = {c: column(games, f"w {c}") for c in named}
         black = {c: column(games, f"b {c}") for c in named}
-        day = games.column("date").to_numpy(zero_copy_only=False).astype("datetime64[D]")
-        forecast = np.asarray(rule_set.win_probability(white, black, day), dtype=float)
-        if forecast.shape != (games.num_rows,) or not np.all((forecast >= 0) & (forecast <= 1)):
+        game = {"day": games.column("g day").to_numpy(zero_copy_only=False).astype("datetime64[D]"),
+                **{c: column(games, c) for c in games.column_names[2 + 2 * len(named):]}}  # after both sides'
+        forecast = np.asarray(rule_set.win_probability(white, black, game), dtype=float)
+        shaped = forecast.shape == (games.num_rows,)
+        if not shaped or not np.all((forecast >= 0) & (forecast <= 1)):
             raise ForecastError(f"the {rule_set.name} rules' win_probability gave "
-                                f"{'no probability' if forecast.shape != (games.num_rows,) else 'a value outside 0..1'} "
+                                f"{'a value outside 0..1' if shaped else 'no probability a game'} "
                                 f"for {name}'s games: a defect of the rule set's code")
         con.register("forecast_rows", pa.table({"game_key": games.column("game_key"), "forecast": forecast}))
         con.execute("insert into own_forecasts select game_key, $source, forecast from forecast_rows", {"source": name})

@@ -147,8 +147,8 @@ def file_tables(sources: list[Source]) -> dict[str, str]:
 
 def load_sources(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> None:
     """(Re)make the view source_ratings and the table source_lists from `sources` (their
-    names distinct). A series' ratings are read where they are, not copied: FIDE's four
-    million took 0.3 s to copy into a table, and the list reports read them at every run;
+    names distinct). A series' ratings are read where they are, not copied: a long
+    history's millions of rows are slow to copy, and the list reports read them at every run;
     a file of ratings is read into a table of its own."""
     typed = ("select null::varchar as source, null::varchar as list_id, null::date as list_date, "
              "null::bigint as player_id, null::double as rating where false")
@@ -254,8 +254,10 @@ def _rating_file(reader: duckdb.DuckDBPyConnection, source: Source):
             from ({file.source})""")
     bad = reader.execute("""select __row, given_player, given_list, given_rating from file_ratings
                             where p is null or r is null
-                               or not (regexp_full_match(l, '\\d{4}-\\d{2}') and try_strptime(l || '-01', '%Y-%m-%d') is not null
-                                       or regexp_full_match(l, '\\d{4}-\\d{2}-\\d{2}') and try_strptime(l, '%Y-%m-%d') is not null)
+                               or not (regexp_full_match(l, '\\d{4}-\\d{2}')
+                                       and try_strptime(l || '-01', '%Y-%m-%d') is not null
+                                       or regexp_full_match(l, '\\d{4}-\\d{2}-\\d{2}')
+                                       and try_strptime(l, '%Y-%m-%d') is not null)
                             order by __row limit 1""").fetchall()
     if bad:
         row, *values = bad[0]
@@ -266,7 +268,8 @@ def _rating_file(reader: duckdb.DuckDBPyConnection, source: Source):
                                     order by __row limit 1""").fetchall()
         if undated:
             row, value = undated[0]
-            raise InputFileError(f"{path}, row {row}: {dated} {value!r} is not a day (YYYY-MM-DD)")
+            raise InputFileError(f"{path}, row {row}: {dated} {value!r} is not a day (YYYY-MM-DD)" if value is not None
+                                 else f"{path}, row {row}: no {dated}: every list of the file is dated by its {dated}")
     if reader.execute("select count(*) from file_ratings").fetchall()[0][0] == 0:
         raise InputFileError(f"{path}: a file of ratings with no rows (only its header): nothing to compare or score")
     # The day each list comes into force (the module's docstring): its date; the day after its
@@ -279,7 +282,8 @@ def _rating_file(reader: duckdb.DuckDBPyConnection, source: Source):
                {source.offset!r} + r * 400 / {400.0 if source.scale == FIT else float(source.scale)!r} as rating
         from file_ratings""")
     two_dates = reader.execute("""select l, list(distinct list_date order by list_date), list(__row order by __row)
-                                  from (select l, list_date, min(__row) as __row from file_ratings group by l, list_date)
+                                  from (select l, list_date, min(__row) as __row from file_ratings
+                                        group by l, list_date)
                                   group by l having count(*) > 1 order by min(__row) limit 1""").fetchall()
     if two_dates:
         list_name, days, rows = two_dates[0]

@@ -80,8 +80,9 @@ def compare(a: str, b: str, out: Path | None, columns: tuple, fmt: str | None, t
             wait: float) -> None:
     """Compare two sources of ratings list by list and over the whole history: A and B
     are each a series of the warehouse (a rule set's official lists, a scenario) or a
-    CSV/Parquet file of published ratings (player_id, list_id as YYYY-MM or YYYYMM,
-    rating; --columns maps a file's own names).
+    CSV/Parquet file of published ratings (player_id, list_id as YYYY-MM, YYYYMM or
+    YYYY-MM-DD, rating, and a date or window_end column if the file dates its lists so;
+    --columns maps a file's own names; FILE:scale=S,offset=O reads it on its own scale).
 
     Writes lists, differences, drift, cohorts, accuracy and calibration (CSV and
     Parquet) and index.html, a page with the charts, to --out; prints a summary, or

@@ -1,8 +1,8 @@
 """Arrow values made without pyarrow's conversion of Python values: pyarrow imports
 pandas before it converts one (pa.scalar, pa.array, a kernel's Python argument, an empty
-column's combine_chunks), to ask whether it is a pandas object. That is 0.4 s of a
-command, such as validating a registry or publishing, which has no other use for pandas
-(tests/test_command_imports.py)."""
+column's combine_chunks), to ask whether it is a pandas object: a cost to a command,
+such as validating a registry or publishing, which has no other use for pandas
+(tests/test_command_imports.py; bench/README.md)."""
 from __future__ import annotations
 
 import struct

@@ -84,7 +84,7 @@ def text_cells(values: pd.Series | pa.Array | pa.ChunkedArray) -> pa.Array:
     """`cell_text` as an Arrow string array: text, empty where null; whole numbers
     without a decimal point. Pairing programs' lists are written from these with
     Arrow's string kernels, whole columns at once (pandas' string methods call
-    Python once a cell: 0.2 s a FIDE list)."""
+    Python once a cell)."""
     pd = sys.modules.get("pandas")  # a pandas Series exists only once pandas is loaded
     if pd is not None and isinstance(values, pd.Series):
         if not (pd.api.types.is_float_dtype(values) or pd.api.types.is_integer_dtype(values)

@@ -25,7 +25,7 @@ def utf8_cells(text: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray
 
 def _present(text: pa.Array) -> np.ndarray:
     """Whether each cell is there (not null), read from the validity bitmap: Arrow's
-    to_numpy would load pandas (0.3 s) in a command that has no other use for it."""
+    to_numpy would load pandas in a command that has no other use for it."""
     validity = text.buffers()[0]
     if validity is None or text.null_count == 0:
         return np.ones(len(text), dtype=bool)
@@ -44,7 +44,7 @@ def first_bytes(text: pa.Array | pa.ChunkedArray) -> np.ndarray:
 
 def lines_text(text: pa.Array, end: str) -> str:
     """The cells as one string, each followed by `end`: the bytes Arrow holds, decoded
-    once (a list of Python strings joined takes 4 ms for 12,500 lines, this 1 ms)."""
+    once, not made into a Python string a line and joined."""
     data, start, length, _ = utf8_cells(pc.binary_join_element_wise(text, end, ""))
     if not len(start):
         return ""

@@ -1,7 +1,7 @@
 """Ingest: read CSV or Parquet input files into the staging tables, as text.
 
 Nothing is judged here (validation does that). Each file is one part of a
-submission (pipeline/submissions.py); a part staged again (the same content
+submission (pipeline/ingest/submissions.py); a part staged again (the same content
 ingested again) stages only its rows that are still rejected.
 """
 from __future__ import annotations

@@ -139,7 +139,7 @@ DEFAULT_FORMATS = ("csv", "parquet")
 # files in memory (a list of 800,000 players: 52 MB of CSV, Parquet and state), and
 # past a few threads the writers' Python parts, which hold the GIL, leave little to gain.
 WRITERS = min(4, os.cpu_count() or 1)
-# The files of a list's revision, by what _list_files names them.
+# The files of a list's revision, by the suffix list_and_state_files names them with.
 LIST_SUFFIXES = (".csv", "-excel.csv", ".parquet", ".txt", "-swiss-manager.csv")
 PAIRING_SUFFIXES = (".txt", "-swiss-manager.csv")
 
@@ -155,27 +155,37 @@ def pairing_layouts() -> dict[str, tuple[str, Callable[[pa.Table, str], str]]]:
             "swiss-manager": ("-swiss-manager.csv", lambda table, _: list_files.swiss_manager_csv(table))}
 
 
-def _list_files(one: pa.Table, pairing: pa.Table | None, list_id: str, formats: tuple[str, ...],
-                layouts: dict[str, tuple[str, Callable[[pa.Table, str], str]]] | None = None) -> dict[str, bytes]:
-    """A list's published files by name suffix (".csv", "-swiss-manager.csv", ...);
-    `pairing`: its rows for the pairing programs' `layouts` (`pairing_layouts()`), when asked for."""
+def list_and_state_files(list_id: str, formats: tuple[str, ...], rows: pa.Table | None = None,
+                         pairing: pa.Table | None = None,
+                         layouts: dict[str, tuple[str, Callable[[pa.Table, str], str]]] | None = None,
+                         state: pa.Table | None = None) -> dict[str, bytes]:
+    """A list's published files, by their names in its series' folder as its latest revision
+    has them: lists/<list_id><suffix> for each of `formats` made from the list's public
+    `rows` (`public_lists`: .csv, -excel.csv, .parquet) or, for the pairing programs'
+    `layouts` (`pairing_layouts()`), from its `pairing` rows (.txt, -swiss-manager.csv);
+    and state/<list_id>.parquet from its `state` rows (the rule set's published_state, with
+    list_id). What is not given is not made. `ratings publish` writes these bytes (a
+    revision's copy of each list file too) and the site offers them: one maker for both."""
     files = {}
-    if "csv" in formats:
-        files[".csv"] = csv_bytes(one)
-    if "excel" in formats:  # beside the CSV other programs load (a published revision never changes)
-        files["-excel.csv"] = csv_bytes(one, "excel")
-    if "parquet" in formats:
-        files[".parquet"] = parquet_bytes(one)
+    if rows is not None:
+        if "csv" in formats:
+            files[f"lists/{list_id}.csv"] = csv_bytes(rows)
+        if "excel" in formats:  # beside the CSV other programs load (a published revision never changes)
+            files[f"lists/{list_id}-excel.csv"] = csv_bytes(rows, "excel")
+        if "parquet" in formats:
+            files[f"lists/{list_id}.parquet"] = parquet_bytes(rows)
     if pairing is not None:
         for fmt, (suffix, write) in layouts.items():
             if fmt in formats:
                 try:
-                    files[suffix] = write(pairing, list_id).encode("utf-8")
+                    files[f"lists/{list_id}{suffix}"] = write(pairing, list_id).encode("utf-8")
                 except LayoutError as err:  # a registry value the layout cannot hold: never cut, never forged
                     raise LayoutError(
                         f"list {list_id}, --format {fmt}: {err}. Publish without --format {fmt}; a registry "
                         "row corrected now shows from the list's next revision (a revision keeps the registry "
                         "it was computed with)") from err
+    if state is not None:
+        files[f"state/{list_id}.parquet"] = parquet_bytes(state.drop_columns(["list_id"]))
     return files
 
 
@@ -241,19 +251,19 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
         if refused.is_set():  # a list failed (a folder of another warehouse, a value a layout cannot hold):
             return written  # no list not yet started is written
         try:
-            if rs.list_files:
-                # a list no player is on yet is a header alone in the pairing layouts too, as in its CSV
-                one_pairing = pairing.get(list_id, pairing_rows.slice(0, 0)) if pairing_formats else None
-                for suffix, data in _list_files(rows_by_list.get(list_id, lists.slice(0, 0)), one_pairing,
-                                                list_id, formats, layouts).items():
+            # a list no player is on yet is a header alone, in the pairing layouts too
+            made = list_and_state_files(
+                list_id, formats, rows_by_list.get(list_id, lists.slice(0, 0)) if rs.list_files else None,
+                pairing.get(list_id, pairing_rows.slice(0, 0)) if pairing_formats else None, layouts,
+                # an event after which nobody is rated has no state file
+                state_rows.get(list_id, empty_state) if rs.list_files or list_id in state_rows else None)
+            for name, data in made.items():
+                if name.startswith("lists/"):  # the revision's own copy, written once, then the latest
+                    suffix = name.removeprefix(f"lists/{list_id}")
                     written += _write_revision(data, out / "lists" / f"{list_id}-r{revision}{suffix}", suffix)
-                    written += write_bytes(data, out / "lists" / f"{list_id}{suffix}")
-                    files[f"lists/{list_id}-r{revision}{suffix}"] = files[f"lists/{list_id}{suffix}"] = \
-                        file_digest(data)
-            if rs.list_files or list_id in state_rows:  # an event after which nobody is rated has no state file
-                data = parquet_bytes(state_rows.get(list_id, empty_state).drop_columns(["list_id"]))
-                written += write_bytes(data, out / "state" / f"{list_id}.parquet")
-                files[f"state/{list_id}.parquet"] = file_digest(data)
+                    files[f"lists/{list_id}-r{revision}{suffix}"] = file_digest(data)
+                written += write_bytes(data, out / name)
+                files[name] = file_digest(data)
         except BaseException:
             refused.set()
             raise

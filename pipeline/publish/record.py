@@ -1,9 +1,9 @@
 """What each list's publication wrote in a folder (the published_files table), so
 that a list which kept its revision is neither rebuilt nor reread at the next run.
 
-A late result revises the last lists; before this record, every run rebuilt the
-412 FIDE lists in memory to compare them with the files on disk (7 s, for 12 files
-written). A list is now left alone when its fingerprint is the one recorded for
+A late result revises the last lists; before this record, every run rebuilt every
+list in memory to compare it with the files on disk, though it wrote only the few a
+late result changed (bench/README.md). A list is now left alone when its fingerprint is the one recorded for
 this folder and each of its recorded files is on disk with the recorded SHA-256:
 an edited, truncated or deleted file is published again (a revision's file, then
 refused as ever, since a published revision is never rewritten). Anything else

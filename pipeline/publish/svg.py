@@ -1,6 +1,6 @@
 """Charts written as inline SVG text: lines, points and a histogram, as the list
 reports, the comparison page and the site draw them. Plain text from the numbers, no plotting library
-(a page in milliseconds, byte-identical reruns); every label escaped."""
+(nothing to load, byte-identical reruns); every label escaped."""
 from __future__ import annotations
 
 import math
@@ -23,7 +23,9 @@ def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
     return [first + i * step for i in range(int(math.ceil((high - first) / step)) + 1)]
 
 
-def _frame(ticks: list[float], y, x_labels: list[tuple[float, str]], y_title: str, x_title: str) -> list[str]:
+def chart_frame(ticks: list[float], y, x_labels: list[tuple[float, str]], y_title: str, x_title: str) -> list[str]:
+    """The opening of a chart's SVG: its frame, the y ticks' lines and labels, the x labels
+    and both titles (the parts a chart then adds its marks to and closes)."""
     bottom = HEIGHT - BOTTOM
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
              f'font-family="sans-serif" font-size="11">']
@@ -59,7 +61,7 @@ def line_chart(lines: dict[str, list[tuple[float, float]]], x_labels: dict[float
     right = WIDTH - RIGHT - (150 if legend and len(lines) > 1 else 0)
     x = lambda v: LEFT + (v - x_low) / (x_high - x_low) * (right - LEFT)  # noqa: E731
     y = lambda v: HEIGHT - BOTTOM - (v - ticks[0]) / (ticks[-1] - ticks[0]) * (HEIGHT - BOTTOM - TOP)  # noqa: E731
-    parts = _frame(ticks, y, [(x(v), t) for v, t in (x_labels or {}).items()], y_title, x_title)
+    parts = chart_frame(ticks, y, [(x(v), t) for v, t in (x_labels or {}).items()], y_title, x_title)
     for k, (name, line) in enumerate(lines.items()):
         colour = (colours or {}).get(name, COLOURS[k % len(COLOURS)])
         dash = DASHES[(styles or {}).get(name, "solid")]
@@ -87,7 +89,7 @@ def scatter(points: list[tuple[float, float]], x_title: str = "", y_title: str =
     low, high = ticks[0], ticks[-1]
     x = lambda v: LEFT + (v - low) / (high - low) * (WIDTH - RIGHT - LEFT)  # noqa: E731
     y = lambda v: HEIGHT - BOTTOM - (v - low) / (high - low) * (HEIGHT - BOTTOM - TOP)  # noqa: E731
-    parts = _frame(ticks, y, [(x(t), f"{t:g}") for t in ticks], y_title, x_title)
+    parts = chart_frame(ticks, y, [(x(t), f"{t:g}") for t in ticks], y_title, x_title)
     parts.append(f'<line x1="{x(low):.1f}" y1="{y(low):.1f}" x2="{x(high):.1f}" y2="{y(high):.1f}" stroke="#999"/>')
     parts.append('<g fill="#4c72b0" fill-opacity="0.4">' + "".join(
         f'<circle cx="{x(a):.1f}" cy="{y(b):.1f}" r="1.5"/>' for a, b in points) + "</g>")
@@ -113,7 +115,7 @@ def bars(counts: dict[float, int], start: float, stop: float, width: float, x_ti
     x = lambda v: LEFT + (v - start) / (stop - start) * (WIDTH - RIGHT - LEFT)  # noqa: E731
     y = lambda v: HEIGHT - BOTTOM - v / ticks[-1] * (HEIGHT - BOTTOM - TOP)  # noqa: E731
     labels = [(x(v), f"{v:g}") for v in nice_ticks(start, stop, 8) if start <= v <= stop]
-    parts = _frame(ticks, y, labels, y_title, x_title)
+    parts = chart_frame(ticks, y, labels, y_title, x_title)
     parts.append('<g fill="#4c72b0">' + "".join(
         f'<rect x="{x(low) + 0.5:.1f}" y="{y(c):.1f}" width="{x(width) - x(0) - 1:.1f}" '
         f'height="{y(0) - y(c):.1f}"><title>{low:g}–{low + width:g}: {c}</title></rect>'

@@ -14,6 +14,7 @@ import duckdb
 import numpy as np
 
 from pipeline.systems import ORIGINS, described_rule_set
+from pipeline.systems.base import LIST_FIGURES
 
 if TYPE_CHECKING:
     from pipeline.rate.series import Series
@@ -75,7 +76,8 @@ def checked_outcome(series: Series, period: Period, ids: np.ndarray | None, befo
     """`outcome` of `period` (from a state of the players `ids` rated `before`, NaN: unrated;
     None: a state without them) when the pipeline can store it: rows of the tables
     the rule set fills (`tables`) for this period, each table's columns of one length, no
-    infinite rating; a state of one rating a player; and no rating lost to NaN: a player
+    infinite rating; the list's figures (ListFigures' four, each a whole number of 0 or more, and
+    the rule set's own `figures`); a state of one rating a player; and no rating lost to NaN: a player
     rated before the period who did not play in it (no calculation) is rated after it,
     and a list published as a file (RuleSet.list_files) keeps someone rated when someone
     was. Else RuleSetFailed saying what it returned."""
@@ -95,6 +97,7 @@ def checked_outcome(series: Series, period: Period, ids: np.ndarray | None, befo
             values = np.asarray(part.get(column, ()))
             if values.dtype.kind == "f" and np.isinf(values).any():
                 raise refused(f"infinite values of {table}.{column} ({_players(int(np.isinf(values).sum()))})")
+    figures_refused(series, outcome.figures, refused)
     after = getattr(outcome.state, "rating", None)
     if ids is None or before is None or after is None:
         return outcome
@@ -113,6 +116,22 @@ def checked_outcome(series: Series, period: Period, ids: np.ndarray | None, befo
         raise refused("no rating (every rating NaN, or no row)", f", though {_players(rated)} "
                       f"{'was' if rated == 1 else 'were'} rated before it: the list would be published empty")
     return outcome
+
+
+def figures_refused(series: Series, figures: dict, refused) -> None:
+    """`refused(...)` raised when the list's figures lack one of ListFigures' (the `lists` row's
+    NOT NULL columns, pipeline.systems.base) or of the rule set's own `figures`, or when one of
+    ListFigures' is not a whole number of 0 or more."""
+    own = tuple(series.rule_set.figures.values())
+    missing = [f for f in (*LIST_FIGURES, *own) if f not in figures]
+    if missing:
+        raise refused(f"figures without {', '.join(missing)}", f" (a list's figures are {', '.join(LIST_FIGURES)}, "
+                      "pipeline.systems.base.ListFigures" + (f", and its own {', '.join(own)}" if own else "") + ")")
+    for name in LIST_FIGURES:
+        value = figures[name]
+        if not (np.ndim(value) == 0 and isinstance(value, int | np.integer | float | np.floating)
+                and not isinstance(value, bool) and np.isfinite(value) and value == int(value) and value >= 0):
+            raise refused(f"{name} = {value!r} as a figure", ": a figure of a list is a whole number, 0 or more")
 
 
 def _players(n: int) -> str:

@@ -182,10 +182,10 @@ def to_arrow(parts: list[Columns]) -> pa.Table:
 
 
 def _column(values: list[np.ndarray]) -> pa.Array | pa.ChunkedArray:
-    """One column from its parts, a part at a time when they are of one type: FIDE's
-    412 lists concatenated first took 0.9 s to copy (0.5 of it its 575,743 rules as
-    NumPy's fixed-width text, four bytes a character, each as wide as the longest).
-    Objects (the rules' texts as Python strings) are a part at a time when every part
+    """One column from its parts, a part at a time when they are of one type: concatenated
+    first, a long history's parts were copied whole, its rules' texts as NumPy's
+    fixed-width text (four bytes a character, each as wide as the longest) before Arrow
+    copied them again (bench/README.md, issue 54's entry). Objects (the rules' texts as Python strings) are a part at a time when every part
     with rows reads as one Arrow type. Parts of several types are concatenated, as
     NumPy unifies them."""
     kinds = {v.dtype.kind for v in values}
@@ -202,7 +202,7 @@ def _column(values: list[np.ndarray]) -> pa.Array | pa.ChunkedArray:
 
 def _arrow(values: np.ndarray) -> pa.Array:
     """An Arrow array, NaN as NULL: for floats by a mask (pyarrow's from_pandas tests
-    each value, 0.35 s for FIDE's 4 M states; the mask, 0.01 s)."""
+    each value in Python; the mask is one array operation)."""
     if values.dtype.kind == "f":
         return pa.array(values, mask=np.isnan(values))
     return pa.array(values, from_pandas=True)

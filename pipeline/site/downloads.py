@@ -1,7 +1,7 @@
 """The files of a list players download from the site: byte for byte those `ratings
-publish` writes for the list's latest revision (made by publish's own functions), each
-with its SHA-256, and the SHA256SUMS file that checks a folder of them
-(`sha256sum -c SHA256SUMS`)."""
+publish` writes for the list's latest revision (made by the function publication calls,
+pipeline.publish.list_and_state_files), each with its SHA-256, and the SHA256SUMS file
+that checks a folder of them (`sha256sum -c SHA256SUMS`)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
@@ -16,9 +16,9 @@ from pipeline.formats.cells import LayoutError
 from pipeline.publish import (
     FILE_NAME,
     REPORT,
-    _list_files,
     by_key,
     csv_bytes,
+    list_and_state_files,
     list_rows,
     only_lists,
     pairing_layouts,
@@ -121,7 +121,7 @@ def list_downloads(con: duckdb.DuckDBPyConnection, series, list_ids: list[str], 
             suffix, label = LIST_FORMATS[fmt]
             one_pairing = pairing.get(list_id, pairing_rows.slice(0, 0)) if fmt in PAIRING_FORMATS else None
             try:
-                data = _list_files(one, one_pairing, list_id, (fmt,), layouts)[suffix]
+                data = list_and_state_files(list_id, (fmt,), one, one_pairing, layouts)[f"lists/{list_id}{suffix}"]
             except LayoutError as err:  # never cut to fit, never the site refused for one file
                 skipped[f"{list_id}{suffix}"] = str(err)
                 continue

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import os
 import re
 from typing import TYPE_CHECKING
 
@@ -47,7 +48,16 @@ class UnknownRuleSet(LookupError):
     """A rule set name the registry does not know."""
 
 
+class RuleSetRefused(UnknownRuleSet, ValueError):
+    """A rule set whose class breaks a contract of the interface (pipeline/systems/contracts.py:
+    its tables, its schema, its methods' signatures): not loaded, as one that fails to import."""
+
+
 ENTRY_POINTS = "ratings.rule_sets"  # an installed package's rule sets: name = "module"
+# Set (to anything but empty), the installed packages' rule sets are not loaded: the project's
+# own tests set it (tests/conftest.py), so that a rule set installed beside the pipeline
+# neither changes what they check (the help, docs/reference.md) nor turns them red.
+IGNORE_INSTALLED = "RATINGS_IGNORE_INSTALLED_RULE_SETS"
 # A rule set's name names its official lists' series, their folder under --out and its
 # tables' rows: a plain name, so that no name reaches outside the folder it names.
 PLAIN_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
@@ -61,9 +71,10 @@ _discovered = False
 
 def _discover() -> None:
     """Add the rule sets installed packages declare (once; the registry's own names win);
-    one whose name is not a plain name is refused (REFUSED), the others taken."""
+    one whose name is not a plain name is refused (REFUSED), the others taken. None while
+    IGNORE_INSTALLED is set."""
     global _discovered
-    if _discovered:
+    if _discovered or os.environ.get(IGNORE_INSTALLED):
         return
     _discovered = True
     from importlib.metadata import entry_points
@@ -122,8 +133,10 @@ def described() -> str:
 def rule_set_class(name: str) -> type[RuleSet]:
     """The rule set `name`'s class, loaded: UnknownRuleSet when no rule set of that name is
     installed, or its package cannot give one (it fails to import, defines no RULE_SET, or
-    one of another name), the message naming the package."""
+    one of another name), RuleSetRefused when its class breaks a contract of the interface,
+    the message naming the package."""
     from pipeline.systems.base import RuleSet  # NumPy: loaded with a rule set, not by `ratings --help`
+    from pipeline.systems.contracts import broken_contract  # imports the interface (NumPy), as the line above
 
     _discover()
     if name in REFUSED:
@@ -140,6 +153,8 @@ def rule_set_class(name: str) -> type[RuleSet]:
                              "subclass of pipeline.systems.base.RuleSet")
     if cls.name != name:
         raise UnknownRuleSet(f"{REGISTRY[name]} defines the rule set {cls.name!r}, registered as {name!r}")
+    if broken := broken_contract(cls):
+        raise RuleSetRefused(f"{described_rule_set(name)} cannot be loaded: {broken}")
     return cls
 
 

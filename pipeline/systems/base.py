@@ -18,18 +18,21 @@ its own:
 | what it publishes                      | `published_state`, `list_files`, `list_columns`, `current_list`, `publishes_estimates` |
 | its own tables and columns             | `tables`, `extensions`, `schema` (SQL beside its code) |
 | periods a calendar file may replace    | `takes_calendar_file`                             |
+| the figures of each list               | `Outcome.figures`: `ListFigures`' four, its own     |
 | its figures in the run's summary       | `figures`                                         |
 | what the site shows (`ratings site`)   | `site` (a `SiteFace`)                             |
 | the site's calculator page            | `calculator_tables` (None: no calculator)         |
-| its own forecast of a game (`evaluate`) | `forecast_columns`, `win_probability` (or none)  |
+| its own forecast of a game (`evaluate`) | `forecast_columns`, `forecast_game_columns`, `win_probability` |
 """
 from __future__ import annotations
 
 import datetime as dt
+import sys
 from abc import ABC, abstractmethod
-from dataclasses import asdict, dataclass
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import duckdb
 import numpy as np
@@ -54,6 +57,29 @@ class RatedList:
     revision: int | None = None  # None: recomputed, unchanged
 
 
+@dataclass(frozen=True)
+class ListFigures:
+    """The figures every list's `lists` row carries, whatever its rule set: `Outcome.figures`
+    holds each of them by name (a whole number, 0 or more), then the rule set's own (its
+    `figures`, stored in its `lists` extension). Checked when returned
+    (pipeline/rate/contract.py)."""
+
+    games_rated: int  # the games its rating counted
+    forfeits: int  # the period's forfeits: stored and reported, never rated
+    players_rated: int  # the players with a rating after it
+    new_players: int  # of them, those without one before it
+
+
+LIST_FIGURES: tuple[str, ...] = tuple(f.name for f in fields(ListFigures))
+
+
+class SeriesOfLists(Protocol):
+    """The series a card, a list's cards or a what-if is asked of, as the pipeline passes it
+    (pipeline.rate.series.Series): `name` keys its rows in every table (a scenario's
+    lists are a series of their own)."""
+
+    name: str
+    scenario: bool
 
 
 # The keys of the shared tables: a rule set's own table of its columns of one is keyed the same.
@@ -147,7 +173,8 @@ class Fixes:
 class Outcome:
     """What rating one period gives: the new state of every player, the period's rows
     of each table (`player_state`, `calculations`, the rule set's own), the figures of
-    its `lists` row, and the summary the run prints."""
+    its `lists` row (name -> value: each of `ListFigures`, then the keys of the rule
+    set's own `figures`), and the summary the run prints."""
 
     state: Any
     rows: dict[str, Columns]
@@ -220,6 +247,9 @@ class RuleSet(ABC):
     # initial columns, the others null), each named ("... as name"). None: it has no forecast of
     # its own, and is scored by the common logistic yardstick alone.
     forecast_columns: ClassVar[tuple[str, ...] | None] = None
+    # The game's own columns it reads besides its day (a Go game's handicap): SQL of `g`, the
+    # game's row of its games table (`games`, or Go's `go_games`), each named.
+    forecast_game_columns: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, parameters=None):
         self.parameters = parameters if parameters is not None else self.Parameters()
@@ -230,13 +260,16 @@ class RuleSet(ABC):
 
     @classmethod
     def folder(cls) -> Path:
-        import sys
+        """The folder of the module defining the class (its data files are there)."""
         return Path(sys.modules[cls.__module__].__file__).parent
 
     def schema(self) -> str | None:
-        """DDL of its own tables and columns (schema.sql beside its code), run before it rates."""
-        path = self.folder() / "schema.sql"
-        return path.read_text() if path.is_file() else None
+        """DDL of its own tables (`create table if not exists` only), run before it rates: the
+        schema.sql beside its code, else beside the code of the nearest class it derives from
+        that has one (a subclass of a shipped rule set keeps its parent's tables). A rule set
+        may declare it otherwise by overriding this."""
+        path = schema_file(type(self))
+        return path.read_text() if path is not None else None
 
     def extended(self, table: str) -> str:
         """SQL of a shared table (player_state, calculations, lists) with this rule set's own
@@ -312,10 +345,11 @@ class RuleSet(ABC):
 
     # --- explanation ---------------------------------------------------------------
 
-    def card(self, con: duckdb.DuckDBPyConnection, series: str, player_id: int, list_id: str) -> str:
+    def card(self, con: duckdb.DuckDBPyConnection, series: SeriesOfLists, player_id: int, list_id: str) -> str:
         raise NotFound(f"the {self.name} rules have no calculation card")
 
-    def card_data(self, con: duckdb.DuckDBPyConnection, series, list_id: str, player_ids=None) -> dict[int, Card]:
+    def card_data(self, con: duckdb.DuckDBPyConnection, series: SeriesOfLists, list_id: str,
+                  player_ids: Iterable[int] | None = None) -> dict[int, Card]:
         """The cards of a list as data (pipeline/systems/card.py: the CLI's text and the site's
         pages in each language are made from it): of `player_ids`, or of every player with a
         calculation on it."""
@@ -327,7 +361,8 @@ class RuleSet(ABC):
     calculator_tables: ClassVar[dict[str, str] | None] = None
     bulk_cards: ClassVar[bool] = False  # `cards` gives a whole list's cards from one replay (the site shows them)
 
-    def cards(self, con: duckdb.DuckDBPyConnection, series, list_id: str, player_ids=None) -> dict[int, str]:
+    def cards(self, con: duckdb.DuckDBPyConnection, series: SeriesOfLists, list_id: str,
+              player_ids: Iterable[int] | None = None) -> dict[int, str]:
         """The cards of a list (of `player_ids`, or of every player with a calculation on
         it): by default one `card` each; a rule set may give them from one replay."""
         from pipeline.progress import progress
@@ -345,9 +380,10 @@ class RuleSet(ABC):
         return default_explanation(self)
 
     def win_probability(self, white: dict[str, np.ndarray], black: dict[str, np.ndarray],
-                        day: np.ndarray) -> np.ndarray:
+                        game: dict[str, np.ndarray]) -> np.ndarray:
         """White's expected score of each game, from both players' `forecast_columns` on the
-        list in force (arrays by game, NaN where null) and the game's day (datetime64[D]).
+        list in force (arrays by game, NaN where null) and the game's own: its `day`
+        (datetime64[D]) and its `forecast_game_columns`.
 
         An array function rather than an SQL expression: a rule set's expectation is already
         array code (the function `rate_period` calls, reading its own tables), and the
@@ -355,6 +391,24 @@ class RuleSet(ABC):
         not a second copy of them in SQL."""
         raise NotImplementedError(f"the {self.name} rules declare no forecast of their own")
 
-    def whatif(self, con: duckdb.DuckDBPyConnection, series: str, player_id: int, opponent: float,
+    def whatif(self, con: duckdb.DuckDBPyConnection, series: SeriesOfLists, player_id: int, opponent: float,
                list_id: str) -> str:
         raise NotFound(f"whatif is not available under the {self.name} rules")
+
+
+def _module_folder(cls: type) -> Path | None:
+    """The folder of the module defining `cls` (None: a module without a file)."""
+    file = getattr(sys.modules.get(cls.__module__), "__file__", None)
+    return Path(file).parent if file else None
+
+
+def schema_file(cls: type[RuleSet]) -> Path | None:
+    """The schema.sql of a rule set's class: beside its module, else beside the module of the
+    nearest class of its hierarchy that has one (None: no class below RuleSet has one)."""
+    for klass in cls.__mro__:
+        if klass is RuleSet:
+            return None
+        folder = _module_folder(klass)
+        if folder is not None and (folder / "schema.sql").is_file():
+            return folder / "schema.sql"
+    return None

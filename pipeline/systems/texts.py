@@ -12,8 +12,8 @@ def first_that_holds(conditions: Sequence[np.ndarray], texts: Sequence[str],
     condition that holds, else `default` (one text, or an array of texts).
 
     np.select over the texts themselves fills NumPy's fixed-width text, four bytes a
-    character and every value as wide as the longest (77 characters), once per choice:
-    10 ms for 80,000 players, against 2 ms for choosing a number and looking it up."""
+    character and every value as wide as the longest (77 characters), once per choice;
+    choosing a number and looking it up copies no text (bench/README.md)."""
     chosen = np.select(conditions, np.arange(len(texts)), len(texts))
     lookup = np.array([str(t) for t in texts] + [""], dtype=object)
     if isinstance(default, np.ndarray):

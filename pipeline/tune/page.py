@@ -12,7 +12,7 @@ from html import escape
 import pyarrow as pa
 
 from pipeline.publish.pages import TEMPLATES
-from pipeline.publish.svg import BOTTOM, COLOURS, HEIGHT, LEFT, RIGHT, TOP, WIDTH, _frame, line_chart, nice_ticks
+from pipeline.publish.svg import BOTTOM, COLOURS, HEIGHT, LEFT, RIGHT, TOP, WIDTH, chart_frame, line_chart, nice_ticks
 from pipeline.tune.space import Dimension
 from pipeline.tune.study import Study, objective_value, planned, shown, state_of
 
@@ -48,7 +48,7 @@ def front_chart(study: Study, trials: list[dict], front: list[dict]) -> str:
     right = WIDTH - RIGHT - LEGEND
     x = lambda v: LEFT + (v - x_ticks[0]) / (x_ticks[-1] - x_ticks[0]) * (right - LEFT)  # noqa: E731
     y = lambda v: HEIGHT - BOTTOM - (v - y_ticks[0]) / (y_ticks[-1] - y_ticks[0]) * (HEIGHT - BOTTOM - TOP)  # noqa: E731
-    parts = _frame(y_ticks, y, [(x(t), f"{t:g}") for t in x_ticks], _score_name(study, test=True),
+    parts = chart_frame(y_ticks, y, [(x(t), f"{t:g}") for t in x_ticks], _score_name(study, test=True),
                    "size of the drift (points)")
     if study.max_drift is not None:
         parts.append(f'<line class="max-drift" x1="{x(study.max_drift):.1f}" x2="{x(study.max_drift):.1f}" '

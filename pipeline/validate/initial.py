@@ -18,10 +18,16 @@ KINDS = {"integer": "a whole number", "bigint": "a whole number", "double": "a n
 
 
 def declared_initial_columns() -> list[tuple[str, str, str, type | None]]:
-    """(rule set, column, SQL type, its model) for each initial column a registered rule set declares."""
+    """(rule set, column, SQL type, its model) for each initial column a registered rule set
+    declares. A rule set that cannot be loaded (its package failing to import, or its class
+    refused: pipeline/systems/contracts.py) declares none: the others' columns are judged all
+    the same, and its own are kept as the file gave them (the row's `extra`)."""
     found = []
     for name in systems.names():
-        cls = systems.rule_set_class(name)
+        try:
+            cls = systems.rule_set_class(name)
+        except systems.UnknownRuleSet:  # said where its lists are rated or read, not here
+            continue
         found += [(name, column, kind, cls.InitialColumns) for column, kind in cls.initial_columns.items()]
     return found
 

@@ -15,9 +15,9 @@
 -- grain: game_key, source
 -- Each list's days in force as rows (from its date to the next list's, the last one's
 -- to the last game; a few thousand rows), so that games find their list by an equality
--- join on the date: 2-4x faster than an asof join of every game with every source.
+-- join on the date, not an asof join of every game with every source (bench/README.md).
 -- The ratings are looked up by the list's number (list_no) and the player: a join on
--- two integers, a quarter faster than on the source and list names.
+-- two integers, not on the source and list names.
 with played as (select game_key, date, white_id, black_id, white_score from games
                 where white_score is not null and date between getvariable('scored_from') and getvariable('scored_until')),
 bounded as (

@@ -1,7 +1,7 @@
 -- Layout 12: what validation judges for each rule set apart, and the dates a tournament
 -- file gives besides its games' (rulings D1-D3).
--- Applied to a warehouse of layout 6 to 11 at its first writable connection; a new
--- warehouse runs it after sql/schema.sql and 7.sql to 11.sql.
+-- Applied to a warehouse of layout 6 to 11 at its first writable connection (a new
+-- warehouse runs no migration: sql/schema.sql is the current layout).
 
 -- A stored game one series does not rate: a history bound is a rule set's, not the
 -- warehouse's. A game its rule set would file before the first list of one series

@@ -2,8 +2,8 @@
 -- whose list kept its revision (a late result touches the last lists only) neither
 -- rebuilds nor rereads its files: pipeline/publish/record.py checks the files on disk
 -- against these hashes instead (an edited or missing file is published again, or refused).
--- Applied to a warehouse of layout 6 at its first writable connection; a new
--- warehouse runs it after sql/schema.sql.
+-- Applied to a warehouse of layout 6 at its first writable connection (a new warehouse
+-- runs no migration: sql/schema.sql is the current layout).
 create table if not exists published_files (
     folder      varchar not null,   -- the series' output folder, resolved
     series      varchar not null,

@@ -3,8 +3,8 @@
 -- closed with who, when and why, and may be reopened: every decision is kept here,
 -- the reject's status says the latest ('closed', or 'open' again), and a closed
 -- reject is still a rejected row (sql/audits/rows_accounted.sql counts it).
--- Applied to a warehouse of layout 6 or 7 at its first writable connection; a new
--- warehouse runs it after sql/schema.sql and 7.sql.
+-- Applied to a warehouse of layout 6 or 7 at its first writable connection (a new
+-- warehouse runs no migration: sql/schema.sql is the current layout).
 create table if not exists reject_closures (
     file_id    integer not null,
     row_number bigint not null,

@@ -3,9 +3,9 @@
 -- one rule set's column read NULL for another's series. Their values move to tables of
 -- their own, keyed as the shared rows (the tables each rule set's schema.sql makes), with
 -- their revisions; the shared tables keep what every rule set has.
--- Applied to a warehouse of layout 6 to 8 at its first writable connection; a new
--- warehouse runs it after sql/schema.sql, 7.sql and 8.sql (its moves are then empty, and
--- pipeline/warehouse.py drops the tables of rule sets the warehouse does not hold).
+-- Applied to a warehouse of layout 6 to 8 at its first writable connection (a new
+-- warehouse runs no migration: sql/schema.sql is the current layout); pipeline/warehouse.py
+-- then drops the tables, left empty, of rule sets the warehouse does not hold.
 
 -- The initial ratings' other columns, as the file gave them: a rule set's own starting state
 -- (RuleSet.initial_columns, checked by its own model at validation).

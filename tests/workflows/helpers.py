@@ -86,6 +86,20 @@ def said(done: subprocess.CompletedProcess) -> str:
     return done.stdout + done.stderr
 
 
+def evaluated(stdout: str) -> dict[str, list[str]]:
+    """`ratings evaluate`'s table as printed: each source's row, its words split (source,
+    games, its own forecast's log-loss and Brier, the yardstick's, what its forecast is)."""
+    lines = stdout.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.split()[:2] == ["source", "games"])
+    rows = {}
+    for line in lines[head + 1:]:
+        words = line.split()
+        if len(words) < 6 or not words[1].replace(",", "").isdigit():
+            break
+        rows[words[0]] = words
+    return rows
+
+
 def audit_ok(cwd: Path, *args: str) -> None:
     """`ratings audit` finds nothing: exit 0, every audit `ok`."""
     done = ratings("audit", *args, cwd=cwd)

@@ -14,12 +14,14 @@ import duckdb
 import numpy as np
 import pandas as pd
 
+from bench.belgium_inputs import list_windows
 from pipeline.formats.trf import trf_text
 from tests.conftest import PROJECT_DIR
 from tests.workflows.helpers import ratings
 
 SAMPLE = PROJECT_DIR / "data" / "sample"
 OFFICIAL_RATINGS = PROJECT_DIR / "tests" / "fixtures" / "belgium" / "official_ratings.parquet"
+BELGIUM = PROJECT_DIR / "data" / "belgium"
 TRF_FIXTURES = PROJECT_DIR / "tests" / "fixtures" / "trf"
 GO_FIXTURES = PROJECT_DIR / "tests" / "fixtures" / "go"
 
@@ -141,16 +143,19 @@ def write_season(folder: Path) -> dict[str, Path]:
 
 def write_sample_parquet(folder: Path) -> dict[str, Path]:
     """The embedded sample as the Belgian history's files (what bench/belgium_inputs.py
-    writes from the shared data: players, ratings, games, and the federation's own lists
-    as `player_id, list_id, rating`), in folder/belgium/."""
+    writes from data/belgium: players, ratings, games, and the federation's own lists
+    as `player_id, list_id, rating, window_end`, the excerpt's lists with the day each
+    closed), in folder/belgium/."""
     out = folder / "belgium"
     out.mkdir(parents=True, exist_ok=True)
     con = duckdb.connect()
     for kind in ("players", "ratings", "games"):
         con.execute(f"copy (select * from read_csv('{SAMPLE / f'{kind}.csv'}')) to '{out / f'{kind}.parquet'}' "
                     "(format parquet)")
-    con.execute(f"""copy (select player_id, substr(list_period, 1, 4) || '-' || substr(list_period, 5, 2) as list_id,
-                                rating from '{OFFICIAL_RATINGS}' order by list_period, player_id)
+    con.execute(f"""copy (select o.player_id, substr(o.list_period, 1, 4) || '-' || substr(o.list_period, 5, 2) as list_id,
+                                o.rating, w.window_end
+                         from '{OFFICIAL_RATINGS}' o join ({list_windows(BELGIUM)}) w using (list_period)
+                         order by o.list_period, o.player_id)
                     to '{out / 'federation.parquet'}' (format parquet)""")
     con.close()
     return {kind: out / f"{kind}.parquet" for kind in ("players", "ratings", "games", "federation")}

@@ -17,7 +17,6 @@ import pytest
 
 from tests.conftest import PROJECT_DIR
 from tests.workflows.helpers import audit_ok, copied, digests, query, said, shell, user_env
-from tests.workflows.inputs import OFFICIAL_RATINGS
 
 LISTS = ("2019-01", "2019-05", "2019-09")
 
@@ -88,19 +87,26 @@ def test_a_card_and_a_what_if(sample):
 
 def test_a_file_of_ratings_by_its_own_column_names(sample, tmp_path):
     """docs/commands.md: the federation's own file as shipped, read with --columns; the
-    path as the manual gives it, ../shared/data/belgium/ beside the working folder."""
+    path as the manual gives it, the repository's data/belgium/ (a clone's, whole).
+    Compared as shipped; scored only with its windows (the window rule), as
+    bench/belgium_inputs.py writes them."""
     folder = copied(sample, tmp_path / "work")
-    shipped = tmp_path / "shared" / "data" / "belgium" / "official_ratings.parquet"
-    shipped.parent.mkdir(parents=True)
-    shutil.copyfile(OFFICIAL_RATINGS, shipped)
-    shutil.copyfile(OFFICIAL_RATINGS, folder / "official_ratings.parquet")
-    compared = shell("ratings compare performance ../shared/data/belgium/official_ratings.parquet "
+    shutil.copytree(PROJECT_DIR / "data" / "belgium", folder / "data" / "belgium")
+    compared = shell("ratings compare performance data/belgium/official_ratings.parquet "
                      "--columns list_id=list_period", folder)
     assert "Compare took" in said(compared)
-    scored = shell("ratings evaluate --system performance --ratings official_ratings.parquet "
-                   "--columns list_id=list_period", folder)
-    assert "log-loss" in said(scored).lower()
-    refused = shell("ratings evaluate --system performance --ratings official_ratings.parquet", folder, expect=1)
+    # the whole file (the fixture's excerpt holds 300 players): its July 2019 list beside ours
+    assert "latest list 2019-09 (2019-07): 14560 players on both" in compared.stdout
+    month_dated = shell("ratings evaluate --system performance --ratings data/belgium/official_ratings.parquet "
+                        "--columns list_id=list_period", folder, expect=1)
+    assert ("official_ratings.parquet: list 2018-10 is dated by its month alone, in force from 2018-10-01, "
+            "and would score") in said(month_dated)
+    assert "say when with a window_end column" in said(month_dated)
+    shell(f"python {PROJECT_DIR / 'bench' / 'belgium_inputs.py'} data/belgium belgium/", folder)
+    scored = shell("ratings evaluate --system performance --ratings belgium/federation.parquet", folder)
+    assert "federation" in scored.stdout and "the yardstick (no forecast of its own)" in scored.stdout
+    refused = shell("ratings evaluate --system performance --ratings data/belgium/official_ratings.parquet",
+                    folder, expect=1)
     assert ("official_ratings.parquet: a file of ratings needs the columns player_id, list_id, rating; missing: "
             "list_id (the file has list_period, player_id, rating, games_total: map its own names with --columns, "
             "e.g. --columns list_id=COLUMN)") in said(refused)

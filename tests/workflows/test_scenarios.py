@@ -16,6 +16,7 @@ from tests.workflows.helpers import (
     commands,
     copied,
     digests,
+    evaluated,
     in_manual,
     query,
     said,
@@ -32,10 +33,10 @@ echo 'senior_quota = 12' > quota12.toml; echo 'start_value = 1200' > start1200.t
 echo 'brake_weight = 32' > brake32.toml; echo 'compatibility_gap = 500' > gap500.toml
 for s in quota12 start1200 brake32 gap500; do ratings scenario $s --rules $s.toml --warehouse be.duckdb; done  # 6-7.5 s each
 ratings scenarios --warehouse be.duckdb
-ratings compare performance belgium/federation.parquet --warehouse be.duckdb               # 9.5 s
+ratings compare performance belgium/federation.parquet --warehouse be.duckdb               # 15 s
 ratings evaluate --system performance --system fide --scenario quota12 --scenario start1200 \\
     --scenario brake32 --scenario gap500 --ratings belgium/federation.parquet \\
-    --warehouse be.duckdb --out be-eval                                                    # 14.5 s, 7 sources
+    --warehouse be.duckdb --out be-eval                                                    # 48 s, 7 sources
 """
 SCENARIOS = ("quota12", "start1200", "brake32", "gap500")
 SOURCES = ("brake32", "federation", "fide", "gap500", "performance", "quota12", "start1200")
@@ -62,9 +63,9 @@ def test_the_worked_example_runs_as_printed(worked):
     assert "senior_quota = 12" in listed[1] and "compatibility_gap = 500" in listed[4]
     compared = folder / "reports" / "compare-performance-federation"
     assert {"index.html", "lists.csv", "cohorts.csv", "drift.csv", "accuracy.csv"} <= {p.name for p in compared.iterdir()}
-    scored = [line.split()[0] for line in done[-1].stdout.splitlines() if "log-loss" in line]
+    scored = evaluated(done[-1].stdout)
     assert sorted(scored) == sorted(SOURCES)  # seven sources, on the same games
-    assert len({line.split()[1] for line in done[-1].stdout.splitlines() if "log-loss" in line}) == 1
+    assert len({words[1] for words in scored.values()}) == 1
     assert {"accuracy.csv", "calibration.csv"} <= {p.name for p in (folder / "be-eval").iterdir()}
     # Scenarios are never published: the official series only, in be/ and be/fide/.
     assert sorted(p.name for p in (folder / "be").iterdir()) == ["fide", "lists", "state"]
@@ -111,7 +112,7 @@ ratings run --players belgium/players.parquet --ratings belgium/ratings.parquet 
 ratings run --system fide --warehouse be.duckdb --out out --no-reports             # 49 s
 ratings run --system glicko2 --warehouse be.duckdb --out out --no-reports          # 58 s (rate 9.4 s)
 ratings evaluate --system performance --system fide --system glicko2 \\
-    --ratings belgium/federation.parquet --warehouse be.duckdb --out be-eval       # 21 s
+    --ratings belgium/federation.parquet --warehouse be.duckdb --out be-eval       # 40 s
 """
 
 
@@ -124,7 +125,7 @@ def test_glicko2_beside_the_others_as_its_page_shows(worked, tmp_path):
     done = [shell(line, folder) for line in commands(GLICKO2)]
     assert "already taken in" in done[0].stdout
     assert (folder / "out" / "glicko2" / "lists" / "2019-09.csv").is_file()
-    scored = [line.split() for line in done[-1].stdout.splitlines() if "log-loss" in line]
-    assert sorted(line[0] for line in scored) == ["federation", "fide", "glicko2", "performance"]
-    assert len({line[1] for line in scored}) == 1
+    scored = evaluated(done[-1].stdout)
+    assert sorted(scored) == ["federation", "fide", "glicko2", "performance"]
+    assert len({words[1] for words in scored.values()}) == 1
     audit_ok(folder, "--warehouse", "be.duckdb")

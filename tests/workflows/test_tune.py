@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.workflows.helpers import audit_ok, commands, copied, in_manual, query, said, shell
+from tests.workflows.helpers import audit_ok, commands, copied, evaluated, in_manual, query, said, shell
 from tests.workflows.inputs import simulated
 
 README = """\
@@ -110,15 +110,16 @@ def test_the_worked_studies_national_and_fide_k_scored_after_2010(history, tmp_p
     shutil.move(folder / "data" / "warehouse.duckdb", folder / "be.duckdb")
     # The federation's own lists: here the national lists, written out as a file of ratings.
     (folder / "belgium").mkdir()
-    shell("ratings query \"select player_id, list_id, rating from rating_history where series = 'performance'\" "
-          "--out belgium/federation.parquet --warehouse be.duckdb", folder)
+    shell("ratings query \"select player_id, list_id, rating, window_end from rating_history "
+          "join list_summary using (series, list_id) where series = 'performance'\" "
+          "--out belgium/federation.parquet --warehouse be.duckdb", folder)  # dated by its windows (the window rule)
     done = [shell(line, folder) for line in commands(WORKED)]
     assert "trial 1/50" not in done[0].stdout  # the README's study, gone on with: nothing left to do
     grid = trials(folder / "tune-fide-k" / "trials.csv")
     assert sorted(int(t["k_standard"]) for t in grid) == [10, 15, 20, 25, 30, 40]  # the grid, each point once
     assert "k_standard = " in (folder / "tune-fide-k" / "best.toml").read_text()
-    scored = [line.split()[0] for line in done[-1].stdout.splitlines() if "log-loss" in line]
+    scored = evaluated(done[-1].stdout)
     assert sorted(scored) == ["federation", "fide", "fide-k", "national", "performance"]
-    assert len({line.split()[1] for line in done[-1].stdout.splitlines() if "log-loss" in line}) == 1
+    assert len({words[1] for words in scored.values()}) == 1
     assert "Evaluate took" in said(done[-1])
     audit_ok(folder, "--warehouse", "be.duckdb")

@@ -41,14 +41,14 @@ class Fide(RuleSet):
     def explanation(self) -> Explanation:
         return explained(self)
 
-    def win_probability(self, white, black, day):
+    def win_probability(self, white, black, game):
         """White's expected score as FIDE rates a game: table 8.1.2 (its table file, or the
         logistic option) at D capped at 400, a player of 2650 or more exempt in an event from
         the exception's date (ruling X4). The game's day stands for its event's start: the
         games scored carry no event, and the two differ only for a game of 2650 or more in an
         event that straddles the date."""
         rules = self.parameters
-        exempt = day >= np.datetime64(rules.cap_exempt_since, "D")
+        exempt = game["day"] >= np.datetime64(rules.cap_exempt_since, "D")
         return expected_score(rating_difference(white["rating"], black["rating"], rules, exempt), rules)
 
     def rating_step(self) -> float:

@@ -106,7 +106,7 @@ def fide_period_games(con: duckdb.DuckDBPyConnection, series: str, periods: pd.D
     games = window_games(con, periods, PLACED_COLUMNS)
     stored = {r[0] for r in con.execute("select list_id from lists where series = ?", [series]).fetchall()}
     computing = set(periods["list_id"])
-    # Factorised once: a million start-list strings compared per list cost a minute.
+    # Factorised once: not a million start-list strings compared again for every list.
     codes, keys = pd.factorize(games.extra["start_list"], use_na_sentinel=False)
     known = stored | computing
     # A start list that is not one of the series' lists came before its first: the initial ratings.

@@ -77,7 +77,7 @@ class Glicko2(RuleSet):
     # list) and the RD; the initial list's rows have the rating alone, or an RD of the file.
     forecast_columns = ("coalesce(s.exact_rating, s.rating) as rating", "s.deviation as deviation")
 
-    def win_probability(self, white, black, day):
+    def win_probability(self, white, black, game):
         """Glickman's expected score with g of both deviations (rules.game_expectation); an RD
         the initial ratings do not say is an unrated player's (Glickman 2013, step 1), as
         `starting_state` takes it."""

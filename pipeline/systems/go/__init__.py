@@ -128,9 +128,6 @@ class GoRuleSet(RuleSet):
     def rating_scale(self) -> tuple[float, float, None, str]:
         return GO_MIN_RATING, GO_MAX_RATING, None, f"Go points from {GO_MIN_RATING} to {GO_MAX_RATING}"
 
-    def schema(self) -> str:
-        return (HERE / "schema.sql").read_text()
-
     def signature_sql(self) -> str:
         return (HERE / "signatures.sql").read_text()
 

@@ -9,7 +9,8 @@ from pipeline.systems.explanation import Explanation
 from pipeline.systems.go import GoRuleSet, Rated
 from pipeline.systems.go_belgium.explanation import explained
 from pipeline.systems.go_belgium.rules import *  # noqa: F403 (the rules, for their users)
-from pipeline.systems.go_belgium.rules import EventResult, GoBelgiumRules, game_weight, rate_event
+from pipeline.systems.go_belgium.rules import (EventResult, GoBelgiumRules, con_and_a, expected_result, game_weight,
+                                               handicap_terms, rate_event)
 from pipeline.systems.texts import first_that_holds
 
 
@@ -27,8 +28,23 @@ class GoBelgium(GoRuleSet):
                        before_rating, before_level, rules)
         return Rated(r.rating, r.level, r.games, r.start, r.first, _sides(g, r))
 
+    # Its forecast reads the points on the list and the game's handicap (go_games: `ratings
+    # evaluate` scores chess games only so far, and refuses a Go series before reading them).
+    forecast_columns = ("s.rating as rating",)
+    forecast_game_columns = ("g.handicap as handicap",)
+
     def explanation(self) -> Explanation:
         return explained(self)
+
+    def win_probability(self, white, black, game):
+        """White's expected result as its rules compute White's side of a game (side_terms):
+        the difference from White's points, less the handicap White gives ((h − 0.5) × 100,
+        G3), read through A at White's points (table I) and the asymmetric expectation."""
+        rules = self.parameters
+        gives = np.zeros(len(game["handicap"]), dtype=bool)  # Black takes the stones: White gives
+        adjustment, _ = handicap_terms(game["handicap"], gives, rules)
+        _, a = con_and_a(white["rating"], rules)
+        return expected_result(white["rating"] - black["rating"] + adjustment, a, rules)
 
 
 def _sides(g: pd.DataFrame, r: EventResult) -> dict:

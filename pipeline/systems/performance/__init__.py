@@ -60,7 +60,7 @@ class Performance(RuleSet):
     def explanation(self) -> Explanation:
         return explained(self)
 
-    def win_probability(self, white, black, day):
+    def win_probability(self, white, black, game):
         """P(D) of the D(P) table (rules.expected_score), D = White's rating − Black's."""
         return expected_score(white["rating"] - black["rating"], self.parameters)
 
