@@ -98,7 +98,7 @@ class WholeHistory:
         self.fits: list[tuple[int, float]] = []
         self.restarts = 0
 
-    def take(self, games: dict[str, np.ndarray], rows: slice) -> None:
+    def take(self, games: dict[str, np.ndarray], rows: slice, start: int | None = None) -> None:
         winner = np.where(games["score"][rows] == 1.0, "W", np.where(games["score"][rows] == 0.0, "B", "D"))
         self.base.create_games([[str(b), str(w), r, int(d)] for w, b, r, d in zip(
             games["white_id"][rows], games["black_id"][rows], winner, games["day"][rows])])
@@ -156,7 +156,7 @@ class OpenSkill:
             self.ratings[player] = self.model.rating()
         return self.ratings[player]
 
-    def take(self, games: dict[str, np.ndarray], rows: slice) -> None:
+    def take(self, games: dict[str, np.ndarray], rows: slice, start: int | None = None) -> None:
         ranks = {1.0: [1, 2], 0.0: [2, 1], 0.5: [1, 1]}
         for w, b, s in zip(games["white_id"][rows].tolist(), games["black_id"][rows].tolist(),
                            games["score"][rows].tolist()):
@@ -221,13 +221,11 @@ class Glicko2Package:
             self.players[player].update_player(ratings, deviations, scores)
             self.last_period[player] = period
 
-    def take(self, games: dict[str, np.ndarray], rows: slice) -> None:
-        # Periods end on a month's boundary, a window starts on one: rows.stop ends a
-        # whole period unless the period is longer than the gap between windows.
+    def take(self, games: dict[str, np.ndarray], rows: slice, start: int) -> None:
+        # Only the periods over by the window's first day: with periods longer than a
+        # month, the games of the one the window starts in wait for the next window.
         period_of = games["month"] // self.period_months
-        stop = rows.stop
-        if stop < len(period_of) and stop > 0 and period_of[stop] == period_of[stop - 1]:
-            stop = int(np.searchsorted(period_of, period_of[stop], side="left"))
+        stop = min(rows.stop, int(np.searchsorted(period_of, month_of(start) // self.period_months, side="left")))
         bounds = np.flatnonzero(np.diff(period_of[self.taken:stop])) + self.taken + 1
         for first, last in zip([self.taken, *bounds.tolist()], [*bounds.tolist(), stop]):
             if last > first:
@@ -257,7 +255,7 @@ def windows_forecast(peer, games: dict[str, np.ndarray], windows: list[tuple[int
         first = int(np.searchsorted(games["day"], start, side="left"))
         last = int(np.searchsorted(games["day"], end, side="right"))
         if first > taken:
-            peer.take(games, slice(taken, first))
+            peer.take(games, slice(taken, first), start)
             taken = first
         if last > first:
             ids.append(games["game_id"][first:last])

@@ -86,11 +86,13 @@ def test_a_window_is_forecast_from_the_games_before_it_only(tmp_path, peer):
 
 
 @needs("glicko2")
-def test_glicko2_takes_in_only_whole_periods_before_a_window(tmp_path):
+@pytest.mark.parametrize("months_without_games", [(), (5, 6)])
+def test_glicko2_takes_in_only_whole_periods_before_a_window(tmp_path, months_without_games):
     # Periods of three months (January-March, April-June, ...): the second window starts
     # on 1 May, within April-June, so April's games are not rated before it (their period
-    # is not over) and reversing them moves none of the second window's forecasts.
-    plain = history()
+    # is not over) and reversing them moves none of the second window's forecasts; also
+    # when the window's first game is in July, the next period's.
+    plain = [game for game in history() if game[1].month not in months_without_games]
     april = [(g, d, w, b, {"1-0": "0-1", "0-1": "1-0"}.get(r, r) if d.month == 4 else r)
              for g, d, w, b, r in plain]
     before, after = forecasts(tmp_path, "glicko2", plain, 3), forecasts(tmp_path, "glicko2", april, 3)
