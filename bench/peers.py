@@ -87,6 +87,7 @@ def rated_warehouse(files: dict[str, Path], work: Path, fresh: bool) -> tuple[Pa
         subprocess.run([RATINGS, "run", "--system", system, "--warehouse", warehouse,
                         "--out", work / f"rated-{games}-out", "--no-reports"], check=True, stdout=subprocess.DEVNULL)
     timings.write_text(json.dumps(costs))
+    shutil.rmtree(runs)  # the timed runs' warehouses and lists: gigabytes, read by nothing after
     return warehouse, costs
 
 
