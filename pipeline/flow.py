@@ -220,7 +220,7 @@ def publish(con: duckdb.DuckDBPyConnection, out: Path, reporter: Reporter, forma
     for series in ([chosen(con, system)] if system else series_in(con, scenarios=False)):
         try:
             with running(series, "published", (PublishedFileConflict, OutputRefused, SettingsError, LayoutError)):
-                published = publish_series(con, out, series, formats, settings=settings)
+                published = publish_series(con, out, series, formats, settings=settings, rows=reports)
                 pages = []
                 if reports:
                     from pipeline.publish.report import write_reports  # Jinja2: only when reports are asked for
