@@ -13,14 +13,13 @@ import pipeline.publish as publish
 from pipeline.publish import publish_series
 from pipeline.rate.series import series_in
 from pipeline.warehouse import connect, stage_sql
+from tests.conftest import cli_runner, write_small_federation
 
 
 @pytest.fixture(scope="module")
 def rated(tmp_path_factory) -> Path:
     """The small federation rated by the national rules and by Glicko-2 (monthly: lists
     2026-10 to 2027-02, a list without games among them), then a correction (a revision)."""
-    from tests.conftest import cli_runner, write_small_federation
-
     folder = tmp_path_factory.mktemp("batches")
     files = write_small_federation(folder)
     cli = cli_runner()
