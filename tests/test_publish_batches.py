@@ -79,7 +79,8 @@ def test_a_publication_without_reports_keeps_no_rows(rated, tmp_path):
 def test_the_public_rows_of_some_lists_are_the_rating_history_views(rated):
     """sql/50_published_lists.sql computes the view's rows (sql/views.sql) for the lists
     asked for alone: the same rows, in the list's order, for every list, any of them
-    alone, and a run of them (the first list's previous ratings: the initial ratings)."""
+    alone, and a run of them (the first list's previous ratings: the initial ratings);
+    sql/53_pairing_lists.sql the ratings and games of list_ratings."""
     con = connect(rated)
     for (series,) in con.execute("select distinct series from lists order by series").fetchall():
         con.execute("set variable series = ?", [series])
@@ -94,3 +95,11 @@ def test_the_public_rows_of_some_lists_are_the_rating_history_views(rated):
                 order by list_id, rating desc, player_id""").fetchall()
             assert con.execute(stage_sql("50_published_lists")).fetchall() == view, (series, asked)
             assert view or asked is not None
+            # The pairing lists (sql/53_pairing_lists.sql): each rated player's rating and games, list_ratings'
+            con.execute("set variable estimates = false")
+            rated = con.execute("""
+                select list_id, player_id, rating::double, games from list_ratings where series = getvariable('series')
+                  and (getvariable('publish_lists') is null or list_contains(getvariable('publish_lists'), list_id))
+                order by list_id, player_id""").fetchall()
+            assert con.execute(f"""select list_id, player_id, rating, games from ({stage_sql('53_pairing_lists')})
+                                   order by list_id, player_id""").fetchall() == rated, (series, asked)
