@@ -424,3 +424,41 @@ def test_evaluate_on_a_warehouse_of_go_lists_only_is_one_message(cli, tmp_path):
         refused = cli("evaluate", *since, "--warehouse", str(gw), ok=False)
         assert refused.exit_code == 1 and "this warehouse holds no chess lists to score" in refused.output
         assert "IndexError" not in refused.output
+
+
+@pytest.mark.parametrize("raised", [
+    RuntimeError("Query interrupted"),  # DuckDB 2.0.1, the signal landing during a statement
+    duckdb.InvalidInputException("Invalid Input Error: offering a filter to the source registered as 'trial_state' "
+                                 "failed: KeyboardInterrupt: "),  # landing while DuckDB scans the trial's Arrow state
+])
+def test_a_ctrl_c_duckdb_takes_stops_the_study_as_python_s_does(cli, elo_warehouse, tmp_path, monkeypatch, raised):
+    """DuckDB takes a Ctrl-C that lands during a statement and raises its own error (seen
+    by sending SIGINT at 20 moments of a trial: 6 of 20 ended `unexpected RuntimeError`
+    or `the warehouse failed`, exit 1): the study stops as for Python's KeyboardInterrupt."""
+    import pipeline.tune.study as study_module
+
+    real, calls = study_module.rated_trial, []
+
+    def interrupted_second(con, setting, parameters):
+        calls.append(parameters)
+        if len(calls) == 2:
+            raise raised
+        return real(con, setting, parameters)
+
+    monkeypatch.setattr(study_module, "rated_trial", interrupted_second)
+    w = fresh(elo_warehouse, tmp_path)
+    k = space(tmp_path, "[k_standard]\nchoices = [10, 20, 40]\n")
+    stopped = cli("tune", "c", "--system", "fide", "--space", str(k), "--warehouse", str(w), "--out",
+                  str(tmp_path / "o"), ok=False)
+    assert stopped.exit_code == 130, stopped.output
+    assert "Stopped after 1 of 3 trials" in stopped.output and "unexpected" not in stopped.output
+    assert len(stored_trials(w, "c")) == 1
+
+
+def test_an_error_that_is_no_ctrl_c_is_not_read_as_one():
+    from pipeline.tune.study import interrupted
+
+    assert interrupted(KeyboardInterrupt())
+    assert not interrupted(RuntimeError("Query failed"))
+    assert not interrupted(duckdb.InvalidInputException("Invalid Input Error: no such column"))
+    assert not interrupted(ValueError("KeyboardInterrupt"))  # only DuckDB's own errors carry it in their text

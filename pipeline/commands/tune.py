@@ -69,8 +69,8 @@ def tune(name: str, system: str | None, space: Path | None, objective: str | Non
 def _study(name: str, given: dict, out: Path | None, warehouse: Path, wait: float) -> None:
     from pipeline.outputs import claim_folder
     from pipeline.tune.outputs import write_study
-    from pipeline.tune.study import (best, calibration_of, official_parameters, planned, prepared, run_study,
-                                     study_name, study_of, trials_of)
+    from pipeline.tune.study import (best, calibration_of, interrupted, official_parameters, planned, prepared,
+                                     run_study, study_name, study_of, trials_of)
     from pipeline.warehouse import transaction
 
     folder = out or Path(warehouse).parent / f"tune-{study_name(name)}"
@@ -85,8 +85,8 @@ def _study(name: str, given: dict, out: Path | None, warehouse: Path, wait: floa
                     claim_folder(folder, "tune")
                 click.echo(_heading(study))
                 run_study(con, study, run_id, lambda t, n: click.echo(_trial_line(study, t, n)))
-        except KeyboardInterrupt:
-            if study_of(con, name) is None:
+        except BaseException as err:  # a Ctrl-C, as Python or DuckDB raise it (study.interrupted)
+            if not interrupted(err) or study_of(con, name) is None:
                 raise
             stopped = True
         study = study_of(con, name)

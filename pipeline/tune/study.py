@@ -304,6 +304,19 @@ def run_study(con: duckdb.DuckDBPyConnection, study: Study, run_id: int,
     return done
 
 
+def interrupted(err: BaseException) -> bool:
+    """Whether `err` is a Ctrl-C. Python raises KeyboardInterrupt; when the signal lands
+    during a statement, DuckDB (2.0.1) takes it and raises RuntimeError('Query
+    interrupted'), and when it lands while DuckDB scans a trial's Arrow relation, a
+    duckdb.Error that names the KeyboardInterrupt (`... 'trial_state' failed:
+    KeyboardInterrupt`). A study stopped by Ctrl-C reads all three as one."""
+    if isinstance(err, KeyboardInterrupt):
+        return True
+    if type(err) is RuntimeError:
+        return str(err) == "Query interrupted"
+    return isinstance(err, duckdb.Error) and re.search(r"\bKeyboardInterrupt\b", str(err)) is not None
+
+
 def repeated(con: duckdb.DuckDBPyConnection, study: Study, number: int, earlier: dict, run_id: int) -> dict:
     """Trial `number`, of the parameters of trial `earlier`: its figures, no time taken."""
     with transaction(con):
