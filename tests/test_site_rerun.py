@@ -6,6 +6,7 @@ only where it holds: after a late result, a warehouse changed behind its back in
 way, and never with --whole."""
 from __future__ import annotations
 
+import json
 import re
 
 import duckdb
@@ -147,7 +148,10 @@ def test_a_late_result_recomputes_only_its_list(tmp_path):
     ratings(tmp_path, "run", "--games", late, "--warehouse", "w.duckdb", "--out", "out", "--no-reports")
     with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
         con.execute("set variable series = 'performance'")
-        kept = Kept(kept_path(tmp_path / "site"))
+        # the JSON files there (a kept text is the folder's file: its digest in the manifest)
+        manifest = json.loads((tmp_path / "site" / ".site-manifest.json").read_text())
+        kept = Kept(kept_path(tmp_path / "site"),
+                    on_disk={path[len("api/v1/"):]: key for path, key in manifest.items() if path.startswith("api/v1/")})
         kept.kept_lists(con, chosen(con, None), 0, code_digest())
         assert (kept.kept, kept.fresh) == (["2027-01"], ["2027-05"])
         kept.close()
@@ -168,3 +172,17 @@ def test_whole_takes_nothing_kept(tmp_path):
     printed = ratings(tmp_path, "site", "--out", "site", "--warehouse", "w.duckdb", "--lang", "en", "--whole")
     assert "0 unchanged" in printed
     assert b"Zora" not in (tmp_path / "site" / "api" / "v1" / "players" / "1.json").read_bytes()
+
+
+def test_a_json_file_gone_from_the_folder_is_made_again(tmp_path):
+    # The JSON files' texts are not kept, their digests are: a file removed from the folder
+    # has its list, event or player computed again, not taken as kept (a file there is
+    # trusted as the manifest trusts it).
+    _federation(tmp_path)
+    before = _built(tmp_path, "site")
+    api = tmp_path / "site" / "api" / "v1"
+    event = sorted((api / "events").iterdir())[0]
+    for path in (api / "players" / "1.json", api / "lists" / "2027-01.json", event):
+        path.unlink()
+    again = _built(tmp_path, "site")
+    assert again == before  # the files made again, byte for byte; no other file moved

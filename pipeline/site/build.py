@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import ctypes
 import gc
-import hashlib
 import json
 import multiprocessing
 import os
@@ -44,7 +43,7 @@ from pipeline.site.data import (PAGE_ROWS, UNDER, SiteData, events_json, first_p
 from pipeline.site.downloads import PUBLIC, checksums_text, list_downloads
 from pipeline.site.how import how_globals, how_page
 from pipeline.site.i18n import LANGUAGES, catalogue_files, environment, translations
-from pipeline.site.kept import Kept, kept_path
+from pipeline.site.kept import Kept, digest, kept_path
 from pipeline.site.pending_contact import pending_contact
 from pipeline.site.player_page import player_api_path, player_tables
 from pipeline.site.states import state_downloads
@@ -52,6 +51,7 @@ from pipeline.site.states import state_downloads
 STATIC = Path(__file__).parent / "static"
 SCHEMA = Path(__file__).parent / "api"
 MANIFEST = ".site-manifest.json"
+API = "api/v1/"
 POOL_FROM = 64  # pages to write from which worker processes are worth their start
 PARTS, PART_MOST = 8, 500  # the files written are dealt in parts: 8 a core, 500 files at most
 DIGEST = re.compile(r"[0-9a-f]{16}")  # a manifest's hash (_digest)
@@ -112,14 +112,8 @@ def _files(folder: Path) -> dict[str, int]:
     return found
 
 
-def _digest(data: bytes) -> str:
-    # 64 bits: enough to tell a file's versions apart, and the manifest of a hundred
-    # thousand files stays a few megabytes.
-    return hashlib.sha1(data).hexdigest()[:16]
-
-
 def _key(*parts) -> str:
-    return _digest(json.dumps(parts, default=str, ensure_ascii=False, sort_keys=True).encode())
+    return digest(json.dumps(parts, default=str, ensure_ascii=False, sort_keys=True).encode())
 
 
 class _Manifest:
@@ -155,7 +149,7 @@ class _Manifest:
 
     def write(self, path: str, content: bytes) -> None:
         """Keep `content` to be written to `path` (by the workers, with the pages) if it changed."""
-        if self.wanted(path, _digest(content)):
+        if self.wanted(path, digest(content)):
             self.files.append((path, content))
 
     def forget(self, prefix: str) -> None:
@@ -243,7 +237,10 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
     claim_folder(out, "site")
     manifest = _Manifest(out, whole)  # refused before any file is written or removed
     code = code_digest()
-    data = site_data(con, series, card_lists, since, Kept(kept_path(out), whole), code)
+    # The JSON files the folder holds as its manifest says: a text kept is the file there.
+    on_disk = {path[len(API):]: key for path, key in manifest.before.items()
+               if path.startswith(API) and path in manifest.there}
+    data = site_data(con, series, card_lists, since, Kept(kept_path(out), whole, on_disk), code)
     if _remove_old_layout(out):
         manifest.forget("data/")
     bar.update()
@@ -264,10 +261,10 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
         pages = _pages(job)
         for lang in languages:
             # A page's words are in its language's catalogues, which the code's digest leaves out.
-            words = _digest(b"".join(f.read_bytes() for f in catalogue_files(lang)))
+            words = digest(b"".join(f.read_bytes() for f in catalogue_files(lang)))
             # Both are hashes already: joined as text, not encoded again as JSON.
             job.plans[lang] = [page for page, key in pages
-                               if manifest.wanted(f"{lang}/{page[1]}", _digest(f"{words}{key}".encode()))]
+                               if manifest.wanted(f"{lang}/{page[1]}", digest(f"{words}{key}".encode()))]
         job.files = manifest.files
         manifest.sizes.update(_write(job))
     finally:
@@ -312,8 +309,10 @@ def _data_files(manifest: _Manifest, data: SiteData, downloads: dict[str, list],
         manifest.write(name, (STATIC / name).read_bytes())
     for name, content in calculator_files(data.series.rule_set).items():
         manifest.write(name, content)
-    for path, text in sorted(data.api.items()):
-        manifest.write(f"api/v1/{path}", text.encode("utf-8"))
+    for path, key in sorted(data.digests.items()):
+        # a text kept from the run before is not there: its file is, with this digest (kept.py)
+        if manifest.wanted(f"{API}{path}", key):
+            manifest.files.append((f"{API}{path}", data.api[path].encode("utf-8")))
     manifest.write("api/v1/lists.json", lists_json(data, downloads).encode("utf-8"))
     manifest.write("api/v1/events.json", events_json(data).encode("utf-8"))
     for name in sorted(p.name for p in SCHEMA.iterdir() if p.suffix in (".json", ".html")):
@@ -434,7 +433,7 @@ def _pages(job: _Job) -> list[tuple[tuple, str]]:
         pages.append(("player", f"players/{pid}.html", 2,
                       {"p": p, "notes": d.notes.get(pid), "pending": pid in job.pending,
                        "total_active": d.lists[-1]["active_players"] if d.lists else 0,
-                       "api": api, "api_digest": _digest(d.api[api].encode("utf-8"))},
+                       "api": api, "api_digest": d.digests[api]},
                       cards))
     if job.pending:
         contact = pending_contact(job.contact)
@@ -521,7 +520,10 @@ def _render(share: list[tuple[str, int]]) -> dict[str, int]:
 def _page(language: _Language, template: str, path: str, depth: int, values: dict, cards=None) -> str:
     """A page in its language, with its player's cards if any."""
     if template == "player":
-        values = {**values, **player_tables(_JOB.data.api[values["api"]], language.lang, language.gettext)}
+        api = values["api"]
+        # a text kept from the run before is the folder's file (the page's hash holds its digest)
+        text = _JOB.data.api[api] if api in _JOB.data.api else (_JOB.out / API / api).read_text(encoding="utf-8")
+        values = {**values, **player_tables(text, language.lang, language.gettext)}
     if cards:
         from pipeline.site.cards import card_html
 

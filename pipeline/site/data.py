@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import duckdb
 
 from pipeline.rate.series import own_views
-from pipeline.site.kept import Kept
+from pipeline.site.kept import Kept, digest
 from pipeline.site.slugs import club_slug, event_slug
 from pipeline.warehouse import create_temp_table, sql_name, stage_sql
 
@@ -34,7 +34,8 @@ class SiteData:
     choices: dict[str, tuple[list, list, bool, bool]]  # list_id -> (regions, clubs, any category, any sex) its filters offer
     clubs: dict[str, list[dict]]  # club slug -> its players on the latest list
     events: list[dict]  # an event each: slug, name, days, games, players
-    api: dict[str, str]  # path under api/v1/ -> JSON text
+    api: dict[str, str]  # path under api/v1/ -> JSON text (those computed this run)
+    digests: dict[str, str]  # path under api/v1/ -> its text's digest (every JSON file; a kept text's file is there)
     cards: dict[int, list] = field(default_factory=dict)  # player_id -> [(list_id, Card)], newest first
 
 
@@ -124,16 +125,32 @@ def _site_data(con: duckdb.DuckDBPyConnection, series, card_lists: int, since: s
     events += [e for e in kept.records("select * from events") if e["slug"] not in changed]
     api = {}
     for e in events:
-        api[f"events/{e['slug']}.json"] = e.pop("api")
+        if "api" in e:  # computed this run
+            api[f"events/{e['slug']}.json"] = e.pop("api")
         del e["lists"]
     events.sort(key=lambda e: e["slug"])
-    api |= _api(con, players, kept, dirty)
-    data = SiteData(series, lists, players, notes, first_rows, choices, by_club, events, api)
+    api |= _api(con, players)
+    digests = {path: digest(text.encode("utf-8")) for path, text in api.items()}
+    for table, key, folder in (("player_texts", "player_id", "players"), ("list_texts", "list_id", "lists"),
+                               ("event_texts", "slug", "events")):
+        kept_digests = {f"{folder}/{i}.json": d for i, d in kept.digests(table, key).items()}
+        digests |= {path: d for path, d in kept_digests.items() if path not in digests}
+        # what save() keeps of the texts computed this run: their digests
+        ids = [path[len(folder) + 1:-5] for path in api if path.startswith(f"{folder}/")]
+        con.execute(f"""create or replace temp table site_{folder[:-1]}_digests as
+                        select unnest(?::varchar[]){'::bigint' if folder == 'players' else ''} as {key},
+                               unnest(?::varchar[]) as digest""", [ids, [digests[f"{folder}/{i}.json"] for i in ids]])
+    # the kept texts of players, lists and events shown no longer (their files go)
+    shown = {f"players/{p['player_id']}.json" for p in players} | {f"lists/{l['list_id']}.json" for l in lists} \
+        | {f"events/{e['slug']}.json" for e in events} | {"players.json"}
+    digests = {path: d for path, d in digests.items() if path in shown}
+    data = SiteData(series, lists, players, notes, first_rows, choices, by_club, events, api, digests)
     kept.save(con)
     # Dropped before the cards' replay, which needs the memory.
     for table in ("site_rows", "site_lists", "site_games", "site_event_players", "site_event_more",
                   "site_player_events", "site_fresh_events", "site_player_texts", "site_list_texts",
-                  "site_dirty_players", "site_dirty_events", "site_players"):
+                  "site_dirty_players", "site_dirty_events", "site_players", "site_player_digests",
+                  "site_list_digests", "site_event_digests"):
         con.execute(f"drop table {table}")
     if series.rule_set.bulk_cards and card_lists > 0:
         for list_id in reversed([l["list_id"] for l in lists[-card_lists:]]):
@@ -247,7 +264,9 @@ def _site_games(con: duckdb.DuckDBPyConnection, series, kept: Kept) -> None:
     face = series.rule_set.site
     played_view(con, series)
     # An event is computed whole again when a game of it is, or was, on a list computed again.
-    before = [e for (e,) in kept.rows("select event from events where list_has_any(lists, ?)", [kept.fresh])]
+    gone = kept.not_there("event_texts", "slug", "events/{}.json")  # its file not there as kept
+    before = [e for (e,) in kept.rows("select event from events where list_has_any(lists, ?) or list_contains(?, slug)",
+                                      [kept.fresh, gone])]
     con.execute("set variable site_events_before = ?", [before])
     con.execute(f"""create or replace temp table site_games as
                     with shown as ({stage_sql('site/games')})
@@ -266,7 +285,8 @@ def _site_games(con: duckdb.DuckDBPyConnection, series, kept: Kept) -> None:
     con.execute(f"create or replace temp table site_event_players as {stage_sql('site/event_players')}")
     # gone now, or on kept lists only: its file goes, or is made again
     con.execute("set variable site_slugs_before = ?",
-                [[s for (s,) in kept.rows("select slug from events where list_has_any(lists, ?)", [kept.fresh])]])
+                [[s for (s,) in kept.rows("select slug from events where list_has_any(lists, ?) or list_contains(?, slug)",
+                                          [kept.fresh, gone])]])
     con.execute("""create or replace temp table site_dirty_events as
                    select distinct slug from site_games union select unnest(getvariable('site_slugs_before'))""")
     con.execute("create or replace temp table site_player_events as select * from site_event_players")
@@ -287,8 +307,12 @@ def _dirty_players(con: duckdb.DuckDBPyConnection, kept: Kept) -> None:
     con.register("kept_fresh_rows", kept.arrow("select * from rows where not list_contains(?, list_id)", [kept.kept]))
     fresh_rows = "select * from site_rows"
     old_events = "select * from kept_event_players where slug in (select slug from site_dirty_events)"
+    # a player whose file is not there as kept is made again
+    con.execute("set variable site_players_gone = ?::bigint[]",
+                [kept.not_there("player_texts", "player_id", "players/{}.json")])
     con.execute(f"""create or replace temp table site_dirty_players as
-                    select player_id from ({fresh_rows} except select * from kept_fresh_rows)
+                    select unnest(getvariable('site_players_gone')) as player_id
+                    union select player_id from ({fresh_rows} except select * from kept_fresh_rows)
                     union select player_id from (select * from kept_fresh_rows except {fresh_rows})
                     union select player_id from (select * from site_event_players except {old_events})
                     union select player_id from ({old_events} except select * from site_event_players)""")
@@ -365,19 +389,15 @@ def _notes(con: duckdb.DuckDBPyConnection) -> dict[int, dict]:
     return notes
 
 
-def _api(con: duckdb.DuckDBPyConnection, players: list[dict], kept: Kept, dirty: set[int]) -> dict[str, str]:
+def _api(con: duckdb.DuckDBPyConnection, players: list[dict]) -> dict[str, str]:
     """The JSON API's files of the players and the lists (path under api/v1/ -> text):
-    made by DuckDB, one text a file, for the players of site_dirty_players (`dirty`) and
-    the lists computed again (the temp tables site_player_texts and site_list_texts), the
-    others' as kept; and the index of the players the search reads."""
+    made by DuckDB, one text a file, for the players of site_dirty_players and the lists
+    computed again (the temp tables site_player_texts and site_list_texts: the others'
+    files are kept); and the index of the players the search reads."""
     con.execute(f"create or replace temp table site_player_texts as {stage_sql('site/player_api')}")
     con.execute(f"create or replace temp table site_list_texts as {stage_sql('site/list_api')}")
-    texts = [*con.execute("select player_id, api from site_player_texts").fetchall(),
-             *((p, text) for p, text in kept.rows("select player_id, api from player_texts") if p not in dirty)]
-    api = {f"players/{p}.json": text for p, text in texts}
-    texts = [*con.execute("select list_id, api from site_list_texts").fetchall(),
-             *kept.rows("select list_id, api from list_texts where list_contains(?, list_id)", [kept.kept])]
-    api |= {f"lists/{l}.json": text for l, text in texts}
+    api = {f"players/{p}.json": text for p, text in con.execute("select player_id, api from site_player_texts").fetchall()}
+    api |= {f"lists/{l}.json": text for l, text in con.execute("select list_id, api from site_list_texts").fetchall()}
     api["players.json"] = json_text({"version": 1, "columns": ["player_id", "name", "club"],
                                      "rows": [[p["player_id"], p["name"], p["club"]] for p in players]})
     return api

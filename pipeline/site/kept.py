@@ -24,15 +24,18 @@ import duckdb
 from pipeline.outputs import OutputRefused
 
 VERSION = 1  # the file's own layout: a new one throws the old file away
+LOG_MOST = 64 << 20  # the file's log past which a save checkpoints (a late result's save: a few MB)
 # What is kept, each from the data step's temp table of the same data (save): the lists' and
 # events' by list or event, the players' by player.
 TABLES = {"rows": "select * from site_rows where list_contains(getvariable('site_fresh'), list_id)",
           "lists": "select * from site_lists where list_contains(getvariable('site_fresh'), list_id)",
           "players": "select * from site_players",
           "event_players": "select * from site_event_players",
-          "events": "select * from site_fresh_events",
-          "player_texts": "select player_id, api from site_player_texts",
-          "list_texts": "select list_id, api from site_list_texts"}
+          "events": "select * exclude (api) from site_fresh_events",
+          # the JSON files' digests, not their texts: the texts are the site's files themselves
+          "player_texts": "select player_id, digest from site_player_digests",
+          "list_texts": "select list_id, digest from site_list_digests",
+          "event_texts": "select slug, digest from site_event_digests"}
 # What of a table this run's data replaces: the rows of every list but those kept (a list no
 # longer shown goes too), of the players and the events computed again (the tables
 # still_kept, changed_players, changed_events, given by save).
@@ -42,7 +45,8 @@ REPLACED = {"rows": "list_id not in (select list_id from still_kept)",
             "event_players": "slug in (select slug from changed_events)",
             "events": "slug in (select slug from changed_events)",
             "player_texts": "player_id in (select player_id from changed_players)",
-            "list_texts": "list_id not in (select list_id from still_kept)"}
+            "list_texts": "list_id not in (select list_id from still_kept)",
+            "event_texts": "slug in (select slug from changed_events)"}
 
 
 def kept_path(out: Path) -> Path:
@@ -56,14 +60,23 @@ def _digest(*parts) -> str:
     return hashlib.sha1(json.dumps(parts, default=str, sort_keys=True).encode()).hexdigest()
 
 
+def digest(data: bytes) -> str:
+    """A file's hash in the site's manifest. 64 bits: enough to tell a file's versions
+    apart, and the manifest of a hundred thousand files stays a few megabytes."""
+    return hashlib.sha1(data).hexdigest()[:16]
+
+
 class Kept:
     """The kept data of a site folder (`path` None: nothing kept, nothing saved), on its own
     DuckDB connection (the warehouse's reads no file: pipeline.warehouse.connect, so what it
     needs of the kept data is handed to it as Arrow tables); save() replaces it in one
-    transaction."""
+    transaction. The JSON files' texts are not kept, their digests are: a kept text is the
+    file the folder holds, which `on_disk` says (path under api/v1/ -> the digest the
+    folder's manifest gives a file that is there); a list, an event or a player whose file
+    is not there with the kept digest is computed again."""
 
-    def __init__(self, path: Path | None, whole: bool = False):
-        self.path = path
+    def __init__(self, path: Path | None, whole: bool = False, on_disk: dict[str, str] | None = None):
+        self.path, self.on_disk = path, on_disk or {}
         self.key: str | None = None
         self.lists: dict[str, str] = {}  # list_id -> its key, as kept
         self.any = False  # whether any list's kept data holds
@@ -86,6 +99,9 @@ class Kept:
             Path(f"{path}.wal").unlink(missing_ok=True)
             self.db = duckdb.connect(str(path))
             there = set()
+        # A re-run's changes are small: written to the file's log and checkpointed when the
+        # log grows past DuckDB's threshold, not each time the file is closed.
+        self.db.execute("pragma disable_checkpoint_on_shutdown")
         if not whole and {"meta", "list_keys", *TABLES} <= there:
             self.key = self.db.execute("select any_value(key) from meta").fetchone()[0]
             self.lists = dict(self.db.execute("select list_id, key from list_keys").fetchall())
@@ -123,7 +139,9 @@ class Kept:
             chained = _digest(chained, list_id, own)
             keys[list_id] = chained
         same = key == self.key
-        self.kept = [l for l, k in keys.items() if same and self.lists.get(l) == k]
+        texts = dict(self.db.execute("select list_id, digest from list_texts").fetchall()) if same else {}
+        self.kept = [l for l, k in keys.items()
+                     if same and self.lists.get(l) == k and self.on_disk.get(f"lists/{l}.json", "") == texts.get(l)]
         self.fresh = [l for l in keys if l not in set(self.kept)]
         self.any, self.now = bool(self.kept), (key, keys)
         con.execute("set variable site_kept = ?::varchar[]", [self.kept])
@@ -132,6 +150,16 @@ class Kept:
     def arrow(self, sql: str, params=None):
         """A query of the kept data as an Arrow table (for the warehouse's connection)."""
         return self.db.sql(sql, params=params).to_arrow_table()
+
+    def not_there(self, table: str, id_column: str, path: str) -> list:
+        """The ids of the kept `table`'s texts (player_texts, event_texts) whose file (`path`
+        with the id) is not in the folder with the digest kept: computed again."""
+        return [i for i, d in self.rows(f"select {id_column}, digest from {table}")
+                if self.on_disk.get(path.format(i)) != d]
+
+    def digests(self, table: str, id_column: str) -> dict:
+        """The kept `table`'s digests (player_texts, list_texts, event_texts), by id."""
+        return dict(self.rows(f"select {id_column}, digest from {table}"))
 
     def rows(self, sql: str, params=None) -> list[tuple]:
         """A query of the kept data's rows (none when nothing is kept)."""
@@ -185,6 +213,8 @@ class Kept:
             db.execute("delete from meta")
             db.execute("insert into meta values (?)", [key])
             db.execute("commit")
+            if not self.any or Path(f"{self.path}.wal").stat().st_size > LOG_MOST:
+                db.execute("checkpoint")  # the log into the file: the next run does not replay it
         except BaseException:
             db.execute("rollback")
             raise
