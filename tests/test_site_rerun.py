@@ -160,18 +160,18 @@ def test_a_late_result_recomputes_only_its_list(tmp_path):
 
 
 def test_whole_takes_nothing_kept(tmp_path):
-    # --whole: the kept data is not read (a list's kept rows, edited in the file, do not
-    # show) and every file is written again
+    # --whole: the kept data is not read (a player's kept values, edited in the file, do
+    # not show) and every file is written again
     _federation(tmp_path)
     ratings(tmp_path, "site", "--out", "site", "--warehouse", "w.duckdb", "--lang", "en")
     with duckdb.connect(str(tmp_path / ".site.site-cache.duckdb")) as kept:
-        kept.execute("update player_texts set api = replace(api, 'Anna', 'Zora')")
-        kept.execute("update meta set key = key")  # the key still holds: only --whole ignores it
+        kept.execute("update players set name = 'Zora Kept' where player_id = 1")  # the keys still hold
+    page = tmp_path / "site" / "en" / "players" / "1.html"
     ratings(tmp_path, "site", "--out", "site", "--warehouse", "w.duckdb", "--lang", "en")
-    assert b"Zora" in (tmp_path / "site" / "api" / "v1" / "players" / "1.json").read_bytes()  # taken as kept
+    assert "Zora Kept" in page.read_text()  # taken as kept
     printed = ratings(tmp_path, "site", "--out", "site", "--warehouse", "w.duckdb", "--lang", "en", "--whole")
-    assert "0 unchanged" in printed
-    assert b"Zora" not in (tmp_path / "site" / "api" / "v1" / "players" / "1.json").read_bytes()
+    assert " 0 unchanged" in printed
+    assert "Zora Kept" not in page.read_text() and "Anna Rated" in page.read_text()
 
 
 def test_a_json_file_gone_from_the_folder_is_made_again(tmp_path):
@@ -186,3 +186,16 @@ def test_a_json_file_gone_from_the_folder_is_made_again(tmp_path):
         path.unlink()
     again = _built(tmp_path, "site")
     assert again == before  # the files made again, byte for byte; no other file moved
+
+
+def test_a_site_another_run_is_writing_is_one_message(tmp_path):
+    # Two `ratings site` into one folder: the second finds the kept data's file in use
+    # (DuckDB's lock), says so and writes nothing.
+    _federation(tmp_path)
+    ratings(tmp_path, "site", "--out", "site", "--warehouse", "w.duckdb", "--lang", "en")
+    before = tree(tmp_path / "site")
+    with duckdb.connect(str(tmp_path / ".site.site-cache.duckdb")):  # the other run's
+        said = ratings(tmp_path, "site", "--out", "site", "--warehouse", "w.duckdb", "--lang", "en", code=1)
+    assert said.startswith(f"Error: {tmp_path / '.site.site-cache.duckdb'}: in use by another `ratings site` "
+                           "writing the same folder; try again when it has finished"), said
+    assert tree(tmp_path / "site") == before

@@ -11,6 +11,7 @@ is computed (the set differences of the fresh rows with the kept ones name the p
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import duckdb
@@ -67,22 +68,50 @@ def site_data(con: duckdb.DuckDBPyConnection, series, card_lists: int, since: st
     holds and replaced by this run's data (None: nothing kept, every list computed);
     `code`: the site code's digest, part of its key."""
     kept = Kept(None) if kept is None else kept
-    try:
-        return _site_data(con, series, card_lists, since, kept, code)
-    finally:
-        kept.close(con)
-
-
-def _site_data(con: duckdb.DuckDBPyConnection, series, card_lists: int, since: str | None, kept: Kept,
-               code: str) -> SiteData:
+    first = first_position(con, series, since)
     con.execute("set variable series = ?", [series.name])
+    tables = con.cursor()  # a connection of its own (its temp tables), for the thread below
+    try:
+        tables.execute("set variable series = ?", [series.name])
+        # Each game on the list its rule set rates it on: the rule set's code, run here, as it
+        # imports what it needs as it runs (nothing is imported in the thread below).
+        series.rule_set.place_games(tables)
+        own_views(tables, series)  # the rule set's own columns (its state, its inactive flag)
+        with ThreadPoolExecutor(1) as pool:
+            # The tables in a thread beside the cards, laid out in Python in this one: DuckDB
+            # frees the interpreter while it works.
+            made = pool.submit(_site_data, tables, series, first, kept, code)
+            cards = _cards(con, series, card_lists, first)
+            data = made.result()
+    finally:
+        kept.close()
+        tables.close()
+    data.cards = cards
+    return data
+
+
+def _cards(con: duckdb.DuckDBPyConnection, series, card_lists: int, first: int) -> dict[int, list]:
+    """player_id -> the cards of the latest `card_lists` lists (from position `first` on),
+    newest first, of a rule set that makes a whole list's at once."""
+    cards: dict[int, list] = {}
+    if not (series.rule_set.bulk_cards and card_lists > 0):
+        return cards
+    for (list_id,) in con.execute("""select list_id from lists where series = ? and position >= ?
+                                     order by position desc limit ?""", [series.name, first, card_lists]).fetchall():
+        for player_id, card in series.rule_set.card_data(con, series, list_id).items():
+            cards.setdefault(player_id, []).append((list_id, card))
+    return cards
+
+
+def _site_data(con: duckdb.DuckDBPyConnection, series, first: int, kept: Kept, code: str) -> SiteData:
+    """The site's tables but the cards, on `con`, whose temp table placed_games holds the
+    games placed (RuleSet.place_games)."""
     face = series.rule_set.site
     # The rule set's own columns, after the shared ones in each JSON file (none: the files
     # are the chess lists' as they were, byte for byte).
     con.execute("set variable site_state_keys = ?", [_keys(face.state)])
     con.execute("set variable site_event_keys = ?", [_keys(face.event)])
     con.execute("set variable site_game_keys = ?", [_keys(face.game_columns)])
-    first = first_position(con, series, since)
     kept.kept_lists(con, series, first, code)
     _site_rows(con, series, first)
     lists = _site_lists(con, first, kept)
@@ -146,16 +175,11 @@ def _site_data(con: duckdb.DuckDBPyConnection, series, card_lists: int, since: s
     digests = {path: d for path, d in digests.items() if path in shown}
     data = SiteData(series, lists, players, notes, first_rows, choices, by_club, events, api, digests)
     kept.save(con)
-    # Dropped before the cards' replay, which needs the memory.
     for table in ("site_rows", "site_lists", "site_games", "site_event_players", "site_event_more",
                   "site_player_events", "site_fresh_events", "site_player_texts", "site_list_texts",
                   "site_dirty_players", "site_dirty_events", "site_players", "site_player_digests",
                   "site_list_digests", "site_event_digests"):
         con.execute(f"drop table {table}")
-    if series.rule_set.bulk_cards and card_lists > 0:
-        for list_id in reversed([l["list_id"] for l in lists[-card_lists:]]):
-            for player_id, card in series.rule_set.card_data(con, series, list_id).items():
-                data.cards.setdefault(player_id, []).append((list_id, card))
     return data
 
 
@@ -188,8 +212,7 @@ def _site_rows(con: duckdb.DuckDBPyConnection, series, first: int) -> None:
     flag = series.rule_set.inactive_column
     if flag is not None:  # the rule set's own rule (FIDE B02 7.2.2) decides, for its series only
         active = f"not coalesce(s.{sql_name(flag)}, false)"
-    if flag is not None or face.state or face.rating is not None:
-        own_views(con, series)
+    if flag is not None or face.state or face.rating is not None:  # own_views, made by site_data
         own = """left join series_player_state s on s.series = getvariable('series') and s.list_id = r.list_id
                                                   and s.player_id = r.player_id"""
     # The rule set's columns beside the rating (SiteFace.state), their ranks, and the JSON
@@ -260,7 +283,6 @@ def _site_games(con: duckdb.DuckDBPyConnection, series, kept: Kept) -> None:
     its list (as the rule set placed it) and its event's file name; site_event_players
     (sql/site/event_players.sql) of those events, which the event files read; and with the
     kept events' players, site_player_events, which the player files read."""
-    series.rule_set.place_games(con)  # each game on the list its rule set rates it on
     face = series.rule_set.site
     played_view(con, series)
     # An event is computed whole again when a game of it is, or was, on a list computed again.

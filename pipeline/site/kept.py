@@ -222,7 +222,7 @@ class Kept:
             for name in given:
                 db.unregister(name)
 
-    def close(self, con: duckdb.DuckDBPyConnection | None = None) -> None:
+    def close(self) -> None:
         """Close the file."""
         if self.db is not None:
             self.db.close()
