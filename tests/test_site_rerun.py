@@ -199,3 +199,14 @@ def test_a_site_another_run_is_writing_is_one_message(tmp_path):
     assert said.startswith(f"Error: {tmp_path / '.site.site-cache.duckdb'}: in use by another `ratings site` "
                            "writing the same folder; try again when it has finished"), said
     assert tree(tmp_path / "site") == before
+
+
+def test_a_language_added_is_the_site_built_anew(tmp_path):
+    # The kept data is the same in every language: a language added renders its pages
+    # from it, and the folder is the one built anew with both.
+    late = _federation(tmp_path)
+    _built(tmp_path, "site", ["en"])
+    ratings(tmp_path, "run", "--games", late, "--warehouse", "w.duckdb", "--out", "out", "--no-reports")
+    again, anew = _built(tmp_path, "site", ["en", "fr"]), _built(tmp_path, "anew", ["en", "fr"])
+    assert any(name.startswith("fr/players/") for name in again)
+    assert sorted(again) == sorted(anew) and [name for name in anew if again[name] != anew[name]] == []
