@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
-import pyarrow as pa
 
 from pipeline.analysis.forecast_files import forecast_rows
 from pipeline.config import MAX_RATING, MIN_RATING
@@ -153,8 +152,7 @@ def load_sources(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> None:
     typed = ("select null::varchar as source, null::varchar as list_id, null::date as list_date, "
              "null::bigint as player_id, null::double as rating where false")
     parts = [typed]  # the view's columns and types, whatever the sources
-    month_dated, forecasts = [], [pa.table({"source": pa.array([], pa.string()), "game_key": pa.array([], pa.int64()),
-                                            "probability": pa.array([], pa.float64())})]
+    month_dated, forecasts = [], []
     for k, source in enumerate(sources):
         name = sql_text(source.name)
         if source.series is not None:
@@ -182,9 +180,13 @@ def load_sources(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> None:
     con.execute("""create or replace temp table source_lists as
         select source, list_id, list_date, count(*) as players from source_ratings group by all""")
     # The files of forecasts: each game's probability, scored as it is (sql/analysis/scored_games.sql)
-    con.register("forecast_tables", pa.concat_tables(forecasts))
-    con.execute("create or replace temp table source_forecasts as select * from forecast_tables")
-    con.unregister("forecast_tables")
+    # Typed by SQL, not by an empty Arrow table: making one in Python loads pandas (pyarrow
+    # looks for it), which the list reports, reading a series alone, never need.
+    con.execute("create or replace temp table source_forecasts (source varchar, game_key bigint, probability double)")
+    for rows in forecasts:
+        con.register("forecast_rows", rows)
+        con.execute("insert into source_forecasts select source, game_key, probability from forecast_rows")
+        con.unregister("forecast_rows")
     # The files' lists dated by their month alone (the window rule: pipeline/analysis/evaluate.py)
     con.execute("create or replace temp table month_dated_lists as "
                 + " union all ".join(["select null::varchar as source, null::varchar as list_id where false",
