@@ -137,6 +137,7 @@ def rate(con: duckdb.DuckDBPyConnection, run_id: int, reporter: Reporter, system
     from pipeline.rate import UnknownList, from_list_of_each, rate_series
     from pipeline.rate.contract import RuleSetFailed, running
     from pipeline.rate.corrections import set_aside_by
+    from pipeline.rate.memory import release_freed_memory
     from pipeline.rate.series import SeriesError
     from pipeline.warehouse import transaction
 
@@ -155,6 +156,8 @@ def rate(con: duckdb.DuckDBPyConnection, run_id: int, reporter: Reporter, system
         except RuleSetFailed as err:
             failed.append(str(err))
             continue
+        finally:  # stored (or rolled back): what it computed is nobody's now
+            release_freed_memory()
         done[series.name] = rated.lists
         reporter.rated(series, rated.lists)
         reporter.waiting(series, rated.waiting)
@@ -220,7 +223,7 @@ def publish(con: duckdb.DuckDBPyConnection, out: Path, reporter: Reporter, forma
     for series in ([chosen(con, system)] if system else series_in(con, scenarios=False)):
         try:
             with running(series, "published", (PublishedFileConflict, OutputRefused, SettingsError, LayoutError)):
-                published = publish_series(con, out, series, formats, settings=settings)
+                published = publish_series(con, out, series, formats, settings=settings, rows=reports)
                 pages = []
                 if reports:
                     from pipeline.publish.report import write_reports  # Jinja2: only when reports are asked for

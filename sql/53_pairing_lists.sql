@@ -8,18 +8,22 @@
 -- rating_history (registry_snapshots): a revision's published files do not change with
 -- later registry updates. Its columns are read once a player and registry version,
 -- not once a list (FIDE: 28,112 players, 412 lists).
--- inputs: list_ratings, registry_snapshots, player_versions, lists, getvariable('series'),
---         getvariable('estimates'), getvariable('publish_lists') (null: every list)
+-- Each rated player's rating and games are list_ratings' (sql/views.sql), computed for
+-- the lists asked for alone: publication reads a batch of lists at a time, and the view
+-- joins every list of the history before a filter on lists reaches it.
+-- inputs: player_state, calculations, registry_snapshots, player_versions, lists,
+--         getvariable('series'), getvariable('estimates'), getvariable('publish_lists') (null: every list)
 -- grain: list_id, player_id
-with rated as (
-    select list_id, player_id, rating::double as rating, games from list_ratings
-    where series = getvariable('series')
-      and (getvariable('publish_lists') is null or list_contains(getvariable('publish_lists'), list_id))
-),
-series_lists as (
+with series_lists as (
     select * from lists
     where series = getvariable('series')
       and (getvariable('publish_lists') is null or list_contains(getvariable('publish_lists'), list_id))
+),
+rated as (
+    select s.list_id, s.player_id, s.rating::integer::double as rating, coalesce(c.games, 0)::integer as games
+    from player_state s join series_lists l using (series, list_id)
+    left join calculations c on c.series = s.series and c.list_id = s.list_id and c.player_id = s.player_id
+    where s.rating is not null
 ),
 estimated_players as (select distinct player_id from player_versions where estimated_rating is not null),
 -- each rated player with their rating, then the estimated players who are not rated

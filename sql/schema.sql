@@ -1,7 +1,7 @@
 -- The warehouse: every table the pipeline keeps. Idempotent (IF NOT EXISTS).
 
 -- The layout version: pipeline/warehouse.py refuses a warehouse of another one. This file is
--- the current layout (WAREHOUSE_VERSION, 12), all a new warehouse runs; sql/migrations/<n>.sql
+-- the current layout (WAREHOUSE_VERSION, 13), all a new warehouse runs; sql/migrations/<n>.sql
 -- brings an older warehouse from layout n - 1 to n (tests/test_schema_layout.py: layout 6 and
 -- the migrations give these tables exactly). The rule sets' own tables are made by their
 -- schema.sql when they first rate.
@@ -428,7 +428,8 @@ create table if not exists studies (
     trials_asked integer not null,          -- the trials the last run asked for
     inputs       ubigint not null,          -- what the official lists were computed from (their signatures)
     created_run  bigint not null,
-    created_at   timestamp not null
+    created_at   timestamp not null,
+    score        varchar default 'yardstick'  -- what a trial is scored by: own (the rule set's forecast) or yardstick
 );
 
 create table if not exists study_trials (
@@ -452,6 +453,12 @@ create table if not exists study_trials (
     feasible                boolean,           -- within max_drift (null: refused)
     seconds                 double,
     run_id                  bigint not null,
+    yardstick_train_log_loss double,           -- the logistic yardstick's, on the same games (the score's beside)
+    yardstick_train_brier    double,
+    yardstick_test_log_loss  double,
+    yardstick_test_brier     double,
+    official_yardstick_test_log_loss double,
+    official_yardstick_test_brier    double,
     primary key (study, trial)
 );
 

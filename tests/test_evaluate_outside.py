@@ -186,6 +186,10 @@ def test_a_list_dated_by_its_month_that_would_score_its_own_months_games_is_refu
     ([*RATINGS, "date", "window_end"], [[1, "2027-01", 1600, "2027-01-01", "2026-12-31"]],
      "fed.csv: the file has both a date column (date: the first day a list is in force) and a window_end column"),
     (RATINGS, [[1, "2027-01-32", 1600]], "fed.csv, row 1: {'player_id': '1', 'list_id': '2027-01-32'"),
+    # Two lists in force from one day (the second's window_end the day before the first's
+    # date): which one scores 2027-01-01's games would be the order of a sort, not the file.
+    ([*RATINGS, "window_end"], [[1, "2027-01", 1600, "2026-12-31"], [1, "2027-02", 1650, "2026-12-31"]],
+     "fed.csv, rows 1, 2: lists 2027-01 and 2027-02 are both in force from 2027-01-01: give each list a day of its own"),
 ])
 def test_a_badly_dated_file_of_ratings_names_the_file_and_the_rows(glicko, header, rows, said):
     write_rows(glicko / "fed.csv", header, rows)

@@ -111,7 +111,7 @@ def rated(cli, tmp_path):
     cli("run", "--players", players, "--ratings", ratings, "--games", games, "--warehouse", w,
         "--out", tmp_path / "out", "--no-reports")
     theirs = write_rows(tmp_path / "theirs.csv", ["player_id", "list_period", "rating"],
-                        [[p, period, r] for period in ("202609", "202701")
+                        [[p, period, r] for period in ("202608", "202701")
                          for p, r in ((1, 1800), (2, 1700), (3, 1600), (4, 1500))])
     return w, theirs
 

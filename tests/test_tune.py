@@ -121,18 +121,25 @@ def test_the_trial_of_the_official_parameters_scores_as_the_official_lists(cli, 
     with duckdb.connect(str(w), read_only=True) as con:
         figures = {study: row for study, *row in con.execute(
             """select study, train_games, test_games, train_log_loss, test_log_loss, official_train_log_loss,
-                      official_test_log_loss from study_trials order by study""").fetchall()}
+                      official_test_log_loss, yardstick_test_log_loss, official_yardstick_test_log_loss
+               from study_trials order by study""").fetchall()}
         split_day = con.execute("select split_day from studies where study = 'split'").fetchall()[0][0]
-    games, test_games, train, test, official_train, official_test = figures["same"]
-    assert train == official_train and test == official_test
+    games, test_games, train, test, official_train, official_test, yardstick, official_yardstick = figures["same"]
+    assert train == official_train and test == official_test and yardstick == official_yardstick
     assert (games, train) == (test_games, test)  # no --train-until: every game both trains and tests
-    games_before, games_after, train, test, official_train, official_test = figures["split"]
+    games_before, games_after, train, test, official_train, official_test, yardstick, official_yardstick = \
+        figures["split"]
     assert games_before + games_after == games and train == official_train and test == official_test
+    assert yardstick == official_yardstick
     assert split_day == dt.date(2011, 11, 28)  # the FIDE 2011-12 list window closes before the month ends
     scored = cli("evaluate", "--system", "fide", "--since", "2011-11-29", "--format", "csv",
                  "--warehouse", str(w)).stdout
     whole = [r for r in csv.DictReader(io.StringIO(scored)) if r["list_id"] == ""]
-    assert int(whole[0]["games"]) == games_after and round(float(whole[0]["log_loss"]), 10) == round(test, 10)
+    # The study scores by the FIDE rules' own forecast (--score own, the default: table 8.1.2's
+    # logistic option at D capped at 400), as evaluate's own_log_loss; the yardstick beside it
+    # is evaluate's log_loss. They differ here (a pair more than 400 apart): each is the one.
+    assert int(whole[0]["games"]) == games_after and round(float(whole[0]["own_log_loss"]), 10) == round(test, 10)
+    assert round(float(whole[0]["log_loss"]), 10) == round(yardstick, 10) and yardstick != test
 
 
 def test_the_same_seed_makes_the_same_trials(cli, elo_warehouse, tmp_path):
@@ -245,14 +252,15 @@ def test_keep_stores_the_best_trial_as_a_scenario_that_scores_as_the_trial(cli, 
     listed = cli("scenarios", "--warehouse", str(w), "--format", "csv").output
     best_k = 10 if "k_standard = 10" in kept.output else 40
     assert f"k_standard = {best_k}" in listed and "logistic = True" in listed
-    # No --train-until: the trial was scored on every game both rate, as evaluate scores the scenario.
+    # No --train-until: the trial was scored on every game both rate, as evaluate scores the scenario
+    # (by the FIDE rules' own forecast: evaluate's own_log_loss).
     scores = cli("evaluate", "--scenario", "keepme", "--system", "fide", "--format", "csv",
                  "--warehouse", str(w)).stdout
     with duckdb.connect(str(w), read_only=True) as con:
         trial_loss = con.execute("select test_log_loss from study_trials where study = 'keepme' and parameters = ?",
                                  [json.dumps({"k_standard": best_k})]).fetchall()[0][0]
     rows = list(csv.DictReader(io.StringIO(scores)))
-    assert {r["source"]: round(float(r["log_loss"]), 10) for r in rows if r["list_id"] == ""}["keepme"] == \
+    assert {r["source"]: round(float(r["own_log_loss"]), 10) for r in rows if r["list_id"] == ""}["keepme"] == \
         round(trial_loss, 10)
     refused = cli("tune", "keepme", "--keep", "9", "--warehouse", str(w), ok=False)
     assert "--keep 9: give `best` or a trial's number, 1 to 2" in refused.output
@@ -311,7 +319,7 @@ def test_a_study_goes_on_with_its_own_settings_and_refuses_others(cli, elo_wareh
     other = cli("tune", "r", "--seed", "5", "--warehouse", str(w), ok=False)
     assert "study 'r' exists with other settings (--seed differ)" in other.output
     listed = cli("tunes", "--warehouse", str(w), "--format", "csv").output
-    assert listed.splitlines()[1].startswith("r,fide,k_standard,log-loss,,,tpe,3 of 3,")
+    assert listed.splitlines()[1].startswith("r,fide,k_standard,log-loss,own,,,tpe,3 of 3,")
     assert cli("tunes", "--drop", "r", "--warehouse", str(w)).output.strip() == "Study r dropped (3 trials)."
     assert stored_trials(w, "r") == []
 
@@ -416,3 +424,41 @@ def test_evaluate_on_a_warehouse_of_go_lists_only_is_one_message(cli, tmp_path):
         refused = cli("evaluate", *since, "--warehouse", str(gw), ok=False)
         assert refused.exit_code == 1 and "this warehouse holds no chess lists to score" in refused.output
         assert "IndexError" not in refused.output
+
+
+@pytest.mark.parametrize("raised", [
+    RuntimeError("Query interrupted"),  # DuckDB 2.0.1, the signal landing during a statement
+    duckdb.InvalidInputException("Invalid Input Error: offering a filter to the source registered as 'trial_state' "
+                                 "failed: KeyboardInterrupt: "),  # landing while DuckDB scans the trial's Arrow state
+])
+def test_a_ctrl_c_duckdb_takes_stops_the_study_as_python_s_does(cli, elo_warehouse, tmp_path, monkeypatch, raised):
+    """DuckDB takes a Ctrl-C that lands during a statement and raises its own error (seen
+    by sending SIGINT at 20 moments of a trial: 6 of 20 ended `unexpected RuntimeError`
+    or `the warehouse failed`, exit 1): the study stops as for Python's KeyboardInterrupt."""
+    import pipeline.tune.study as study_module
+
+    real, calls = study_module.rated_trial, []
+
+    def interrupted_second(con, setting, parameters):
+        calls.append(parameters)
+        if len(calls) == 2:
+            raise raised
+        return real(con, setting, parameters)
+
+    monkeypatch.setattr(study_module, "rated_trial", interrupted_second)
+    w = fresh(elo_warehouse, tmp_path)
+    k = space(tmp_path, "[k_standard]\nchoices = [10, 20, 40]\n")
+    stopped = cli("tune", "c", "--system", "fide", "--space", str(k), "--warehouse", str(w), "--out",
+                  str(tmp_path / "o"), ok=False)
+    assert stopped.exit_code == 130, stopped.output
+    assert "Stopped after 1 of 3 trials" in stopped.output and "unexpected" not in stopped.output
+    assert len(stored_trials(w, "c")) == 1
+
+
+def test_an_error_that_is_no_ctrl_c_is_not_read_as_one():
+    from pipeline.tune.study import interrupted
+
+    assert interrupted(KeyboardInterrupt())
+    assert not interrupted(RuntimeError("Query failed"))
+    assert not interrupted(duckdb.InvalidInputException("Invalid Input Error: no such column"))
+    assert not interrupted(ValueError("KeyboardInterrupt"))  # only DuckDB's own errors carry it in their text

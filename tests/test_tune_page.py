@@ -34,6 +34,10 @@ def trial(number: int, parameters: dict, train: float | None = None, test: float
             "test_games": 1234 if rated else None, "test_log_loss": test, "test_brier": test and test / 3,
             "official_train_log_loss": 0.6 if rated else None, "official_train_brier": 0.2 if rated else None,
             "official_test_log_loss": 0.63 if rated else None, "official_test_brier": 0.21 if rated else None,
+            "yardstick_train_log_loss": train and train + 0.01, "yardstick_train_brier": train and train / 3,
+            "yardstick_test_log_loss": test and test + 0.01, "yardstick_test_brier": test and test / 3,
+            "official_yardstick_test_log_loss": 0.64 if rated else None,
+            "official_yardstick_test_brier": 0.21 if rated else None,
             "drift": drift, "drift_by_decade": {"1990": drift, "2000": drift / 2} if rated else {},
             "idle_drift": -3.25 if rated else None, "feasible": feasible if rated else None,
             "seconds": 1.5 + number, "run_id": 1}

@@ -37,7 +37,8 @@ def compare(con: duckdb.DuckDBPyConnection, a: Source, b: Source) -> Comparison:
     bar = progress(step="compare", total=3, unit="step")
     bar.set_postfix_str("accuracy")
     # Loads the sources (A first: the windows are A's lists). The lists are compared as their
-    # files date them: the window rule is `ratings evaluate`'s, which scores the games.
+    # files date them; a month-dated list that scores games of its month is not refused here
+    # (setting lists side by side is fair), its scores are said not to be (the window rule).
     accuracy = evaluate(con, [a, b], window_rule=False)
     bar.update()
     bar.set_postfix_str("lists")

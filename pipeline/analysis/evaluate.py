@@ -26,7 +26,7 @@ class Accuracy:
     accuracy: pa.Table
     calibration: pa.Table  # source, forecast (own, yardstick), bin, bin_end, games, expected, actual
     forecasts: pa.Table | None = None  # game_id, source, list_id, forecast, yardstick, score (a row a game and source)
-    notes: tuple[str, ...] = ()  # what is said of a source besides its scores (a scale fitted)
+    notes: tuple[str, ...] = ()  # what is said of a source besides its scores (a scale fitted, the window rule)
 
 
 class NoCommonGames(ValueError):
@@ -67,24 +67,24 @@ class OwnGamesScored(SourceError):
     own window may hold (the window rule)."""
 
 
-def refuse_lists_of_their_own_month(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> None:
+def lists_of_their_own_month(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> str | None:
     """The window rule: a list is in force only from the day after its own games' window. A
     file's list dated by its month alone (YYYY-MM or YYYYMM, no date nor window_end column)
     is in force from the first of the month, and may have been computed from games of that
-    very month (the Belgian federation's were: issue 53): refused when a game it scores is
-    played in its month. A list dated by a day, a date or a window is trusted; a series'
-    window ends before its list is dated (R1), and its lists are never month-dated."""
+    very month (the Belgian federation's were: issue 53): what is wrong when a game it scores
+    is played in its month, else None. A list dated by a day, a date or a window is trusted;
+    a series' window ends before its list is dated (R1), and its lists are never month-dated."""
     own_month = con.execute("""
         select s.source, s.source_list, count(*) as games, count(distinct s.source_list) over (partition by s.source)
         from scored s join month_dated_lists m on m.source = s.source and m.list_id = s.source_list
         where strftime(s.date, '%Y-%m') = s.source_list
         group by s.source, s.source_list order by s.source, s.source_list limit 1""").fetchall()
-    if own_month:
-        name, list_id, games, lists = own_month[0]
-        path = next(s.path for s in sources if s.name == name)
-        others = f" (and {lists - 1} more of its lists so)" if lists > 1 else ""
-        raise OwnGamesScored(
-            f"{path}: list {list_id} is dated by its month alone, in force from {list_id}-01, and would score "
+    if not own_month:
+        return None
+    name, list_id, games, lists = own_month[0]
+    path = next(s.path for s in sources if s.name == name)
+    others = f" (and {lists - 1} more of its lists so)" if lists > 1 else ""
+    return (f"{path}: list {list_id} is dated by its month alone, in force from {list_id}-01, and would score "
             f"{games:,} games played in {list_id}{others}: games the list may have been computed from. A list is in "
             "force from the day after its own games' window: say when with a window_end column (the last day of "
             "its games), a date column (its first day in force), or a day in list_id (YYYY-MM-DD)")
@@ -101,8 +101,8 @@ def evaluate(con: duckdb.DuckDBPyConnection, sources: list[Source], since: dt.da
     """Log-loss, Brier score and calibration of each source, on the same games (those
     played from `since` to `until`, when given), by its own forecast and by the yardstick;
     with `per_game`, the forecasts of every game too. `window_rule`: refuse a file's list
-    dated by its month alone that scores games of that month (`ratings compare` sets
-    lists side by side, and shows their scores as dated)."""
+    dated by its month alone that scores games of that month; without it (`ratings compare`
+    sets lists side by side) the scores are kept, and a note says they are not fair."""
     names = [s.name for s in sources]
     twice = [n for n in dict.fromkeys(names) if names.count(n) > 1]
     if twice:
@@ -117,8 +117,11 @@ def evaluate(con: duckdb.DuckDBPyConnection, sources: list[Source], since: dt.da
             raise NoCommonGames("no played game has both players rated by every source "
                                 f"({', '.join(s.name for s in sources)}) on its day" + span)
         notes = apply_fitted_scales(con, sources, file_tables(sources))
-        if window_rule:
-            refuse_lists_of_their_own_month(con, sources)
+        unfair = lists_of_their_own_month(con, sources)
+        if unfair and window_rule:
+            raise OwnGamesScored(unfair)
+        if unfair:  # compare: the lists still set side by side, their scores said to be unfair
+            notes.append(f"not a fair score, the window rule: {unfair}")
         bar.update()
         bar.set_postfix_str("own forecasts")
         kinds = own_forecasts(con, sources)

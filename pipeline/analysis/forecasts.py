@@ -2,9 +2,11 @@
 expected score from both players' state on the list in force (RuleSet.forecast_columns,
 RuleSet.win_probability), beside the common logistic yardstick of scored_games.sql.
 
-A source with no forecast of its own (a file of ratings, a rule set that declares none,
-a tuning trial's ratings held outside the warehouse) is scored by the yardstick alone:
-its `forecast` is the yardstick, and the accuracy table says so (`forecast`: yardstick).
+A source with no forecast of its own (a file of ratings, a rule set that declares none)
+is scored by the yardstick alone: its `forecast` is the yardstick, and the accuracy table
+says so (`forecast`: yardstick). A tuning trial's state, held outside the warehouse (a
+relation, Source.state), is read with its rule set's forecast as a stored series' is
+(`ratings tune` scores a trial by the forecast a publishable rule set would make).
 """
 from __future__ import annotations
 
@@ -32,23 +34,25 @@ def rule_sets_forecasting(con: duckdb.DuckDBPyConnection, sources: list[Source])
     set declares one (with the series' parameters: a scenario's are its own)."""
     held = {s.name: s.rule_set for s in series_in(con)}
     return {s.name: held[s.series] for s in sources
-            if s.series is not None and s.state is None and held[s.series].forecast_columns is not None}
+            if s.series is not None and held[s.series].forecast_columns is not None}
 
 
-def _states(rule_set: RuleSet) -> str:
+def _states(rule_set: RuleSet, source: Source) -> str:
     """SQL of the rows of the series $series (list_id, player_id, the forecast's columns) the
     games scored read (the temp table forecast_needs: a sixth of a whole history's rows): its
-    stored lists, and its initial list, the initial ratings as it reads them with the state's
-    other columns null (`union all by name`)."""
+    stored lists (or the relation that holds a trial's: Source.state, the rule set's state
+    columns by their own names), and its initial list, the initial ratings as it reads them
+    with the state's other columns null (`union all by name`)."""
     columns = ", ".join(rule_set.forecast_columns)
-    state = rule_set.extended("player_state")
+    stored = rule_set.extended("player_state")
+    lists = (f"select * from {stored} where series = $series" if source.state is None
+             else f"select * from {source.state} where $series is not null")
     return f"""
-        select s.list_id, s.player_id, {columns} from {state} s
+        select s.list_id, s.player_id, {columns} from ({lists}) s
         semi join forecast_needs n on n.list_id = s.list_id and n.player_id = s.player_id
-        where s.series = $series
         union all
         select {sql_text(INITIAL)} as list_id, s.player_id, {columns}
-        from (select * from {state} where false union all by name select * from ({rule_set.initial_ratings_sql()})) s
+        from (select * from {stored} where false union all by name select * from ({rule_set.initial_ratings_sql()})) s
         semi join forecast_needs n on n.list_id = {sql_text(INITIAL)} and n.player_id = s.player_id"""
 
 
@@ -64,18 +68,23 @@ def own_forecasts(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> dict
         con.execute("""create or replace temp table forecast_needs as
                        select source_list as list_id, white_id as player_id from scored where source = $source
                        union select source_list, black_id from scored where source = $source""", {"source": name})
-        named = con.sql(f"select * from ({_states(rule_set)}) limit 0",
-                        params={"series": source.series}).columns[2:]
+        con.execute(f"create or replace temp table forecast_states as {_states(rule_set, source)}",
+                    {"series": source.series})
+        named = con.sql("select * from forecast_states limit 0").columns[2:]
+        # White's state first, then Black's: joined in one query, the planner may join White's
+        # rows to Black's on the list alone first (it did for a tuning trial of the Belgian
+        # history: a product of each list's players with themselves, that filled the disk).
         games = con.sql(f"""
-            with states as ({_states(rule_set)})
-            select s.game_key, s.date as "g day", {', '.join(f'w.{c} as "w {c}"' for c in named)},
+            with white as materialized (
+                select s.game_key, s.date, s.source_list, s.black_id, {', '.join(f'w.{c} as "w {c}"' for c in named)}
+                from scored s join forecast_states w on w.list_id = s.source_list and w.player_id = s.white_id
+                where s.source = $source)
+            select g.game_key, g.date as "g day", {', '.join(f'g."w {c}"' for c in named)},
                    {', '.join(f'b.{c} as "b {c}"' for c in named)}
-                   {''.join(', ' + c for c in rule_set.forecast_game_columns)}
-            from scored s
-            {'join games g using (game_key)' if rule_set.forecast_game_columns else ''}
-            join states w on w.list_id = s.source_list and w.player_id = s.white_id
-            join states b on b.list_id = s.source_list and b.player_id = s.black_id
-            where s.source = $source""", params={"series": source.series, "source": name}).to_arrow_table()
+                   {''.join(', x.' + c for c in rule_set.forecast_game_columns)}
+            from white g join forecast_states b on b.list_id = g.source_list and b.player_id = g.black_id
+            {'join games x on x.game_key = g.game_key' if rule_set.forecast_game_columns else ''}""",
+                        params={"source": name}).to_arrow_table()
         white = {c: column(games, f"w {c}") for c in named}
         black = {c: column(games, f"b {c}") for c in named}
         game = {"day": games.column("g day").to_numpy(zero_copy_only=False).astype("datetime64[D]"),
@@ -90,6 +99,7 @@ def own_forecasts(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> dict
         con.execute("insert into own_forecasts select game_key, $source, forecast from forecast_rows", {"source": name})
         con.unregister("forecast_rows")
     con.execute("drop table if exists forecast_needs")
+    con.execute("drop table if exists forecast_states")
     con.execute("""create or replace temp table scored as
                    select s.*, coalesce(f.forecast, s.expected) as forecast
                    from scored s left join own_forecasts f using (game_key, source)""")

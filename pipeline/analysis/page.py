@@ -84,6 +84,7 @@ def comparison_page(c: Comparison) -> str:
                for d, rows in cohorts.groupby("decade")]
     return TEMPLATES.get_template("compare.html.j2").render(
         a=c.a.name, b=c.b.name, lists=lists, latest=latest, differences=differences, accuracy=whole,
+        notes=c.accuracy.notes,
         # The page's table and chart are the yardstick's, as its accuracy figures (a source's
         # own forecast's bins are in calibration.csv)
         calibration=[r for r in _rows(c.accuracy.calibration) if r["forecast"] == "yardstick"], decades=decades,

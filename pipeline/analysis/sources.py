@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
-import pyarrow as pa
 
 from pipeline.analysis.forecast_files import forecast_rows
 from pipeline.config import MAX_RATING, MIN_RATING
@@ -154,11 +153,7 @@ def load_sources(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> None:
     typed = ("select null::varchar as source, null::varchar as list_id, null::date as list_date, "
              "null::bigint as player_id, null::double as rating where false")
     parts = [typed]  # the view's columns and types, whatever the sources
-    # Empty columns as nulls: pa.array of a Python list imports pandas, which the list reports
-    # (publish) have no other use for (pipeline/formats/arrow_values.py).
-    month_dated, forecasts = [], [pa.Table.from_arrays(
-        [pa.nulls(0, pa.string()), pa.nulls(0, pa.int64()), pa.nulls(0, pa.float64())],
-        names=["source", "game_key", "probability"])]
+    month_dated, forecasts = [], []
     for k, source in enumerate(sources):
         name = sql_text(source.name)
         if source.series is not None:
@@ -186,9 +181,13 @@ def load_sources(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> None:
     con.execute("""create or replace temp table source_lists as
         select source, list_id, list_date, count(*) as players from source_ratings group by all""")
     # The files of forecasts: each game's probability, scored as it is (sql/analysis/scored_games.sql)
-    con.register("forecast_tables", pa.concat_tables(forecasts))
-    con.execute("create or replace temp table source_forecasts as select * from forecast_tables")
-    con.unregister("forecast_tables")
+    # Typed by SQL, not by an empty Arrow table: making one in Python loads pandas (pyarrow
+    # looks for it), which the list reports, reading a series alone, never need.
+    con.execute("create or replace temp table source_forecasts (source varchar, game_key bigint, probability double)")
+    for rows in forecasts:
+        con.register("forecast_rows", rows)
+        con.execute("insert into source_forecasts select source, game_key, probability from forecast_rows")
+        con.unregister("forecast_rows")
     # The files' lists dated by their month alone (the window rule: pipeline/analysis/evaluate.py)
     con.execute("create or replace temp table month_dated_lists as "
                 + " union all ".join(["select null::varchar as source, null::varchar as list_id where false",
@@ -290,6 +289,15 @@ def _rating_file(reader: duckdb.DuckDBPyConnection, source: Source):
         raise InputFileError(f"{path}, rows {', '.join(map(str, rows[:5]))}: list {list_name} is dated "
                              f"{' and '.join(str(d) for d in days[:2])}{' and more' if len(days) > 2 else ''}: "
                              f"one list, one {dated or 'date'}")
+    # Two lists in force from one day: which of them scores that day's games is a guess.
+    same_day = reader.execute("""select list_date, list(l order by l), list(__row order by __row)
+                                 from (select l, list_date, min(__row) as __row from file_ratings group by l, list_date)
+                                 group by list_date having count(*) > 1 order by min(__row) limit 1""").fetchall()
+    if same_day:
+        day, names, rows = same_day[0]
+        raise InputFileError(f"{path}, rows {', '.join(map(str, rows[:5]))}: lists {' and '.join(names[:2])}"
+                             f"{' and more' if len(names) > 2 else ''} are both in force from {day}: "
+                             "give each list a day of its own")
     if source.scale != FIT:
         implausible_rating(reader, path, "file_ratings", source)
     twice = reader.execute("""select p, l, list(__row order by __row) from file_ratings group by p, l

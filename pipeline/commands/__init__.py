@@ -85,8 +85,9 @@ LAZY = {
     "tune": ("pipeline.commands.tune:tune",
                 "Search the parameters of a rule set for those that would have predicted the warehouse's games "
                 'best without drifting: each trial rates the whole history as a scenario that is never kept, '
-                'scored by log-loss (or Brier) on the games after --train-until and by the drift of fixed '
-                'cohorts, beside the official lists on the same games.'),
+                "scored by log-loss (or Brier) of the rule set's own forecast (or the yardstick) on the games "
+                'after --train-until and by the drift of fixed cohorts, beside the official lists on the same '
+                'games.'),
     "tunes": ("pipeline.commands.tune:tunes",
                 "List the parameter studies: rule set, parameters searched, trials, the best feasible trial's "
                 'training and test scores; or drop one (--drop NAME).'),

@@ -121,6 +121,7 @@ def _comparison_summary(c) -> str:
                      f"{last['median_b']:.0f}, Spearman {last['spearman'] or 0:.3f}, "
                      f"{100 * last['share_50_or_more']:.1f} % differ by 50 or more")
     lines.append(_accuracy_text(c.accuracy))
+    lines.extend(f"  {note}" for note in c.accuracy.notes)
     return "\n".join(lines)
 
 

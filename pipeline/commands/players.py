@@ -57,10 +57,14 @@ def _official_of(con, scenario) -> str:
 @click.option("--pending", is_flag=True,
               help="Add the games received so far for the next list: a page per player, for players to "
                    "report an error before the list is computed (to whom: contact in ratings.toml).")
+@click.option("--whole", is_flag=True,
+              help="Compute every list's data and write every file again, taking nothing from the run before "
+                   "(a re-run otherwise computes only what changed in the warehouse, the rest kept beside the "
+                   "folder in .OUT.site-cache.duckdb).")
 @series_option
 @warehouse_option
 def site(out: Path, languages: list[str], card_lists: int, since: str | None, download_lists: int | None,
-         pending: bool, system: str | None, warehouse: Path, wait: float) -> None:
+         pending: bool, whole: bool, system: str | None, warehouse: Path, wait: float) -> None:
     """Write the published lists of a rule set as a static site players use: an index
     of lists, each list's ranking with filters (category by age, women, region,
     club, active players only; in the page's address, so a filtered list can be
@@ -91,7 +95,7 @@ def site(out: Path, languages: list[str], card_lists: int, since: str | None, do
                                        f"look at it with `ratings compare {_official_of(con, series)} {series.name}`")
         # whom to write to about a game received: ratings.toml's, read for the pending pages only
         contact = site_contact() if pending else None
-        built = build_site(con, series, out, languages, card_lists, since, download_lists, pending, contact)
+        built = build_site(con, series, out, languages, card_lists, since, download_lists, pending, contact, whole)
         tongues = f"{len(languages)} languages" if len(languages) > 1 else "1 language"
         period = "event" if series.rule_set.site.periods == "events" else "list"
         click.echo(f"  {built.players:,} players, {built.lists} {period}{'s' if built.lists != 1 else ''}, "

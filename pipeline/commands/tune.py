@@ -21,6 +21,10 @@ INTERRUPTED = 130  # the shell's status for a command stopped by Ctrl-C
                                         "and high (optional step, log), or choices.")
 @click.option("--objective", type=click.Choice(["log-loss", "brier"]), default=None,
               help="What the search minimises on the training games  [default: log-loss]")
+@click.option("--score", type=click.Choice(["own", "yardstick"]), default=None,
+              help="What scores a trial's games: the rule set's own forecast (Glicko-2's with both deviations, "
+                   "FIDE's table, as `ratings evaluate` scores a series) or the logistic yardstick of every source; "
+                   "the yardstick's figures are kept beside  [default: own]")
 @click.option("--max-drift", type=click.FloatRange(min=0), default=None, metavar="POINTS",
               help="A trial whose fixed cohort moves more than this in a decade is kept, marked infeasible.")
 @click.option("--train-until", metavar="LIST_ID", default=None,
@@ -36,14 +40,15 @@ INTERRUPTED = 130  # the shell's status for a command stopped by Ctrl-C
               help="Store a trial (its number, or `best`: the best feasible) as the scenario NAME, and rate nothing "
                    "else.")
 @warehouse_option
-def tune(name: str, system: str | None, space: Path | None, objective: str | None, max_drift: float | None,
+def tune(name: str, system: str | None, space: Path | None, objective: str | None, score: str | None,
+         max_drift: float | None,
          train_until: str | None, trials: int | None, seed: int | None, out: Path | None, keep: str | None,
          warehouse: Path, wait: float) -> None:
     """Search the parameters of a rule set for those that would have predicted the
     warehouse's games best without drifting: each trial rates the whole history as a
-    scenario that is never kept, scored by log-loss (or Brier) on the games after
-    --train-until and by the drift of fixed cohorts, beside the official lists on the
-    same games. The study is kept in the warehouse: run again, it goes on where it
+    scenario that is never kept, scored by log-loss (or Brier) of the rule set's own
+    forecast (or the yardstick) on the games after --train-until and by the drift of
+    fixed cohorts, beside the official lists on the same games. The study is kept in the warehouse: run again, it goes on where it
     stopped (Ctrl-C stops it cleanly), and makes the same trials for the same seed.
 
     Writes trials and front (CSV, Parquet), best.toml (the best feasible trial's
@@ -51,7 +56,7 @@ def tune(name: str, system: str | None, space: Path | None, objective: str | Non
 
     Example: ratings tune quota --system performance --space quota.toml --train-until 2010-01 --max-drift 30
     """
-    given = {"system": system, "space": space, "objective": objective, "max_drift": max_drift,
+    given = {"system": system, "space": space, "objective": objective, "score": score, "max_drift": max_drift,
              "train_until": train_until, "trials": trials, "seed": seed}
     if keep is not None:
         if any(v is not None for v in given.values()):
@@ -64,8 +69,8 @@ def tune(name: str, system: str | None, space: Path | None, objective: str | Non
 def _study(name: str, given: dict, out: Path | None, warehouse: Path, wait: float) -> None:
     from pipeline.outputs import claim_folder
     from pipeline.tune.outputs import write_study
-    from pipeline.tune.study import (best, calibration_of, official_parameters, planned, prepared, run_study,
-                                     study_name, study_of, trials_of)
+    from pipeline.tune.study import (best, calibration_of, interrupted, official_parameters, planned, prepared,
+                                     run_study, study_name, study_of, trials_of)
     from pipeline.warehouse import transaction
 
     folder = out or Path(warehouse).parent / f"tune-{study_name(name)}"
@@ -80,8 +85,8 @@ def _study(name: str, given: dict, out: Path | None, warehouse: Path, wait: floa
                     claim_folder(folder, "tune")
                 click.echo(_heading(study))
                 run_study(con, study, run_id, lambda t, n: click.echo(_trial_line(study, t, n)))
-        except KeyboardInterrupt:
-            if study_of(con, name) is None:
+        except BaseException as err:  # a Ctrl-C, as Python or DuckDB raise it (study.interrupted)
+            if not interrupted(err) or study_of(con, name) is None:
                 raise
             stopped = True
         study = study_of(con, name)
@@ -100,9 +105,11 @@ def _study(name: str, given: dict, out: Path | None, warehouse: Path, wait: floa
 def _heading(study) -> str:
     split = (f"trained on the games to {study.split_day} (list {study.train_until}), tested on those after"
              if study.split_day else "no --train-until: every game both trains and tests")
+    scored = "the rules' own forecast" if study.score == "own" else "the yardstick"
     limit = f", drift at most {study.max_drift:g} points a decade" if study.max_drift is not None else ""
     return (f"Study {study.name}: the {study.system} rules, {', '.join(study.space.names)} by "
-            f"{'a grid' if study.sampler == 'grid' else f'TPE (seed {study.seed})'}; {study.objective}{limit}; {split}")
+            f"{'a grid' if study.sampler == 'grid' else f'TPE (seed {study.seed})'}; {study.objective} of {scored}"
+            f"{limit}; {split}")
 
 
 def _trial_line(study, t: dict, planned: int) -> str:
@@ -126,8 +133,11 @@ def _summary(study, trials: list[dict], top: dict | None) -> str:
     metric = study.metric
     if top is None:
         return f"  {len(trials)} trials, none feasible" + (" (none rated)" if not trials else "")
+    yardstick = (f" (yardstick {top[f'yardstick_test_{metric}']:.4f} against "
+                 f"{top[f'official_yardstick_test_{metric}']:.4f})"
+                 if study.score == "own" and top[f"yardstick_test_{metric}"] is not None else "")
     test = (f"; on the test games {top[f'test_{metric}']:.4f} against the official lists' "
-            f"{top[f'official_test_{metric}']:.4f} ({top['test_games']:,} games)"
+            f"{top[f'official_test_{metric}']:.4f}{yardstick} ({top['test_games']:,} games)"
             if study.split_day and top[f"test_{metric}"] is not None else "")
     return (f"  best feasible: trial {top['trial']}, {parameters_text(top['parameters'])}: training "
             f"{study.objective} {top[f'train_{metric}']:.4f}{test}, drift {round(top['drift'] or 0):+d}")

@@ -194,12 +194,13 @@ class Published:
     list_ids: list[str]
     written: int  # files written (unchanged files are not)
     lists: pa.Table | None  # the public rows (sql/50_published_lists.sql) of every list, when every list was
-    # built; None when lists that kept their revision were left alone (or the rule set has no list files)
+    # built; None when lists that kept their revision were left alone, when they were not asked for (rows=False)
+    # or the rule set has no list files
 
 
 def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: tuple[str, ...] = DEFAULT_FORMATS,
                    writers: int = WRITERS, record: bool = True,
-                   settings: PairingSettings = PairingSettings()) -> Published:
+                   settings: PairingSettings = PairingSettings(), rows: bool = True) -> Published:
     """Write a series' files into its folder (OUT/ for the warehouse's first series,
     OUT/<series>/ for the others), as its rule set publishes them: for each list
     OUT/state/<list_id>.parquet and, where the rule set publishes list files,
@@ -214,7 +215,9 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
     (bench/publication.py compares them with one); `record`: False builds every list and
     records nothing (the bench, on a read-only warehouse); `settings`: what the pairing
     files carry besides the public columns (ratings.toml's federation and
-    publish_birth_year, which `pipeline.flow.publish` reads; the default: neither)."""
+    publish_birth_year, which `pipeline.flow.publish` reads; the default: neither); `rows`:
+    False returns no rows (Published.lists None), and holds no more than a batch of them
+    (BATCH_ROWS): the reports read them, a publication without reports need not."""
     rs = series.rule_set
     out = Path(series.folder(Path(out)))
     (out / "lists").mkdir(parents=True, exist_ok=True)
@@ -234,14 +237,25 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
     fingerprints = list_fingerprints(con, series, formats, settings if pairing_formats else None)
     kept = unchanged_lists(con, folder, series, fingerprints, writers) if record else set()
     revisions = [r for r in revisions if r[0] not in kept]
-    with only_lists(con, [list_id for list_id, _ in revisions] if kept else None):
-        states = stage(con, "51_published_states").select(", ".join(("list_id", *rs.published_state))).to_arrow_table()
-        lists = public_lists(con, rs) if rs.list_files else None
-        pairing_rows = pairing_lists(con, rs, settings) if pairing_formats else None
-    pairing = by_key(pairing_rows) if pairing_formats else {}
     layouts = pairing_layouts() if pairing_formats else None
-    state_rows, empty_state = by_key(states), states.slice(0, 0)
-    rows_by_list = by_key(lists) if rs.list_files else {}
+    # Each batch's rows, read when its lists are written (`batches`); the rows of every list,
+    # for the reports, only when asked for (`rows`) and every list is published.
+    pairing: dict[str, pa.Table] = {}
+    pairing_rows = state_rows = rows_by_list = empty_state = empty_list = None
+    kept_rows: list[pa.Table] = []
+
+    def read(batch: list[str]) -> None:
+        nonlocal pairing_rows, state_rows, rows_by_list, empty_state, empty_list, pairing
+        with only_lists(con, batch):
+            states = stage(con, "51_published_states").select(", ".join(("list_id", *rs.published_state))).to_arrow_table()
+            lists = public_lists(con, rs) if rs.list_files else None
+            pairing_rows = pairing_lists(con, rs, settings) if pairing_formats else None
+        pairing = by_key(pairing_rows) if pairing_formats else {}
+        state_rows, empty_state = by_key(states), states.slice(0, 0)
+        rows_by_list = by_key(lists) if rs.list_files else {}
+        empty_list = lists.slice(0, 0) if rs.list_files else None
+        if rows and rs.list_files and not kept:
+            kept_rows.append(lists)
 
     refused = threading.Event()
     recorded: dict[str, dict[str, tuple[str, int]]] = {}
@@ -253,7 +267,7 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
         try:
             # a list no player is on yet is a header alone, in the pairing layouts too
             made = list_and_state_files(
-                list_id, formats, rows_by_list.get(list_id, lists.slice(0, 0)) if rs.list_files else None,
+                list_id, formats, rows_by_list.get(list_id, empty_list) if rs.list_files else None,
                 pairing.get(list_id, pairing_rows.slice(0, 0)) if pairing_formats else None, layouts,
                 # an event after which nobody is rated has no state file
                 state_rows.get(list_id, empty_state) if rs.list_files or list_id in state_rows else None)
@@ -278,12 +292,16 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
     again = {(list_id, revision) for list_id, revision in revisions
              if any((out / "lists" / f"{list_id}-r{revision}{suffix}").exists() for suffix in LIST_SUFFIXES)}
     written = 0
+    sizes = dict(con.execute("select list_id, count(*) from player_state where series = ? group by list_id",
+                             [series.name]).fetchall())
     with ThreadPoolExecutor(max_workers=writers) as pool, \
             progress(step=f"publish {series.name}", total=len(revisions), unit="list") as bar:
-        for batch in ([r for r in revisions if r in again], [r for r in revisions if r not in again]):
-            for files_written in pool.map(list_and_state, *zip(*batch)) if batch else ():
-                written += files_written
-                bar.update()
+        for part in ([r for r in revisions if r in again], [r for r in revisions if r not in again]):
+            for batch in batches(part, sizes):
+                read([list_id for list_id, _ in batch])
+                for files_written in pool.map(list_and_state, *zip(*batch)):
+                    written += files_written
+                    bar.update()
     if record:
         record_publication(con, folder, series, fingerprints, recorded)
     if rs.current_list:
@@ -298,10 +316,38 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
         changes = stage(con, "52_published_changes").to_arrow_table()
         if changes.num_rows:
             (out / "diffs").mkdir(exist_ok=True)
-        for report, rows in by_key(changes, "report").items():
+        for report, changed in by_key(changes, "report").items():
             if REPORT.fullmatch(report):
-                written += write_once(csv_bytes(rows.drop_columns(["report"])), out / "diffs" / f"{report}.csv")
-    return Published(list(fingerprints), written, None if kept else lists)
+                written += write_once(csv_bytes(changed.drop_columns(["report"])), out / "diffs" / f"{report}.csv")
+    every = None
+    if rows and rs.list_files and not kept:
+        if not kept_rows:  # no list: the rows' columns alone
+            with only_lists(con, []):
+                kept_rows.append(public_lists(con, rs))
+        every = pa.concat_tables(kept_rows)
+    return Published(list(fingerprints), written, every)
+
+
+# The rows a batch of lists is published from (their public rows and states, as Arrow,
+# and DuckDB's joins and sort making them): lists are read and written a batch at a time,
+# never the whole history at once. Glicko-2 on the Belgian history, 411 monthly lists of
+# 4.55 M rows, peaked at 2.1 GB read whole (bench/glicko2_memory.py, bench/README.md).
+BATCH_ROWS = 500_000
+
+
+def batches(revisions: list[tuple[str, int]], sizes: dict[str, int]) -> Iterator[list[tuple[str, int]]]:
+    """The lists in their order, in runs of consecutive lists of at most BATCH_ROWS rows
+    (`sizes`: each list's; a larger list is a batch alone)."""
+    batch, rows = [], 0
+    for revision in revisions:
+        n = sizes.get(revision[0], 0)
+        if batch and rows + n > BATCH_ROWS:
+            yield batch
+            batch, rows = [], 0
+        batch.append(revision)
+        rows += n
+    if batch:
+        yield batch
 
 
 def _write_revision(data: bytes, path: Path, suffix: str) -> bool:
@@ -335,11 +381,14 @@ def public_lists(con: duckdb.DuckDBPyConnection, rule_set) -> pa.Table:
         return stage(con, "50_published_lists").to_arrow_table()
     rows = con.sql(stage_sql("50_published_lists"))
     chosen = [x for c in rows.columns for x in (f"p.{c}", *(rule_set.list_columns if c == "rating" else ()))]
-    # The stage's order, which a join does not keep.
+    # The stage's order, which a join does not keep. The states of the lists asked for alone
+    # are joined: the view's join of the shared and the rule set's tables runs over no other list.
     return con.sql(f"""
         select {', '.join(chosen)} from ({stage_sql('50_published_lists')}) p
-        join series_player_state s on s.series = getvariable('series') and s.list_id = p.list_id
-                                   and s.player_id = p.player_id
+        join (select * from series_player_state
+              where series = getvariable('series')
+                and (getvariable('publish_lists') is null or list_contains(getvariable('publish_lists'), list_id))) s
+          on s.list_id = p.list_id and s.player_id = p.player_id
         order by p.list_id, p.rating desc, p.player_id""").to_arrow_table()
 
 

@@ -102,18 +102,21 @@ def fingerprints(con: duckdb.DuckDBPyConnection, series: str, tables: list[str])
 def store(con: duckdb.DuckDBPyConnection, series: str, computed: dict[str, list[Columns]], run_id: int,
           extensions: dict[str, str] | None = None) -> dict[str, int]:
     """Keep what changed; returns list_id → new revision. `extensions`: the rule set's own
-    tables of its columns of the shared ones (RuleSet.extensions)."""
+    tables of its columns of the shared ones (RuleSet.extensions). `computed` is emptied:
+    each table's parts are let go once DuckDB reads them as Arrow, so that the whole
+    history is not held twice over (NumPy and Arrow) while it is stored."""
     now = dt.datetime.now()
     extensions = extensions or {}
-    computed = split_extensions(con, computed, extensions)
-    tables = list(computed)
+    parts = split_extensions(con, computed, extensions)
+    computed.clear()
+    tables = list(parts)
     # A list's own rows (lists, and the rule set's figures of it) are replaced with its
     # results, never fingerprinted nor kept as revisions: list_revisions is their record.
     of_lists = {"lists", extensions.get("lists")}
     with transaction(con):
         con.execute("set variable series = ?", [series])
         for table in tables:
-            computed_rows(con, series, table, computed[table])
+            computed_rows(con, series, table, parts.pop(table))
         fingerprints(con, series, [t for t in tables if t not in of_lists])
         con.execute(f"create or replace temp table changed as {stage_sql('31_changed_lists')}")
         con.execute(f"create or replace temp table revision_reasons as {stage_sql('32_revision_reasons')}")

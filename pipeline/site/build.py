@@ -6,7 +6,9 @@ checksums, then the pages of each language: the index of lists, a page per list
 A re-run rewrites only what changed: each page's inputs and each data file's text
 are hashed into the folder's manifest (.site-manifest.json); a page whose hash is
 unchanged and whose file is there is not rendered again, and files of an earlier
-run that this one no longer makes are removed.
+run that this one no longer makes are removed. The data step itself computes only
+the lists, events and players a change touched, the rest taken from what the run
+before kept beside the folder (pipeline/site/kept.py).
 
 The folder is copied to and from a public host: a manifest this command did not
 write, or a symbolic link in the folder, would have it remove or write files
@@ -16,7 +18,6 @@ from __future__ import annotations
 
 import ctypes
 import gc
-import hashlib
 import json
 import multiprocessing
 import os
@@ -37,10 +38,12 @@ from pipeline.progress import progress
 from pipeline.publish import write_bytes
 from pipeline.publish.record import code_digest
 from pipeline.site.calculator import calculator_files, calculator_page
-from pipeline.site.data import PAGE_ROWS, UNDER, SiteData, events_json, json_text, lists_json, site_data
+from pipeline.site.data import (PAGE_ROWS, UNDER, SiteData, events_json, first_position, json_text, lists_json,
+                                site_data)
 from pipeline.site.downloads import PUBLIC, checksums_text, list_downloads
 from pipeline.site.how import how_globals, how_page
 from pipeline.site.i18n import LANGUAGES, catalogue_files, environment, translations
+from pipeline.site.kept import Kept, digest, kept_path
 from pipeline.site.pending_contact import pending_contact
 from pipeline.site.player_page import player_api_path, player_tables
 from pipeline.site.states import state_downloads
@@ -48,6 +51,7 @@ from pipeline.site.states import state_downloads
 STATIC = Path(__file__).parent / "static"
 SCHEMA = Path(__file__).parent / "api"
 MANIFEST = ".site-manifest.json"
+API = "api/v1/"
 POOL_FROM = 64  # pages to write from which worker processes are worth their start
 PARTS, PART_MOST = 8, 500  # the files written are dealt in parts: 8 a core, 500 files at most
 DIGEST = re.compile(r"[0-9a-f]{16}")  # a manifest's hash (_digest)
@@ -77,6 +81,7 @@ class _Job:
     contact: str | None  # ratings.toml's contact, on the pending pages
     rated: frozenset[int]  # players with a page: a card's other opponents are named, not linked
     events: dict[str, str]  # event name -> its page's file name (a card links its events by them)
+    code: str  # the code's digest (publish.record.code_digest)
     plans: dict[str, list] = field(default_factory=dict)  # the pages to write, by language
     files: list[tuple[str, bytes]] = field(default_factory=list)  # the data files to write
     # each language's templates, made once a process (a worker's own, after the fork) for all its parts
@@ -107,22 +112,16 @@ def _files(folder: Path) -> dict[str, int]:
     return found
 
 
-def _digest(data: bytes) -> str:
-    # 64 bits: enough to tell a file's versions apart, and the manifest of a hundred
-    # thousand files stays a few megabytes.
-    return hashlib.sha1(data).hexdigest()[:16]
-
-
 def _key(*parts) -> str:
-    return _digest(json.dumps(parts, default=str, ensure_ascii=False, sort_keys=True).encode())
+    return digest(json.dumps(parts, default=str, ensure_ascii=False, sort_keys=True).encode())
 
 
 class _Manifest:
     """The site's files and the hash of what made each (a page: its inputs; a data
     file: its bytes), so that a re-run skips what is unchanged."""
 
-    def __init__(self, out: Path):
-        self.out = out
+    def __init__(self, out: Path, whole: bool = False):
+        self.out, self.whole = out, whole  # whole: every file written again
         # One walk of the folder rather than a stat a file (a hundred thousand of them);
         # it refuses a link before the manifest is read (the manifest a link, too). Its
         # sizes, kept up to date as files are written and removed, are the site's size.
@@ -142,7 +141,7 @@ class _Manifest:
     def wanted(self, path: str, key: str) -> bool:
         """Whether `path` must be (re)written: its key is new or its file is gone."""
         self.now[path] = key
-        if self.before.get(path) == key and path in self.there:
+        if not self.whole and self.before.get(path) == key and path in self.there:
             self.unchanged += 1
             return False
         self.changed += 1
@@ -150,7 +149,7 @@ class _Manifest:
 
     def write(self, path: str, content: bytes) -> None:
         """Keep `content` to be written to `path` (by the workers, with the pages) if it changed."""
-        if self.wanted(path, _digest(content)):
+        if self.wanted(path, digest(content)):
             self.files.append((path, content))
 
     def forget(self, prefix: str) -> None:
@@ -222,19 +221,26 @@ def _site_name(name: str) -> bool:
 
 def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: list[str], card_lists: int = 1,
                since: str | None = None, download_lists: int | None = 1, pending: bool = False,
-               contact: str | None = None) -> Built:
+               contact: str | None = None, whole: bool = False) -> Built:
     """Write the site of `series` to `out` in `languages` (the first: the default),
     its lists from `since` on (default: all), the files of its latest
     `download_lists` lists (None: every list) to download, and with `pending` the
-    games received for the next list, with whom to write to about them (`contact`)."""
+    games received for the next list, with whom to write to about them (`contact`);
+    `whole`: every list's data computed and every file written again, nothing taken
+    from the run before."""
     global _JOB
     # Two bars, one after the other: the steps before the pages, then the files written,
     # counted as the workers finish each part (the pages are most of the run).
     bar = progress(step="site", total=2, unit="step")
     bar.set_postfix_str("data")
-    data = site_data(con, series, card_lists, since)
+    first_position(con, series, since)  # an unknown list refused before the folder is made
     claim_folder(out, "site")
-    manifest = _Manifest(out)  # refused before any file is written or removed
+    manifest = _Manifest(out, whole)  # refused before any file is written or removed
+    code = code_digest()
+    # The JSON files the folder holds as its manifest says: a text kept is the file there.
+    on_disk = {path[len(API):]: key for path, key in manifest.before.items()
+               if path.startswith(API) and path in manifest.there}
+    data = site_data(con, series, card_lists, since, Kept(kept_path(out), whole, on_disk), code)
     if _remove_old_layout(out):
         manifest.forget("data/")
     bar.update()
@@ -249,15 +255,16 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
     bar.update()
     bar.close()
     job = _JOB = _Job(out, languages, data, downloads, pending_players, contact,
-                      frozenset(p["player_id"] for p in data.players), {e["event"]: e["slug"] for e in data.events})
+                      frozenset(p["player_id"] for p in data.players), {e["event"]: e["slug"] for e in data.events},
+                      code)
     try:
         pages = _pages(job)
         for lang in languages:
             # A page's words are in its language's catalogues, which the code's digest leaves out.
-            words = _digest(b"".join(f.read_bytes() for f in catalogue_files(lang)))
+            words = digest(b"".join(f.read_bytes() for f in catalogue_files(lang)))
             # Both are hashes already: joined as text, not encoded again as JSON.
             job.plans[lang] = [page for page, key in pages
-                               if manifest.wanted(f"{lang}/{page[1]}", _digest(f"{words}{key}".encode()))]
+                               if manifest.wanted(f"{lang}/{page[1]}", digest(f"{words}{key}".encode()))]
         job.files = manifest.files
         manifest.sizes.update(_write(job))
     finally:
@@ -302,8 +309,10 @@ def _data_files(manifest: _Manifest, data: SiteData, downloads: dict[str, list],
         manifest.write(name, (STATIC / name).read_bytes())
     for name, content in calculator_files(data.series.rule_set).items():
         manifest.write(name, content)
-    for path, text in sorted(data.api.items()):
-        manifest.write(f"api/v1/{path}", text.encode("utf-8"))
+    for path, key in sorted(data.digests.items()):
+        # a text kept from the run before is not there: its file is, with this digest (kept.py)
+        if manifest.wanted(f"{API}{path}", key):
+            manifest.files.append((f"{API}{path}", data.api[path].encode("utf-8")))
     manifest.write("api/v1/lists.json", lists_json(data, downloads).encode("utf-8"))
     manifest.write("api/v1/events.json", events_json(data).encode("utf-8"))
     for name in sorted(p.name for p in SCHEMA.iterdir() if p.suffix in (".json", ".html")):
@@ -395,7 +404,7 @@ def _pages(job: _Job) -> list[tuple[tuple, str]]:
     d = job.data
     # The code, and what the rule set declares the pages show (its columns' headings): a
     # federation's rule set lives outside the code's digest.
-    code = (code_digest(), repr(d.series.rule_set.site))
+    code = (job.code, repr(d.series.rule_set.site))
     latest = d.lists[-1]["list_id"] if d.lists else None
     calculator = calculator_page(d.series.rule_set)
     pages = [("index", "index.html", 1, {"lists": d.lists, "latest": latest, "pending": len(job.pending),
@@ -424,7 +433,7 @@ def _pages(job: _Job) -> list[tuple[tuple, str]]:
         pages.append(("player", f"players/{pid}.html", 2,
                       {"p": p, "notes": d.notes.get(pid), "pending": pid in job.pending,
                        "total_active": d.lists[-1]["active_players"] if d.lists else 0,
-                       "api": api, "api_digest": _digest(d.api[api].encode("utf-8"))},
+                       "api": api, "api_digest": d.digests[api]},
                       cards))
     if job.pending:
         contact = pending_contact(job.contact)
@@ -511,7 +520,10 @@ def _render(share: list[tuple[str, int]]) -> dict[str, int]:
 def _page(language: _Language, template: str, path: str, depth: int, values: dict, cards=None) -> str:
     """A page in its language, with its player's cards if any."""
     if template == "player":
-        values = {**values, **player_tables(_JOB.data.api[values["api"]], language.lang, language.gettext)}
+        api = values["api"]
+        # a text kept from the run before is the folder's file (the page's hash holds its digest)
+        text = _JOB.data.api[api] if api in _JOB.data.api else (_JOB.out / API / api).read_text(encoding="utf-8")
+        values = {**values, **player_tables(text, language.lang, language.gettext)}
     if cards:
         from pipeline.site.cards import card_html
 

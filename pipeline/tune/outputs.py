@@ -13,7 +13,8 @@ from pipeline.publish import write_bytes
 from pipeline.tune.study import Study, best, state_of
 
 FIGURES = ("train_games", "train_log_loss", "train_brier", "test_games", "test_log_loss", "test_brier",
-           "official_test_log_loss", "official_test_brier", "drift")
+           "official_test_log_loss", "official_test_brier", "yardstick_test_log_loss", "yardstick_test_brier",
+           "official_yardstick_test_log_loss", "official_yardstick_test_brier", "drift")
 
 
 def trials_table(study: Study, trials: list[dict]) -> pa.Table:

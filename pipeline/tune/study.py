@@ -24,7 +24,7 @@ import pyarrow as pa
 
 from pipeline.rate.series import SeriesError, chosen, known_list
 from pipeline.tune.space import Space, read_space
-from pipeline.tune.trial import Outcome, Setting, official_scored, rated_trial
+from pipeline.tune.trial import SCORES, Outcome, Setting, official_scored, rated_trial
 from pipeline.warehouse import row, scalar, transaction
 
 OBJECTIVES = ("log-loss", "brier")  # the first: the default
@@ -50,6 +50,7 @@ class Study:
     sampler: str  # tpe or grid
     trials_asked: int
     inputs: int
+    score: str = SCORES[0]  # own (the rule set's own forecast) or yardstick; a study made before: yardstick
 
     @property
     def metric(self) -> str:
@@ -93,12 +94,12 @@ def _official(con: duckdb.DuckDBPyConnection, system: str) -> None:
 
 def study_of(con: duckdb.DuckDBPyConnection, name: str) -> Study | None:
     found = row(con, """select system, space, objective, max_drift, train_until, split_day, seed, sampler,
-                               trials_asked, inputs from studies where study = ?""", [name])
+                               trials_asked, inputs, score from studies where study = ?""", [name])
     if found is None:
         return None
-    system, space, objective, max_drift, train_until, split_day, seed, sampler, asked, inputs = found
+    system, space, objective, max_drift, train_until, split_day, seed, sampler, asked, inputs, score = found
     return Study(name, system, _stored_space(system, json.loads(space)), objective, max_drift, train_until,
-                 split_day, seed, sampler, asked, int(inputs))
+                 split_day, seed, sampler, asked, int(inputs), score)
 
 
 def _stored_space(system: str, stored: list[dict]) -> Space:
@@ -118,7 +119,7 @@ def study_name(name: str) -> str:
 
 def prepared(con: duckdb.DuckDBPyConnection, name: str, given: dict, run_id: int) -> Study:
     """The study NAME: made when new from the options `given` (system, space, objective,
-    max_drift, train_until, trials, seed; None: not given, the default); when it
+    score, max_drift, train_until, trials, seed; None: not given, the default); when it
     exists, an option given must be what it was (a resumed study searches what it
     searched), and the official lists must rest on what they rested on when it began."""
     held = study_of(con, study_name(name))
@@ -141,17 +142,19 @@ def prepared(con: duckdb.DuckDBPyConnection, name: str, given: dict, run_id: int
     trials = given["trials"] or DEFAULT_TRIALS
     study = Study(name, system, space, given["objective"] or OBJECTIVES[0], given["max_drift"], train_until,
                   split_day, DEFAULT_SEED if given["seed"] is None else given["seed"],
-                  "grid" if space.grid(trials) is not None else "tpe", trials, _inputs(con, system))
-    con.execute("insert into studies values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                  "grid" if space.grid(trials) is not None else "tpe", trials, _inputs(con, system),
+                  given.get("score") or SCORES[0])
+    con.execute("insert into studies values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [name, system, space.text(), study.objective, study.max_drift, train_until, split_day, study.seed,
-                 study.sampler, trials, study.inputs, run_id, dt.datetime.now()])
+                 study.sampler, trials, study.inputs, run_id, dt.datetime.now(), study.score])
     return study
 
 
 def _resumed(con: duckdb.DuckDBPyConnection, held: Study, given: dict) -> Study:
-    stored = {"system": held.system, "space": held.space.text(), "objective": held.objective,
+    stored = {"system": held.system, "space": held.space.text(), "objective": held.objective, "score": held.score,
               "max_drift": held.max_drift, "train_until": held.train_until, "seed": held.seed}
-    asked = {**given, "space": None if given["space"] is None else read_space(given["space"], held.system).text()}
+    asked = {"score": None, **given,
+             "space": None if given["space"] is None else read_space(given["space"], held.system).text()}
     differ = [f"--{k.replace('_', '-')}" for k, v in stored.items() if asked[k] is not None and asked[k] != v]
     if differ:
         raise StudyError(f"study {held.name!r} exists with other settings ({', '.join(differ)} differ): give its own, "
@@ -239,7 +242,8 @@ def planned(study: Study) -> int:
 def record(con: duckdb.DuckDBPyConnection, study: Study, number: int, outcome: Outcome, run_id: int) -> dict:
     """The trial stored (one transaction); returns it as trials_of reads it."""
     feasible = None if outcome.refused else study.drift_excess(outcome.drift) <= 0
-    part = {k: getattr(outcome, k) for k in ("train", "test", "official_train", "official_test")}
+    part = {k: getattr(outcome, k) for k in ("train", "test", "official_train", "official_test", "yardstick_train",
+                                              "yardstick_test", "official_yardstick_test")}
 
     def value(name, figure):
         p = part[name]
@@ -251,7 +255,10 @@ def record(con: duckdb.DuckDBPyConnection, study: Study, number: int, outcome: O
               value("official_train", "log_loss"), value("official_train", "brier"),
               value("official_test", "log_loss"), value("official_test", "brier"),
               outcome.drift, json.dumps({str(k): v for k, v in sorted(outcome.drift_by_decade.items())}) if not outcome.refused else None,
-              outcome.idle_drift, feasible, outcome.seconds, run_id]
+              outcome.idle_drift, feasible, outcome.seconds, run_id,
+              value("yardstick_train", "log_loss"), value("yardstick_train", "brier"),
+              value("yardstick_test", "log_loss"), value("yardstick_test", "brier"),
+              value("official_yardstick_test", "log_loss"), value("official_yardstick_test", "brier")]
     with transaction(con):
         con.execute(f"insert into study_trials values ({', '.join('?' * len(values))})", values)
         if outcome.calibration is not None:
@@ -281,7 +288,7 @@ def run_study(con: duckdb.DuckDBPyConnection, study: Study, run_id: int,
     rolled back, those recorded kept. Parameters already rated are not rated again:
     the trial takes the earlier one's figures (a sampler may propose a point twice in a
     small space). Returns every trial."""
-    setting = Setting(study.system, study.split_day, run_id, official_parameters(con, study.system))
+    setting = Setting(study.system, study.split_day, run_id, official_parameters(con, study.system), study.score)
     official_scored(con, setting)
     done = trials_of(con, study.name)
     while len(done) < planned(study):
@@ -295,6 +302,19 @@ def run_study(con: duckdb.DuckDBPyConnection, study: Study, run_id: int,
             done.append(record(con, study, len(done) + 1, rated_trial(con, setting, parameters), run_id))
         on_trial(done[-1], planned(study))
     return done
+
+
+def interrupted(err: BaseException) -> bool:
+    """Whether `err` is a Ctrl-C. Python raises KeyboardInterrupt; when the signal lands
+    during a statement, DuckDB (2.0.1) takes it and raises RuntimeError('Query
+    interrupted'), and when it lands while DuckDB scans a trial's Arrow relation, a
+    duckdb.Error that names the KeyboardInterrupt (`... 'trial_state' failed:
+    KeyboardInterrupt`). A study stopped by Ctrl-C reads all three as one."""
+    if isinstance(err, KeyboardInterrupt):
+        return True
+    if type(err) is RuntimeError:
+        return str(err) == "Query interrupted"
+    return isinstance(err, duckdb.Error) and re.search(r"\bKeyboardInterrupt\b", str(err)) is not None
 
 
 def repeated(con: duckdb.DuckDBPyConnection, study: Study, number: int, earlier: dict, run_id: int) -> dict:
@@ -313,7 +333,7 @@ def best(study: Study, trials: list[dict]) -> dict | None:
     return min(chosen_, key=lambda t: (objective_value(study, t), t["trial"])) if chosen_ else None
 
 
-STUDY_COLUMNS = ("study", "rule_set", "parameters", "objective", "max_drift", "train_until", "sampler",
+STUDY_COLUMNS = ("study", "rule_set", "parameters", "objective", "score", "max_drift", "train_until", "sampler",
                  "trials", "best_trial", "best_train", "best_test")
 
 
@@ -325,7 +345,7 @@ def study_listing(con: duckdb.DuckDBPyConnection) -> list[dict]:
         top = best(study, trials)
         metric = study.metric
         found.append({"study": name, "rule_set": study.system, "parameters": ", ".join(study.space.names),
-                      "objective": study.objective, "max_drift": study.max_drift, "train_until": study.train_until,
+                      "objective": study.objective, "score": study.score, "max_drift": study.max_drift, "train_until": study.train_until,
                       "sampler": study.sampler, "trials": f"{len(trials)} of {planned(study)}",
                       "best_trial": None if top is None else top["trial"],
                       "best_train": None if top is None else round(top[f"train_{metric}"], 4),

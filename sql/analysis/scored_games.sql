@@ -22,7 +22,7 @@ with played as (select game_key, date, white_id, black_id, white_score from game
                 where white_score is not null and date between getvariable('scored_from') and getvariable('scored_until')),
 bounded as (
     select source, list_id, list_date, row_number() over (order by source, list_id) as list_no,
-           coalesce(lead(list_date) over (partition by source order by list_date),
+           coalesce(lead(list_date) over (partition by source order by list_date, list_id),
                     (select max(date) + 1 from played)) as until
     from source_lists
 ),

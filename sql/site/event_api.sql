@@ -6,6 +6,8 @@
 -- joined as text (see sql/site/player_api.sql).
 -- The rule set's own values (SiteFace: its players' from site_event_more, its games' in
 -- site_games.more) follow the shared ones in each row, their names in the columns.
+-- The events are those of site_games: pipeline/site/data.py gives it the games of the events
+-- computed again only (`lists`: the lists an event's games are on, kept with its text).
 -- inputs: site_games (sql/site/games.sql), site_event_players (sql/site/event_players.sql), site_rows, players,
 --         site_event_more, getvariable('site_event_keys'), getvariable('site_game_keys')
 -- grain: slug
@@ -20,12 +22,12 @@ with shown as (
 ),
 played as (
     select slug, any_value(event) as event, min(date) as first_day, max(date) as last_day, count(*) as games,
-           to_json(list(distinct list_id order by list_id))::varchar as list_ids,
+           list(distinct list_id order by list_id) as lists, to_json(lists)::varchar as list_ids,
            string_agg((json_array(date, round, white_id, black_id, result)::varchar)[:-2] || more || ']', ','
                       order by date, round, game_key) as rows
     from site_games group by slug
 )
-select g.slug, g.event, g.first_day, g.last_day, g.games, s.players,
+select g.slug, g.event, g.first_day, g.last_day, g.games, s.players, g.lists,
        '{"version":1,"event_id":' || to_json(g.slug) || ',"name":' || to_json(g.event)
        || ',"first_day":"' || g.first_day || '","last_day":"' || g.last_day || '","list_ids":' || g.list_ids
        || ',"players":{"columns":' || to_json(['player_id', 'games', 'score', 'list_id', 'rating', 'change', 'name']

@@ -5,11 +5,13 @@
 -- an index into the file's `clubs` (and `club_slugs`), yes/no are 1/0. The rows are
 -- joined as text (see sql/site/player_api.sql).
 -- best first (the rule set's standing: SiteFace), its own columns after the shared ones.
--- inputs: site_rows, site_lists, getvariable('site_state_keys')
+-- Only the lists computed again (getvariable('site_fresh')): the others' texts are those the run before kept.
+-- inputs: site_rows, site_lists, getvariable('site_fresh'), getvariable('site_state_keys')
 -- grain: list_id
 with clubs as (
     select list_id, club, club_slug, row_number() over (partition by list_id order by club) - 1 as club_index
-    from (select distinct list_id, club, club_slug from site_rows where club is not null)
+    from (select distinct list_id, club, club_slug from site_rows
+          where club is not null and list_contains(getvariable('site_fresh'), list_id))
 ),
 rows as (
     select r.list_id,
@@ -17,6 +19,7 @@ rows as (
                                  r.senior_50::int, r.senior_65::int, r.active::int)::varchar)[:-2] || r.more || ']',
                       ',' order by r.standing desc, r.player_id) as rows
     from site_rows r left join clubs c using (list_id, club)
+    where list_contains(getvariable('site_fresh'), r.list_id)
     group by r.list_id
 ),
 named as (
@@ -38,4 +41,5 @@ select l.list_id,
 from site_lists l
 left join rows r using (list_id)
 left join named n using (list_id)
+where list_contains(getvariable('site_fresh'), l.list_id)
 

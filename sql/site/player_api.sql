@@ -5,15 +5,17 @@
 -- Each part is aggregated as text and the parts joined as text: a million JSON
 -- values held as JSON until the end needed more memory than the warehouse may use.
 -- The rule set's own columns (SiteFace.state) follow the shared ones (site_rows.more).
+-- Only the players of site_dirty_players: the others' texts are those the run before kept.
 -- inputs: site_rows (sql/site/ranked.sql with ranks and club slugs), site_lists, getvariable('site_state_keys'),
---         site_event_players (sql/site/event_players.sql), corrections, rating_changes, getvariable('series')
+--         site_player_events (sql/site/event_players.sql, every event's), site_dirty_players, corrections,
+--         rating_changes, getvariable('series')
 -- grain: player_id
 with history as (
     select player_id, arg_max(name, position) as name, arg_max(club, position) as club,
            arg_max(club_slug, position) as club_slug,
            string_agg((json_array(list_id, rating, change, games, rank_active)::varchar)[:-2] || more || ']', ','
                       order by position desc) as rows
-    from site_rows group by player_id
+    from site_rows where player_id in (select player_id from site_dirty_players) group by player_id
 ),
 fixes as (
     select player_id, string_agg(json_object('list_id', list_id, 'rating', rating, 'reason', reason,
@@ -35,7 +37,7 @@ revised as (
 played as (
     select player_id, string_agg(json_array(slug, event, first_day, last_day, games, score)::varchar, ','
                                  order by last_day desc, slug) as events
-    from site_event_players group by player_id
+    from site_player_events where player_id in (select player_id from site_dirty_players) group by player_id
 )
 select h.player_id,
        '{"version":1,"player_id":' || h.player_id || ',"name":' || coalesce(to_json(h.name)::varchar, 'null') || ',"club":' || coalesce(to_json(h.club)::varchar, 'null')

@@ -97,6 +97,10 @@ def test_a_file_of_ratings_by_its_own_column_names(sample, tmp_path):
     assert "Compare took" in said(compared)
     # the whole file (the fixture's excerpt holds 300 players): its July 2019 list beside ours
     assert "latest list 2019-09 (2019-07): 14560 players on both" in compared.stdout
+    # its lists dated by their month alone score games of their months: compared, their scores said unfair
+    assert "not a fair score, the window rule: data/belgium/official_ratings.parquet: list " in compared.stdout
+    page = (folder / "reports" / "compare-performance-official_ratings" / "index.html").read_text()
+    assert "not a fair score, the window rule" in page
     month_dated = shell("ratings evaluate --system performance --ratings data/belgium/official_ratings.parquet "
                         "--columns list_id=list_period", folder, expect=1)
     assert ("official_ratings.parquet: list 2018-10 is dated by its month alone, in force from 2018-10-01, "
