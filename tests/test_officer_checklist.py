@@ -225,7 +225,7 @@ def test_a_warehouse_of_layout_7_is_migrated_before_it_is_read(cli, published):
     # Read-only, it is refused with what to do (layout 9 moved the rule sets' columns to
     # tables of their own, which every reader joins), and left as it is.
     refused = cli("submissions", "--warehouse", w, ok=False)
-    assert refused.exit_code == 1 and "(ratings validate) brings it to version 12" in refused.output
+    assert refused.exit_code == 1 and "(ratings validate) brings it to version 13" in refused.output
     assert query(w, "select max(version) from warehouse_version") == [(7,)]
     # Its first writable command brings it to layout 9; the listings then read it.
     cli("validate", "--warehouse", w)

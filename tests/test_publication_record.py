@@ -127,7 +127,7 @@ def columns_of(w) -> list[tuple]:
 
 
 def test_a_warehouse_of_layout_6_is_migrated_with_its_data(cli, published, published_once, built_lists):
-    assert WAREHOUSE_VERSION == 12
+    assert WAREHOUSE_VERSION == 13
     w, out = published
     with duckdb.connect(str(w), read_only=True) as con:
         games, lists = con.execute("select (select count(*) from games), (select count(*) from lists)").fetchall()[0]
@@ -135,11 +135,11 @@ def test_a_warehouse_of_layout_6_is_migrated_with_its_data(cli, published, publi
     # Read-only, it is refused with what to do (layout 9 moved the rule sets' columns to
     # their own tables, which readers join) and left as it is.
     refused = cli("query", "select list_id from lists order by 1", "--warehouse", w, ok=False)
-    assert "(ratings validate) brings it to version 12" in refused.output
+    assert "(ratings validate) brings it to version 13" in refused.output
     with duckdb.connect(str(w), read_only=True) as con:
         assert con.execute("select max(version) from warehouse_version").fetchall() == [(6,)]
-    # Writable, it is brought to layout 12: the same tables and columns as the warehouse
-    # it was copied from, made at layout 12.
+    # Writable, it is brought to layout 13: the same tables and columns as the warehouse
+    # it was copied from, made at layout 13.
     assert "no file changed" in cli("publish", "--warehouse", w, "--out", out).output
     assert sorted(built_lists) == ["2027-01", "2027-05"]  # no record yet: built, found identical
     assert columns_of(w) == columns_of(published_once / "w.duckdb")
