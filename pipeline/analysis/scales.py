@@ -54,7 +54,7 @@ def apply_fitted_scales(con: duckdb.DuckDBPyConnection, sources: list[Source], t
                         from {table}""")
         implausible_rating(con, source.path, f"(select __row, raw as given_rating, rating from {table})",
                            Source(source.name, path=source.path, scale=scale, offset=source.offset))
-        con.execute(f"""create or replace temp table scored as
+        con.execute("""create or replace temp table scored as
             select * replace (
                 case when source = $name then $offset + (white_rating - $offset) * $factor else white_rating end
                     as white_rating,

@@ -142,7 +142,8 @@ class Kept:
         texts = dict(self.db.execute("select list_id, digest from list_texts").fetchall()) if same else {}
         self.kept = [l for l, k in keys.items()
                      if same and self.lists.get(l) == k and self.on_disk.get(f"lists/{l}.json", "") == texts.get(l)]
-        self.fresh = [l for l in keys if l not in set(self.kept)]
+        kept = set(self.kept)
+        self.fresh = [l for l in keys if l not in kept]
         self.any, self.now = bool(self.kept), (key, keys)
         con.execute("set variable site_kept = ?::varchar[]", [self.kept])
         con.execute("set variable site_fresh = ?::varchar[]", [self.fresh])
