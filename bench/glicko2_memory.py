@@ -1,7 +1,7 @@
 """Benchmark: the peak memory of a whole-history Glicko-2 run, ours beside the `glicko2`
 package's (2.1.0, `pip install glicko2==2.1.0`: the `peers` extra) on the same games.
 
-    python bench/glicko2_memory.py ../shared/data/belgium [--work DIR] [--repeat 1]
+    python bench/glicko2_memory.py data/belgium [--work DIR] [--repeat 1]
 
 (a) `ratings run --system glicko2` of the whole Belgian history (bench/belgium_inputs.py),
 default parameters, in a child process; (b) the package over the same games, the same
@@ -193,7 +193,7 @@ def agreement(warehouse: Path, final: Path) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("belgium", type=Path, help="the Belgian history (../shared/data/belgium)")
+    parser.add_argument("belgium", type=Path, help="the Belgian history (data/belgium)")
     parser.add_argument("--work", type=Path, help="a folder for the inputs, warehouse and logs (default: a temporary one)")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each (the median is printed)")
     args = parser.parse_args()
