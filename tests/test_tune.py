@@ -462,3 +462,34 @@ def test_an_error_that_is_no_ctrl_c_is_not_read_as_one():
     assert not interrupted(RuntimeError("Query failed"))
     assert not interrupted(duckdb.InvalidInputException("Invalid Input Error: no such column"))
     assert not interrupted(ValueError("KeyboardInterrupt"))  # only DuckDB's own errors carry it in their text
+
+
+def test_a_choice_of_none_switches_a_rule_off_where_the_rules_allow_it(tmp_path):
+    # Glicko-2's max_deviation may be none (Glickman 2013 caps nothing), as a --rules file says
+    # it: the space takes "none" among its choices; FIDE's K may not be none, and says so.
+    found = read_space(space(tmp_path, '[max_deviation]\nchoices = [150, "none"]\n'), "glicko2")
+    assert found.dimensions[0].choices == (150.0, None)
+    with pytest.raises(SpaceError) as refused:
+        read_space(space(tmp_path, '[k_standard]\nchoices = [20, "none"]\n'), "fide")
+    assert "k_standard: choice 'none' is of the wrong type: the parameter takes whole numbers (default" in str(refused.value)
+    with pytest.raises(SpaceError) as refused:
+        read_space(space(tmp_path, '[max_deviation]\nchoices = [150, "off"]\n'), "glicko2")
+    assert "choice 'off' is of the wrong type: the parameter takes numbers, or \"none\"" in str(refused.value)
+
+
+def test_a_trial_with_the_cap_off_is_said_written_and_kept_as_none(cli, tmp_path):
+    files = write_elo_federation(tmp_path / "f", months=12)
+    w = tmp_path / "w.duckdb"
+    cli("run", "--system", "glicko2", "--players", str(files["players"]), "--games", str(files["games"]),
+        "--warehouse", str(w), "--out", str(tmp_path / "out"), "--no-reports")
+    s = space(tmp_path, '[max_deviation]\nchoices = ["none", 150.0]\n')
+    result = cli("tune", "cap", "--system", "glicko2", "--space", str(s), "--warehouse", str(w),
+                 "--out", str(tmp_path / "study"))
+    assert "trial 1/2: max_deviation = none:" in result.output
+    assert [json.loads(t[1]) for t in stored_trials(w, "cap")] == [{"max_deviation": None}, {"max_deviation": 150.0}]
+    assert pq.read_table(tmp_path / "study" / "trials.parquet").column("max_deviation").to_pylist() == [None, 150.0]
+    kept = cli("tune", "cap", "--keep", "1", "--warehouse", str(w))
+    assert "kept as the scenario cap (max_deviation = none)" in kept.output
+    with duckdb.connect(str(w), read_only=True) as con:
+        stored = json.loads(con.execute("select parameters from series where series = 'cap'").fetchone()[0])
+    assert stored["max_deviation"] is None  # the rule off, as `--rules` with max_deviation = "none" stores it

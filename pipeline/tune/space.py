@@ -132,13 +132,15 @@ def read_space(path: Path, system: str) -> Space:
             raise SpaceError(f"{where}: a table of the {system} rules, read from its data file, not a parameter")
         if not isinstance(spec, dict):
             raise SpaceError(f"{where}: give a table ([{name}] with low and high, or choices), not {spec!r}")
-        dimension = _dimension(where, name, spec, getattr(defaults, name))
+        dimension = _dimension(where, name, spec, getattr(defaults, name), "None" in str(fields[name].type))
         _refuse_outside_rules(where, system, fields[name], dimension, set(given))
         dimensions.append(dimension)
     return Space(system, tuple(dimensions))
 
 
-def _dimension(where: str, name: str, spec: dict, default: Any) -> Dimension:
+def _dimension(where: str, name: str, spec: dict, default: Any, nullable: bool = False) -> Dimension:
+    """`nullable`: the parameter may be none (its rule off), which a choice says as "none",
+    as a --rules file does."""
     unknown = sorted(set(spec) - {"low", "high", "step", "log", "choices"})
     if unknown:
         raise SpaceError(f"{where}: {', '.join(unknown)}: not a key of a range (low, high, step, log) "
@@ -152,14 +154,16 @@ def _dimension(where: str, name: str, spec: dict, default: Any) -> Dimension:
         choices = spec["choices"]
         if not isinstance(choices, list) or not choices:
             raise SpaceError(f"{where}: choices must be a list of at least one value")
-        fitting = [_fits(c, default) for c in choices]
+        fitting = [(nullable and c == "none") or _fits(c, default) for c in choices]
         if not all(fitting):
             bad = choices[fitting.index(False)]
+            kind_words += ', or "none"' if nullable else ""
             raise SpaceError(f"{where}: choice {bad!r} is of the wrong type: the parameter takes {kind_words} "
                              f"(default {default!r})")
         if len(set(choices)) != len(choices):
             raise SpaceError(f"{where}: a choice is given twice")
-        return Dimension(name, "choice", choices=tuple(float(c) if isinstance(default, float) else c for c in choices))
+        return Dimension(name, "choice", choices=tuple(
+            None if c == "none" else float(c) if isinstance(default, float) else c for c in choices))
     if "low" not in spec or "high" not in spec:
         raise SpaceError(f"{where}: give low and high (a range), or choices")
     if not number:

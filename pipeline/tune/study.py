@@ -192,6 +192,8 @@ def shown(value) -> str:
     """A parameter's value as a --rules file writes it (floats without trailing zeros)."""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if value is None:
+        return "none"
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
