@@ -199,6 +199,10 @@ def evaluate(series: tuple[str, ...], scenarios: tuple[str, ...], files: tuple[s
     window may hold them). A file of forecasts is scored as it is, on the games it
     covers.
 
+    On a warehouse of Go, the Go games are scored (a game won by default never, a
+    jigo as a draw), each by the list of the last event ended before its day; the
+    yardstick reads Go points on a scale fitted to the games, and says it.
+
     Example: ratings evaluate --system performance --system fide --ratings federation.csv
     """
     from pipeline.analysis.evaluate import evaluate as scores
@@ -215,10 +219,10 @@ def evaluate(series: tuple[str, ...], scenarios: tuple[str, ...], files: tuple[s
             raise click.UsageError("--scale and --offset read the files of ratings, and no file of ratings is given")
         names = [chosen(con, s).name for s in (*series, *scenarios)] + list(files)
         if not names and not forecast_files:
-            names = [s.name for s in series_in(con) if s.rule_set.game == "chess"]
+            names = [s.name for s in series_in(con)]
             if not names:
-                raise click.ClickException("this warehouse holds no chess lists to score: evaluations read "
-                                           "the games table; the Go rule sets' are not supported yet")
+                raise click.ClickException("this warehouse holds no series to score: rate its games first "
+                                           "(ratings run), or give --ratings or --forecasts")
         if since and until and until < since:
             raise click.UsageError(f"--until {until.date()} is before --since {since.date()}: no game to score")
         sources = analysis_sources(con, list(dict.fromkeys(names)), columns, scale, offset) + \
