@@ -145,6 +145,17 @@ def test_a_chess_file_against_a_go_series_is_one_message(club):
     assert len([x for x in said.splitlines() if x.strip()]) == 1
 
 
+def test_a_file_of_forecasts_names_a_go_game_by_its_game_key(club):
+    """What --out writes of the Go games (their game_key as game_id) reads back as a file of
+    forecasts, scored as the Belgian rules' own forecast was, on the same six games."""
+    ratings(club, "evaluate", "--system", "go-belgium", "--warehouse", "w.duckdb", "--out", "back")
+    mine = pd.read_parquet(club / "back" / "forecasts.parquet")
+    mine.rename(columns={"forecast": "probability"})[["game_id", "probability"]].to_csv(club / "mine.csv", index=False)
+    printed = ratings(club, "evaluate", "--system", "go-belgium", "--forecasts", "mine.csv", "--warehouse", "w.duckdb")
+    assert whole_line(printed, "mine")[1:4] == whole_line(printed, "go-belgium")[1:4]
+    assert whole_line(printed, "mine")[1] == "6"
+
+
 def test_the_rules_and_the_analysis_agree_on_games_won_by_default():
     assert BY_DEFAULT == RULES_BY_DEFAULT
 
