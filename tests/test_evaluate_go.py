@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import math
 import re
+from datetime import date
 
 import duckdb
 import numpy as np
@@ -18,6 +19,7 @@ import pytest
 from pipeline.analysis.played import BY_DEFAULT
 from pipeline.analysis.scales import fitted_scale
 from pipeline.systems.go import BY_DEFAULT as RULES_BY_DEFAULT
+from pipeline.warehouse import stage_sql
 from tests.as_user import completed, ratings
 from tests.conftest import PROJECT_DIR, write_rows
 
@@ -154,6 +156,23 @@ def test_a_file_of_forecasts_names_a_go_game_by_its_game_key(club):
     printed = ratings(club, "evaluate", "--system", "go-belgium", "--forecasts", "mine.csv", "--warehouse", "w.duckdb")
     assert whole_line(printed, "mine")[1:4] == whole_line(printed, "go-belgium")[1:4]
     assert whole_line(printed, "mine")[1] == "6"
+
+
+def test_compare_sets_a_list_beside_the_last_rated_of_the_others_lists_of_its_day():
+    """B's two events ending on one day are in force from the next: the one rated last
+    (list_order), which holds the other's games, whatever their ids' order."""
+    for order in ("asc", "desc"):  # in either order the rows are added in
+        con = duckdb.connect()
+        con.execute(f"""create table source_ratings as select * from (values
+            ('a', 'e9', date '2026-11-09', 1, 100.0, 7), ('b', 'a-night', date '2026-11-09', 1, 120.0, 5),
+            ('b', 'z-weekend', date '2026-11-09', 1, 90.0, 4))
+            t(source, list_id, list_date, player_id, rating, list_order) order by list_id {order}""")
+        con.execute(f"""create table source_lists as select source, list_id, list_date, list_order, count(*) as players
+                        from source_ratings group by all order by list_id {order}""")
+        con.execute("set variable a = 'a'")
+        con.execute("set variable b = 'b'")
+        assert con.sql(stage_sql("analysis/compared_pairs")).fetchall() == [
+            ("e9", date(2026, 11, 9), "a-night", 1, 100.0, 120.0)], order
 
 
 def test_the_rules_and_the_analysis_agree_on_games_won_by_default():
