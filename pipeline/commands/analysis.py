@@ -109,12 +109,12 @@ def compare(a: str, b: str, out: Path | None, columns: tuple, scale: float | str
     are each a series of the warehouse (a rule set's official lists, a scenario) or a
     CSV/Parquet file of published ratings (player_id, list_id as YYYY-MM, YYYYMM or
     YYYY-MM-DD, rating, and a date or window_end column if the file dates its lists so;
-    --columns maps a file's own names; --scale and --offset, or FILE:scale=S,offset=O for
-    one file, read it on its own scale, as evaluate does).
+    --columns maps a file's own names; FILE:scale=S,offset=O reads it on its own scale).
 
     Writes lists, differences, drift, cohorts, accuracy and calibration (CSV and
     Parquet) and index.html, a page with the charts, to --out; prints a summary, or
-    with --format one of the tables (--table).
+    with --format one of the tables (--table). --scale and --offset read every file of
+    ratings on its own scale, as evaluate does.
 
     Example: ratings compare performance quota12 --out reports/compare-quota12
     """
