@@ -218,7 +218,8 @@ def test_compare_reads_a_file_on_its_scale_as_evaluate_does(glicko):
     """`compare` takes evaluate's --scale and --offset (one definition of both): the same
     figures as the file's own scale after its name, and refused with no file to read."""
     shutil.copy(WHR, glicko / "whr.csv")
-    ratings(glicko, "compare", "glicko2", "whr.csv", "--offset", "1500", "--warehouse", "w.duckdb", "--out", "by-option")
+    ratings(glicko, "compare", "glicko2", "whr.csv", "--offset", "1500", "--warehouse", "w.duckdb",
+            "--out", "by-option")
     ratings(glicko, "compare", "glicko2", "whr.csv:offset=1500", "--warehouse", "w.duckdb", "--out", "by-name")
     for name in ("lists.csv", "accuracy.csv", "drift.csv"):
         assert (glicko / "by-option" / name).read_bytes() == (glicko / "by-name" / name).read_bytes(), name
