@@ -190,7 +190,8 @@ def test_the_figures_do_not_depend_on_the_order_rows_are_added_in():
             from range(5000) t(p), range(1, 4) u(l), (values ('a'), ('b')) v(src)
             order by p {order}, l, src""")
         con.execute("""create table source_lists as
-            select source, list_id, list_date, count(*) as players from source_ratings group by all""")
+            select source, list_id, list_date, null::bigint as list_order, count(*) as players
+            from source_ratings group by all""")
         con.execute("set variable a = 'a'")
         con.execute("set variable b = 'b'")
         con.execute(f"create table compared_pairs as {stage_sql('analysis/compared_pairs')}")

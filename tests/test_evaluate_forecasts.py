@@ -149,8 +149,8 @@ def test_fide_forecasts_by_table_8_1_2_and_the_400_rule():
 
 
 def test_the_belgian_go_forecast_is_whites_expectation_in_its_own_rate_event():
-    """Go games are not scored by `evaluate` yet (it reads chess's games): the forecast the
-    rule set declares is checked against the expectation its own rating computes for White."""
+    """The forecast the rule set declares is checked against the expectation its own rating
+    computes for White (`evaluate` on Go games: tests/test_evaluate_go.py)."""
     go = rule_set("go-belgium", {})
     # Four games of one event: Black, White, Black's result, handicap (Black takes the stones).
     black, white = np.array([0, 1, 2, 3]), np.array([1, 2, 3, 0])

@@ -212,3 +212,21 @@ def test_a_scale_or_a_name_that_does_not_read_is_one_message(glicko, args, said)
         write_rows(folder / "peer.csv", ["game_id", "probability"], [["F1", 0.3]])
     refused = completed(glicko, "evaluate", *args, "--warehouse", "w.duckdb", code=None)
     assert refused.returncode in (1, 2) and said in refused.stderr
+
+
+def test_compare_reads_a_file_on_its_scale_as_evaluate_does(glicko):
+    """`compare` takes evaluate's --scale and --offset (one definition of both): the same
+    figures as the file's own scale after its name, and refused with no file to read."""
+    shutil.copy(WHR, glicko / "whr.csv")
+    ratings(glicko, "compare", "glicko2", "whr.csv", "--offset", "1500", "--warehouse", "w.duckdb",
+            "--out", "by-option")
+    ratings(glicko, "compare", "glicko2", "whr.csv:offset=1500", "--warehouse", "w.duckdb", "--out", "by-name")
+    for name in ("lists.csv", "accuracy.csv", "drift.csv"):
+        assert (glicko / "by-option" / name).read_bytes() == (glicko / "by-name" / name).read_bytes(), name
+    # WHR's four games by hand (whr_scores): read at offset 1500, its lists beside Glicko-2's.
+    accuracy = pd.read_csv(glicko / "by-option" / "accuracy.csv").query("list_id != list_id").set_index("source")
+    assert accuracy.loc["whr", "log_loss"] == pytest.approx(whr_scores()[1], abs=1e-9)
+    drift = pd.read_csv(glicko / "by-option" / "drift.csv").query("source == 'whr'")
+    assert drift["mean"].min() > 1000  # the ratings around 0 read around 1500
+    refused = completed(glicko, "compare", "glicko2", "glicko2", "--scale", "fit", "--warehouse", "w.duckdb", code=2)
+    assert "--scale and --offset read the files of ratings, and no file of ratings is given" in refused.stderr

@@ -411,19 +411,22 @@ def test_a_go_warehouse_and_stale_lists_are_refused(cli, elo_warehouse, tmp_path
     assert "are not current" in stale.output and "rate them first (ratings rate --system fide)" in stale.output
 
 
-def test_evaluate_on_a_warehouse_of_go_lists_only_is_one_message(cli, tmp_path):
-    """With no source named, evaluate scores the warehouse's chess series; a Go
-    warehouse has none: one message, not an IndexError."""
+def test_evaluate_on_a_warehouse_of_go_lists_scores_them_or_says_why_not(cli, tmp_path):
+    """With no source named, evaluate scores every series of the warehouse, a Go
+    warehouse's too (tests/test_evaluate_go.py); from a day on which no game has both
+    players rated (Cleo, NC, is rated by the open only): one message, not an IndexError."""
     from tests.conftest import write_small_go_club
 
     go = write_small_go_club(tmp_path)
     gw = tmp_path / "go.duckdb"
     cli("run", "--system", "go-belgium", "--players", str(go["players"]), "--events", str(go["events"]),
         "--games", str(go["games"]), "--warehouse", str(gw), "--out", str(tmp_path / "go-out"), "--no-reports")
-    for since in ((), ("--since", "2026-02-01")):
-        refused = cli("evaluate", *since, "--warehouse", str(gw), ok=False)
-        assert refused.exit_code == 1 and "this warehouse holds no chess lists to score" in refused.output
-        assert "IndexError" not in refused.output
+    scored = cli("evaluate", "--warehouse", str(gw)).output
+    assert next(x.split() for x in scored.splitlines() if x.split()[:1] == ["go-belgium"])[1] == "1"  # club-2's
+    refused = cli("evaluate", "--since", "2026-02-01", "--warehouse", str(gw), ok=False)
+    assert refused.exit_code == 1 and "IndexError" not in refused.output
+    assert ("no played game has both players rated by every source (go-belgium) on its day from 2026-02-01 on"
+            in refused.output)
 
 
 @pytest.mark.parametrize("raised", [

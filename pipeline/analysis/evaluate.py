@@ -10,9 +10,10 @@ import duckdb
 import pyarrow as pa
 
 from pipeline.analysis.forecasts import own_forecasts
-from pipeline.analysis.scales import apply_fitted_scales
+from pipeline.analysis.scales import apply_fitted_scales, apply_yardstick_scales
 from pipeline.analysis.sources import Source, SourceError, file_tables, load_sources
 from pipeline.progress import progress
+from pipeline.rate.series import series_in, warehouse_game
 from pipeline.warehouse import stage_sql
 
 
@@ -90,6 +91,25 @@ def lists_of_their_own_month(con: duckdb.DuckDBPyConnection, sources: list[Sourc
             "its games), a date column (its first day in force), or a day in list_id (YYYY-MM-DD)")
 
 
+def file_of_no_player(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> str | None:
+    """A file of ratings none of whose players plays a game of the warehouse: what is wrong,
+    else None. A file of ratings names players, not a game: it is scored on the warehouse's
+    games, whatever they are (pipeline/analysis/played.py); one whose ids are those of
+    another game's players (a chess federation's list beside a Go series) meets none."""
+    for source in (s for s in sources if s.path is not None and not s.forecasts):
+        players, playing = con.execute("""
+            select count(distinct player_id),
+                   count(distinct player_id) filter (where player_id in (select white_id from scored_input
+                                                                         union select black_id from scored_input))
+            from source_ratings where source = ?""", [source.name]).fetchall()[0]
+        if not playing:
+            game = warehouse_game(con) or "chess"
+            return (f"{source.path}: none of its {players:,} players plays a game of the warehouse, whose games are "
+                    f"{game}'s: a file of ratings is scored on the warehouse's games, and its ids are the "
+                    "warehouse's player ids (a file of another game's ratings, or of another registry's ids?)")
+    return None
+
+
 def _of_own(stage: str) -> str:
     """SQL of a stage of sql/analysis/ that scores `expected`, scoring each source's own
     forecast instead: `scored` with it as `expected` (a CTE's body reads the table it shadows)."""
@@ -112,11 +132,16 @@ def evaluate(con: duckdb.DuckDBPyConnection, sources: list[Source], since: dt.da
         bar.set_postfix_str("games scored")
         scored_games(con, sources, since, until)
         if not con.execute("select count(*) from scored").fetchall()[0][0]:
+            stranger = file_of_no_player(con, sources)
+            if stranger:
+                raise NoCommonGames(stranger)
             span = (f" from {since} on" if since and not until else f" up to {until}" if until and not since
                     else f" from {since} to {until}" if since else "")
             raise NoCommonGames("no played game has both players rated by every source "
                                 f"({', '.join(s.name for s in sources)}) on its day" + span)
         notes = apply_fitted_scales(con, sources, file_tables(sources))
+        held = {s.name: s.rule_set for s in series_in(con)}
+        notes += apply_yardstick_scales(con, sources, {s.name: held[s.series] for s in sources if s.series})
         unfair = lists_of_their_own_month(con, sources)
         if unfair and window_rule:
             raise OwnGamesScored(unfair)

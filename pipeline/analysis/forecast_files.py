@@ -56,9 +56,10 @@ def forecast_rows(con: duckdb.DuckDBPyConnection, name: str, path: Path) -> pa.T
             game_id, at = twice[0]
             raise InputFileError(f"{path}, rows {', '.join(map(str, at[:5]))}: game {game_id} is forecast "
                                  f"{'twice' if len(at) == 2 else f'{len(at)} times'}: one forecast a game")
-        # The game a row names: by the games file's game_id, else by the game_key written out.
+        # The game a row names: by the games file's game_id, else by the game_key written out
+        # (the warehouse's games, chess's or Go's: scored_input, pipeline/analysis/played.py).
         con.execute("""create or replace temp table forecast_matched as
-            with known as (select coalesce(game_id, game_key::varchar) as game_id, game_key from games)
+            with known as (select coalesce(game_id, game_key::varchar) as game_id, game_key from scored_input)
             select f.__row, f.game_id, count(k.game_key) as games, any_value(k.game_key) as game_key,
                    any_value(f.probability) as probability
             from forecast_file f left join known k using (game_id)

@@ -14,6 +14,7 @@ import duckdb
 import numpy as np
 import pyarrow as pa
 
+from pipeline.analysis.played import GAME_TABLES
 from pipeline.analysis.sources import INITIAL, Source
 from pipeline.rate.periods import column
 from pipeline.rate.series import series_in
@@ -74,16 +75,18 @@ def own_forecasts(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> dict
         # White's state first, then Black's: joined in one query, the planner may join White's
         # rows to Black's on the list alone first (it did for a tuning trial of the Belgian
         # history: a product of each list's players with themselves, that filled the disk).
+        # The game's own columns are SQL of `g`, its row of its game's table (Go's handicap).
         games = con.sql(f"""
             with white as materialized (
                 select s.game_key, s.date, s.source_list, s.black_id, {', '.join(f'w.{c} as "w {c}"' for c in named)}
                 from scored s join forecast_states w on w.list_id = s.source_list and w.player_id = s.white_id
                 where s.source = $source)
-            select g.game_key, g.date as "g day", {', '.join(f'g."w {c}"' for c in named)},
+            select o.game_key, o.date as "g day", {', '.join(f'o."w {c}"' for c in named)},
                    {', '.join(f'b.{c} as "b {c}"' for c in named)}
-                   {''.join(', x.' + c for c in rule_set.forecast_game_columns)}
-            from white g join forecast_states b on b.list_id = g.source_list and b.player_id = g.black_id
-            {'join games x on x.game_key = g.game_key' if rule_set.forecast_game_columns else ''}""",
+                   {''.join(', ' + c for c in rule_set.forecast_game_columns)}
+            from white o join forecast_states b on b.list_id = o.source_list and b.player_id = o.black_id
+            {f'join {GAME_TABLES[rule_set.game]} g on g.game_key = o.game_key'
+             if rule_set.forecast_game_columns else ''}""",
                         params={"source": name}).to_arrow_table()
         white = {c: column(games, f"w {c}") for c in named}
         black = {c: column(games, f"b {c}") for c in named}

@@ -4,7 +4,7 @@ rating)`, a temp view: what every comparison of the connection reads.
 
 A list is in force from its date until the next list's: a list named YYYY-MM from
 the first of that month (the month of publication, R1; FIDE's lists are dated so),
-another (a Go event) from the day after its window. A series' initial ratings are
+another, and a Go event whatever its id, from the day after its window. A series' initial ratings are
 its list `(initial)`, in force from the first window's start. A file's list is in
 force from its `date` column, else the day after its `window_end` column, else the
 day its list id names (YYYY-MM-DD), else the first of its month (YYYY-MM, YYYYMM):
@@ -20,6 +20,7 @@ from pathlib import Path
 import duckdb
 
 from pipeline.analysis.forecast_files import forecast_rows
+from pipeline.analysis.played import game_scored, load_played
 from pipeline.config import MAX_RATING, MIN_RATING
 from pipeline.ingest.tables import InputFileError, read_as, readable
 from pipeline.rate.series import SeriesError, series_in
@@ -80,9 +81,6 @@ def source_of(con: duckdb.DuckDBPyConnection, text: str, columns: tuple[tuple[st
     the scale `scale`, `offset`, or those its name's suffix gives: FILE:scale=S,offset=O)."""
     held = {s.name: s for s in series_in(con)}
     if text in held:
-        if held[text].rule_set.game != "chess":
-            raise SeriesError(f"{text!r}: comparisons and evaluations read chess lists (the games table); "
-                              "the Go rule sets' are not supported yet")
         return Source(text, series=text)
     path, own = Path(text), None
     if not path.is_file() and ":" in text:
@@ -135,7 +133,13 @@ def file_scale(text: str, scale: float | str, offset: float) -> tuple[float | st
     return scale, offset
 
 
-def _list_date(list_id: str, day_after: str) -> str:
+def _list_date(list_id: str, day_after: str, events: bool) -> str:
+    """SQL of a series' list's first day in force: a list of a calendar's window named YYYY-MM
+    from the first of its month (R1), any other the day after its window. A Go series' lists
+    are its events, whatever their ids: the day after the event, even for an event named
+    like a month."""
+    if events:
+        return day_after
     return (f"case when regexp_full_match({list_id}, '\\d{{4}}-\\d{{2}}') then strptime({list_id} || '-01', '%Y-%m-%d')::date "
             f"else {day_after} end")
 
@@ -147,11 +151,16 @@ def file_tables(sources: list[Source]) -> dict[str, str]:
 
 def load_sources(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> None:
     """(Re)make the view source_ratings and the table source_lists from `sources` (their
-    names distinct). A series' ratings are read where they are, not copied: a long
-    history's millions of rows are slow to copy, and the list reports read them at every run;
-    a file of ratings is read into a table of its own."""
+    names distinct), and the games they are scored on (pipeline/analysis/played.py). A
+    series' ratings are read where they are, not copied: a long history's millions of rows
+    are slow to copy, and the list reports read them at every run; a file of ratings is
+    read into a table of its own. `list_order` orders a series' lists in force from one day
+    (Go events that end on the same day: the last rated holds the others' games too)."""
+    held = {s.name: s.rule_set for s in series_in(con)}
+    rule_sets = {s.name: held[s.series] for s in sources if s.series is not None}
+    load_played(con, game_scored(con, {rs.game for rs in rule_sets.values()}))
     typed = ("select null::varchar as source, null::varchar as list_id, null::date as list_date, "
-             "null::bigint as player_id, null::double as rating where false")
+             "null::bigint as player_id, null::double as rating, null::bigint as list_order where false")
     parts = [typed]  # the view's columns and types, whatever the sources
     month_dated, forecasts = [], []
     for k, source in enumerate(sources):
@@ -160,14 +169,14 @@ def load_sources(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> None:
             series = sql_text(source.series)
             state = "player_state" if source.state is None else \
                 f"(select {series} as series, list_id, player_id, rating from {source.state})"
+            dated = _list_date("list_id", "window_end + 1", rule_sets[source.name].periods_are == "events")
             # Each list dated before the join: once a list, not once a rating.
-            parts.append(f"""select {name}, s.list_id, s.list_date, p.player_id, p.rating
-                from (select series, list_id, {_list_date('list_id', 'window_end + 1')} as list_date
-                      from lists where series = {series}) s
+            parts.append(f"""select {name}, s.list_id, s.list_date, p.player_id, p.rating, s.position
+                from (select series, list_id, {dated} as list_date, position from lists where series = {series}) s
                 join {state} p using (series, list_id)
                 where p.rating is not null""")
             parts.append(f"""select {name}, {sql_text(INITIAL)}, (select min(window_start) from lists where series = {series}),
-                       player_id, rating
+                       player_id, rating, 0
                 from initial_ratings where rating is not null
                   and exists (select 1 from lists where series = {series})""")
         elif source.forecasts:
@@ -175,11 +184,11 @@ def load_sources(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> None:
         else:
             table = file_tables(sources)[source.name]
             _file_table(con, source, table)
-            parts.append(f"select source, list_id, list_date, player_id, rating from {table}")
+            parts.append(f"select source, list_id, list_date, player_id, rating, null from {table}")
             month_dated.append(f"select distinct source, list_id from {table} where month_dated")
     con.execute("create or replace temp view source_ratings as " + " union all ".join(parts))
     con.execute("""create or replace temp table source_lists as
-        select source, list_id, list_date, count(*) as players from source_ratings group by all""")
+        select source, list_id, list_date, list_order, count(*) as players from source_ratings group by all""")
     # The files of forecasts: each game's probability, scored as it is (sql/analysis/scored_games.sql)
     # Typed by SQL, not by an empty Arrow table: making one in Python loads pandas (pyarrow
     # looks for it), which the list reports, reading a series alone, never need.

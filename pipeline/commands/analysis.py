@@ -68,16 +68,43 @@ def list_scenarios(warehouse: Path, wait: float, fmt: str) -> None:
                "no scenario (make one: ratings scenario NAME --rules FILE.toml)")
 
 
+def _scale(ctx, param, value: str) -> float | str:
+    from pipeline.analysis.sources import scale_value
+    try:
+        return scale_value(value)
+    except ValueError as err:
+        raise click.BadParameter(str(err)) from err
+
+
+def scale_options(f):
+    """--scale and --offset, the scale the files of ratings are read on: one definition for
+    `compare` and `evaluate` (a file's own after its name, FILE:scale=S,offset=O, overrides them)."""
+    f = click.option("--offset", type=float, default=0.0, metavar="O",
+                     help="The Elo rating of the files of ratings' 0 (default 0; e.g. 1500 for ratings centred on "
+                          "0).")(f)
+    return click.option("--scale", default="400", callback=_scale, metavar="S|fit",
+                        help="The files of ratings' scale: a rating r is read as OFFSET + r × 400 / S (default 400, "
+                             "the Elo scale; 2.302585, ln 10, for natural units), or fit: S fitted on the games "
+                             "scored, printed.")(f)
+
+
+def refuse_unread_scale(scale: float | str, offset: float, files: bool) -> None:
+    """--scale or --offset given with no file of ratings to read on them: refused, not ignored."""
+    if (scale, offset) != (400.0, 0.0) and not files:
+        raise click.UsageError("--scale and --offset read the files of ratings, and no file of ratings is given")
+
+
 @click.command()
 @click.argument("a")
 @click.argument("b")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder for the tables (CSV, Parquet) and the page (default: OUT/compare-A-B under reports/).")
 @columns_option
+@scale_options
 @analysis_format_options(("lists", "differences", "drift", "cohorts", "accuracy", "calibration"))
 @warehouse_option
-def compare(a: str, b: str, out: Path | None, columns: tuple, fmt: str | None, table: str | None, warehouse: Path,
-            wait: float) -> None:
+def compare(a: str, b: str, out: Path | None, columns: tuple, scale: float | str, offset: float, fmt: str | None,
+            table: str | None, warehouse: Path, wait: float) -> None:
     """Compare two sources of ratings list by list and over the whole history: A and B
     are each a series of the warehouse (a rule set's official lists, a scenario) or a
     CSV/Parquet file of published ratings (player_id, list_id as YYYY-MM, YYYYMM or
@@ -86,7 +113,8 @@ def compare(a: str, b: str, out: Path | None, columns: tuple, fmt: str | None, t
 
     Writes lists, differences, drift, cohorts, accuracy and calibration (CSV and
     Parquet) and index.html, a page with the charts, to --out; prints a summary, or
-    with --format one of the tables (--table).
+    with --format one of the tables (--table). --scale and --offset read every file of
+    ratings on its own scale, as evaluate does.
 
     Example: ratings compare performance quota12 --out reports/compare-quota12
     """
@@ -100,7 +128,9 @@ def compare(a: str, b: str, out: Path | None, columns: tuple, fmt: str | None, t
     fmt = fmt or ("table" if table else None)
     with opened(warehouse, wait, read_only=True) as con, \
             timed(ConsoleReporter() if fmt is None else StderrTimings(), "Compare"):
-        c = compared(con, *analysis_sources(con, (a, b), columns))
+        sources = analysis_sources(con, (a, b), columns, scale, offset)
+        refuse_unread_scale(scale, offset, any(s.path is not None for s in sources))
+        c = compared(con, *sources)
         folder = out or config.setting("out") / f"compare-{c.a.name}-{c.b.name}"
         claim_folder(folder, "compare")
         page = write_comparison(c, folder)
@@ -130,14 +160,6 @@ FORECAST_WORDS = {"own": "its own", "yardstick": "the yardstick (no forecast of 
                   "file": "the file's (a file of forecasts: no ratings, its yardstick is its forecast)"}
 
 
-def _scale(ctx, param, value: str) -> float | str:
-    from pipeline.analysis.sources import scale_value
-    try:
-        return scale_value(value)
-    except ValueError as err:
-        raise click.BadParameter(str(err)) from err
-
-
 def _accuracy_text(accuracy) -> str:
     """Each source over the whole history: its own forecast's log-loss and Brier beside the
     common logistic yardstick's; a source with no forecast of its own says so."""
@@ -163,11 +185,7 @@ def _accuracy_text(accuracy) -> str:
               type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="A file of forecasts (game_id, probability: White's expected score) to score as it is; "
                    "repeatable.")
-@click.option("--scale", default="400", callback=_scale, metavar="S|fit",
-              help="The files of ratings' scale: a rating r is read as OFFSET + r × 400 / S (default 400, the Elo "
-                   "scale; 2.302585, ln 10, for natural units), or fit: S fitted on the games scored, printed.")
-@click.option("--offset", type=float, default=0.0, metavar="O",
-              help="The Elo rating of the files of ratings' 0 (default 0; e.g. 1500 for ratings centred on 0).")
+@scale_options
 @click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="YYYY-MM-DD",
               help="Score only the games played on or after this day (a study's test games: the day after its "
                    "--train-until list's window).")
@@ -199,6 +217,10 @@ def evaluate(series: tuple[str, ...], scenarios: tuple[str, ...], files: tuple[s
     window may hold them). A file of forecasts is scored as it is, on the games it
     covers.
 
+    On a warehouse of Go, the Go games are scored (a game won by default never, a
+    jigo as a draw), each by the list of the last event ended before its day; the
+    yardstick reads Go points on a scale fitted to the games, and says it.
+
     Example: ratings evaluate --system performance --system fide --ratings federation.csv
     """
     from pipeline.analysis.evaluate import evaluate as scores
@@ -211,14 +233,13 @@ def evaluate(series: tuple[str, ...], scenarios: tuple[str, ...], files: tuple[s
     fmt = fmt or ("table" if table else None)
     with opened(warehouse, wait, read_only=True) as con, \
             timed(ConsoleReporter() if fmt is None else StderrTimings(), "Evaluate"):
-        if (scale, offset) != (400.0, 0.0) and not files:
-            raise click.UsageError("--scale and --offset read the files of ratings, and no file of ratings is given")
+        refuse_unread_scale(scale, offset, bool(files))
         names = [chosen(con, s).name for s in (*series, *scenarios)] + list(files)
         if not names and not forecast_files:
-            names = [s.name for s in series_in(con) if s.rule_set.game == "chess"]
+            names = [s.name for s in series_in(con)]
             if not names:
-                raise click.ClickException("this warehouse holds no chess lists to score: evaluations read "
-                                           "the games table; the Go rule sets' are not supported yet")
+                raise click.ClickException("this warehouse holds no series to score: rate its games first "
+                                           "(ratings run), or give --ratings or --forecasts")
         if since and until and until < since:
             raise click.UsageError(f"--until {until.date()} is before --since {since.date()}: no game to score")
         sources = analysis_sources(con, list(dict.fromkeys(names)), columns, scale, offset) + \

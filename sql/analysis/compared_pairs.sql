@@ -3,7 +3,10 @@
 -- inputs: source_lists, source_ratings, getvariable('a'), getvariable('b')
 -- grain: list_id, player_id
 with a_lists as (select * from source_lists where source = getvariable('a')),
-b_lists as (select * from source_lists where source = getvariable('b')),
+-- B's lists in force from one day (Go events ending on the same day): the last rated, which
+-- holds the others' games, is the one in force (list_order).
+b_lists as (select * from source_lists where source = getvariable('b')
+            qualify row_number() over (partition by list_date order by list_order desc nulls last, list_id desc) = 1),
 aligned as (
     select a.list_id, a.list_date, b.list_id as b_list_id
     from a_lists a asof join b_lists b on b.list_date <= a.list_date

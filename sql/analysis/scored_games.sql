@@ -7,7 +7,8 @@
 -- the source's own.
 -- A file of forecasts has no ratings: its games' expected score is its probability, its
 -- list '(forecasts)' (pipeline/analysis/forecast_files.py).
--- inputs: games, source_lists, source_ratings, source_forecasts, getvariable('first_source'),
+-- inputs: scored_input (the warehouse's games, chess's or Go's, in one shape:
+--         pipeline/analysis/played.py), source_lists, source_ratings, source_forecasts, getvariable('first_source'),
 --         getvariable('sources') (how many source_lists holds), getvariable('scored_from')
 --         (the first day of the games scored: `evaluate --since`), getvariable('scored_until') (the
 --         last: `evaluate --until`)
@@ -18,11 +19,13 @@
 -- join on the date, not an asof join of every game with every source (bench/README.md).
 -- The ratings are looked up by the list's number (list_no) and the player: a join on
 -- two integers, not on the source and list names.
-with played as (select game_key, date, white_id, black_id, white_score from games
+-- Lists in force from one day (Go events ending on the same day) are taken in their order
+-- (list_order): the last one holds the others' games, and is the one in force.
+with played as (select game_key, date, white_id, black_id, white_score from scored_input
                 where white_score is not null and date between getvariable('scored_from') and getvariable('scored_until')),
 bounded as (
     select source, list_id, list_date, row_number() over (order by source, list_id) as list_no,
-           coalesce(lead(list_date) over (partition by source order by list_date, list_id),
+           coalesce(lead(list_date) over (partition by source order by list_date, list_order, list_id),
                     (select max(date) + 1 from played)) as until
     from source_lists
 ),

@@ -28,8 +28,8 @@ class GoBelgium(GoRuleSet):
                        before_rating, before_level, rules)
         return Rated(r.rating, r.level, r.games, r.start, r.first, _sides(g, r))
 
-    # Its forecast reads the points on the list and the game's handicap (go_games: `ratings
-    # evaluate` scores chess games only so far, and refuses a Go series before reading them).
+    # Its forecast reads the points on the list and the game's handicap (`g`: its go_games row,
+    # pipeline/analysis/forecasts.py).
     forecast_columns = ("s.rating as rating",)
     forecast_game_columns = ("g.handicap as handicap",)
 
