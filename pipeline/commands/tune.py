@@ -130,8 +130,8 @@ def _heading(study) -> str:
             f"{limit}; {split}")
 
 
-def _trial_line(study, t: dict, planned: int) -> str:
-    head = f"  trial {t['trial']}/{planned}: {parameters_text(t['parameters'])}"
+def _trial_line(study, t: dict, trials: int) -> str:
+    head = f"  trial {t['trial']}/{trials}: {parameters_text(t['parameters'])}"
     if t["refused"]:
         return f"{head}: refused by the rules ({t['refused']})"
     metric = study.metric
