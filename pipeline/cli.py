@@ -1,5 +1,6 @@
 """The `ratings` command: one subcommand per task of a rating officer. The group is
-here (its help, its failure handling, the console script); the commands are in
+here (its help, its failure handling, the console script; the messages of a failure
+are pipeline/failures.py's); the commands are in
 pipeline/commands/, one module per task, each parsing its options, calling the
 pipeline (pipeline/flow.py and the stages) and printing (pipeline/console.py). The
 group imports a command's module only when that command is called or its help shown
@@ -12,49 +13,7 @@ import sys
 
 import click
 
-from pipeline import commands, config, systems
-
-
-def failure_message(err: BaseException) -> str:
-    """One line for a failure of the environment (a file, the disk, memory): what and where."""
-    import duckdb
-
-    if isinstance(err, OSError):
-        where = f"{err.filename}: " if err.filename else ""
-        return f"{where}{err.strerror or err}"
-    if isinstance(err, MemoryError):
-        return "out of memory: give the run more memory, or smaller files"
-    if isinstance(err, duckdb.OutOfMemoryException):
-        from pipeline.warehouse import memory_limit
-
-        return (f"the warehouse ran out of memory: DuckDB may use {memory_limit()} (RATINGS_DUCKDB_MEMORY); "
-                f"give it more, e.g. RATINGS_DUCKDB_MEMORY=4GB ({str(err).splitlines()[0]})")
-    if isinstance(err, duckdb.Error):
-        return f"the warehouse failed: {str(err).splitlines()[0]}"
-    return f"unexpected {type(err).__name__}: {err} (run again with --debug for the details)"
-
-
-def _user_errors() -> tuple[type[Exception], ...]:
-    """The refusals a user can meet, each one message (their modules load only when a command runs)."""
-    from pipeline.analysis.evaluate import NoCommonGames
-    from pipeline.analysis.sources import SourceError
-    from pipeline.formats.cells import LayoutError
-    from pipeline.ingest.submissions import SubmissionError
-    from pipeline.ingest.tables import InputFileError
-    from pipeline.outputs import OutputRefused
-    from pipeline.publish import PublishedFileConflict
-    from pipeline.rate import UnknownList
-    from pipeline.rate.corrections import CorrectionRefused
-    from pipeline.rate.series import SeriesError
-    from pipeline.site.data import UnknownSince
-    from pipeline.systems.base import NotFound
-    from pipeline.tune.space import SpaceError
-    from pipeline.tune.study import StudyError
-    from pipeline.warehouse import WarehouseError
-
-    return (InputFileError, SubmissionError, CorrectionRefused, PublishedFileConflict, SeriesError, NotFound,
-            UnknownList, WarehouseError, systems.UnknownRuleSet, systems.ParameterError, NoCommonGames, UnknownSince,
-            LayoutError, OutputRefused, config.SettingsError, SpaceError, StudyError, SourceError)
+from pipeline import commands, systems
 
 
 class RuleSetsHelp:
@@ -125,9 +84,10 @@ class Commands(RuleSetsHelp, LazyGroup):
         except Exception as err:
             if ctx.params.get("debug"):
                 raise
-            if isinstance(err, _user_errors()):
-                raise click.ClickException(str(err)) from err
-            raise click.ClickException(failure_message(err)) from err
+            # why: it imports a refusal of every part of the pipeline, loaded once a command has failed only
+            from pipeline.failures import user_message
+
+            raise click.ClickException(user_message(err)) from err
 
 
 @click.group(cls=Commands, lazy_subcommands=commands.LAZY)

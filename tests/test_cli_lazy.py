@@ -17,7 +17,7 @@ import pytest
 from pipeline import commands
 from pipeline.cli import LazyGroup, main
 
-MODULES = ("analysis", "intake", "lists", "players", "record", "rejects", "tools", "tune")
+MODULES = ("analysis", "intake", "lists", "players", "query", "record", "rejects", "series", "tools", "tune")
 
 # Run as the console script runs, in a process of its own: which command modules were imported.
 PROBE = ("import atexit, sys; atexit.register(lambda: print('IMPORTED', sorted(m for m in sys.modules "
@@ -77,7 +77,7 @@ def test_the_help_imports_no_command_module(tmp_path):
 def test_a_commands_help_imports_its_module_and_those_it_uses_only(tmp_path):
     # query's module and what every command module shares (its options, the warehouse opened).
     assert imported(tmp_path, "query", "--help") == [
-        "pipeline.commands.common", "pipeline.commands.options", "pipeline.commands.tools"]
+        "pipeline.commands.common", "pipeline.commands.options", "pipeline.commands.query"]
     assert "pipeline.commands.intake" in imported(tmp_path, "run", "--help")
 
 

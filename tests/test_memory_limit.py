@@ -6,7 +6,7 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from pipeline.cli import failure_message
+from pipeline.failures import failure_message
 from pipeline.ingest.tables import ingest_file
 from pipeline.warehouse import connect
 from tests.conftest import write_rows

@@ -1,10 +1,13 @@
 """The commands of `ratings`, one module per task of a rating officer (pipeline/cli.py
 holds the group, which imports a command's module when the command is called): intake.py
-(run, ingest, validate, withdraw, submissions), rejects.py, record.py (revisions,
-corrections), lists.py (rate, publish, export), analysis.py (scenarios, compare, evaluate),
-tune.py (tune, tunes), players.py (site, explain, whatif), tools.py (audit, query,
-simulate); options.py and common.py are what they share. A command parses, calls the
-pipeline and prints: no SQL here (tests/test_cli_layout.py)."""
+(run, ingest, validate, withdraw, confirm), rejects.py, record.py (submissions, revisions,
+correct, corrections), lists.py (rate, publish, export), series.py (series, scenario,
+scenarios), analysis.py (compare, evaluate), tune.py (tune, tunes), players.py (site,
+explain, whatif), tools.py (audit, simulate), query.py (query); options.py and common.py
+are what they share, notices.py what validating and rating warn of. A command parses,
+calls the pipeline and prints: no SQL here (tests/test_cli_layout.py). Each module imports
+what it uses at its top: the commands that only read the warehouse are in modules that
+load neither pandas nor Pandera, nor Arrow for the listings (tests/test_command_imports.py)."""
 from __future__ import annotations
 
 # Every command of `ratings`: its name → ("module:attribute" of its click command, its short
@@ -48,7 +51,7 @@ LAZY = {
     "publish": ("pipeline.commands.lists:publish",
                 'Write the computed lists (CSV, Parquet; FIDE TXT and Swiss-Manager CSV on request) and states '
                 "(Parquet) of every rule set of the warehouse (or --system's) to OUT."),
-    "query": ("pipeline.commands.tools:query",
+    "query": ("pipeline.commands.query:query",
                 'Run a read-only SQL query on the warehouse and print the result.'),
     "rate": ("pipeline.commands.lists:rate",
                 "Compute the lists of every rule set of the warehouse (and --system's, made when new), in order, "
@@ -61,13 +64,13 @@ LAZY = {
                 'List the revisions of the lists: when, in which run, how many players changed, and why.'),
     "run": ("pipeline.commands.intake:run",
                 'Ingest, validate, rate and publish in one go.'),
-    "scenario": ("pipeline.commands.analysis:scenario_command",
+    "scenario": ("pipeline.commands.series:scenario_command",
                 "Rate the warehouse's games under a rule set with other parameters, stored as the scenario NAME "
                 'beside the official lists: never published, recomputed like any list when the games change '
                 '(`ratings rate`), compared with `ratings compare`.'),
-    "scenarios": ("pipeline.commands.analysis:list_scenarios",
+    "scenarios": ("pipeline.commands.series:list_scenarios",
                 'List the scenarios: rule set, the parameters each changes, lists computed.'),
-    "series": ("pipeline.commands.lists:series_command",
+    "series": ("pipeline.commands.series:series_command",
                 "List the warehouse's series (each rule set's official lists, and the scenarios): the rule set, "
                 'its lists, the package it comes from or why it cannot be loaded.'),
     "simulate": ("pipeline.commands.tools:simulate",
@@ -79,7 +82,7 @@ LAZY = {
                 '(rating history chart, every list, corrections and revisions with their reasons, the calculation '
                 "cards in the page's language), club and event pages, a search by name or id on every page, and a "
                 'JSON API (OUT/api/v1/, with its schema); in English, French, Dutch and German.'),
-    "submissions": ("pipeline.commands.intake:list_submissions",
+    "submissions": ("pipeline.commands.record:list_submissions",
                 'List every submission: who took it in and when, its status, its rows (read, stored, rejected, '
                 'withdrawn), what it replaced or why it was withdrawn.'),
     "tune": ("pipeline.commands.tune:tune",

@@ -1,6 +1,6 @@
-"""Scenarios and analysis: `ratings scenario` rates the games under other parameters,
-`scenarios` lists them, `compare` and `evaluate` set ratings against each other and
-against the games (pipeline/flow.py, pipeline/analysis/)."""
+"""Analysis: `ratings compare` and `evaluate` set ratings (the warehouse's series, the
+scenarios of series.py, files) against each other and against the games
+(pipeline/analysis/)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,68 +8,27 @@ from pathlib import Path
 import click
 
 from pipeline import config
-from pipeline.commands.common import opened, recorded
-from pipeline.commands.options import read_rules, system_option, warehouse_option
-from pipeline.listing import analysis_format_options, columns_option, listing_format
-
-
-@click.command("scenario")
-@click.argument("name")
-@click.option("--rules", type=click.Path(exists=True, dir_okay=False, path_type=Path), callback=read_rules,
-              metavar="FILE.toml", help="The parameters that differ from the rule set's (e.g. senior_quota = 12).")
-@system_option
-@click.option("--from", "from_list", metavar="LIST_ID", help="Recompute from this list (default: what changed).")
-@click.option("--drop", is_flag=True, help="Remove the scenario and everything computed for it.")
-@warehouse_option
-def scenario_command(name: str, rules: dict | None, system: str | None, from_list: str | None, drop: bool,
-                     warehouse: Path, wait: float) -> None:
-    """Rate the warehouse's games under a rule set with other parameters, stored as
-    the scenario NAME beside the official lists: never published, recomputed like
-    any list when the games change (`ratings rate`), compared with `ratings compare`.
-
-    Given again with other --rules, the scenario takes them and every list is recomputed.
-
-    Example: ratings scenario quota12 --rules quota12.toml && ratings compare performance quota12
-    """
-    from pipeline import flow
-    from pipeline.console import ConsoleReporter
-    from pipeline.rate.series import drop_scenario
-    from pipeline.warehouse import transaction
-
-    if drop:
-        if rules is not None or system is not None or from_list is not None:
-            raise click.UsageError("--drop takes no other option")
-        with opened(warehouse, wait) as con, recorded(con, "scenario", {"drop": name}), transaction(con):
-            lists = drop_scenario(con, name)
-        click.echo(f"Scenario {name} dropped ({lists} lists).")
-        return
-    if rules is None:
-        raise click.UsageError("give --rules FILE.toml (the parameters the scenario changes), or --drop")
-    reporter = ConsoleReporter()
-    with opened(warehouse, wait) as con, recorded(con, "scenario", {"name": name, "rules": rules}) as run_id, \
-            flow.timed(reporter, "Rate"):
-        flow.run_scenario(con, run_id, reporter, name, system, rules, from_list)
-
-
-@click.command("scenarios")
-@listing_format
-@warehouse_option
-def list_scenarios(warehouse: Path, wait: float, fmt: str) -> None:
-    """List the scenarios: rule set, the parameters each changes, lists computed.
-
-    Example: ratings scenarios
-    """
-    from pipeline.listing import print_rows
-    from pipeline.rate.series import SCENARIO_COLUMNS, scenario_listing
-
-    with opened(warehouse, wait, read_only=True) as con:
-        found = scenario_listing(con)
-    print_rows(SCENARIO_COLUMNS, [[f[c] for c in SCENARIO_COLUMNS] for f in found], fmt,
-               "no scenario (make one: ratings scenario NAME --rules FILE.toml)")
+from pipeline.analysis.compare import compare as compared
+from pipeline.analysis.evaluate import evaluate as scores
+from pipeline.analysis.files import write_parquet, write_tables
+from pipeline.analysis.page import write_comparison
+from pipeline.analysis.sources import Source, scale_value
+from pipeline.commands.common import opened
+from pipeline.commands.options import warehouse_option
+from pipeline.console import ConsoleReporter
+from pipeline.flow import timed
+from pipeline.listing import (
+    StderrTimings,
+    analysis_format_options,
+    analysis_sources,
+    columns_option,
+    print_table,
+)
+from pipeline.outputs import claim_folder
+from pipeline.rate.series import chosen, series_in
 
 
 def _scale(ctx, param, value: str) -> float | str:
-    from pipeline.analysis.sources import scale_value
     try:
         return scale_value(value)
     except ValueError as err:
@@ -118,13 +77,6 @@ def compare(a: str, b: str, out: Path | None, columns: tuple, scale: float | str
 
     Example: ratings compare performance quota12 --out reports/compare-quota12
     """
-    from pipeline.analysis.compare import compare as compared
-    from pipeline.analysis.page import write_comparison
-    from pipeline.console import ConsoleReporter
-    from pipeline.flow import timed
-    from pipeline.listing import StderrTimings, analysis_sources, print_table
-    from pipeline.outputs import claim_folder
-
     fmt = fmt or ("table" if table else None)
     with opened(warehouse, wait, read_only=True) as con, \
             timed(ConsoleReporter() if fmt is None else StderrTimings(), "Compare"):
@@ -223,13 +175,6 @@ def evaluate(series: tuple[str, ...], scenarios: tuple[str, ...], files: tuple[s
 
     Example: ratings evaluate --system performance --system fide --ratings federation.csv
     """
-    from pipeline.analysis.evaluate import evaluate as scores
-    from pipeline.analysis.sources import Source
-    from pipeline.console import ConsoleReporter
-    from pipeline.flow import timed
-    from pipeline.listing import StderrTimings, analysis_sources, print_table
-    from pipeline.rate.series import chosen, series_in
-
     fmt = fmt or ("table" if table else None)
     with opened(warehouse, wait, read_only=True) as con, \
             timed(ConsoleReporter() if fmt is None else StderrTimings(), "Evaluate"):
@@ -247,8 +192,6 @@ def evaluate(series: tuple[str, ...], scenarios: tuple[str, ...], files: tuple[s
         accuracy = scores(con, sources, since.date() if since else None, until.date() if until else None,
                           per_game=out is not None)
         if out is not None:
-            from pipeline.analysis.files import write_parquet, write_tables
-            from pipeline.outputs import claim_folder
             claim_folder(out, "evaluate")
             write_tables({"accuracy": accuracy.accuracy, "calibration": accuracy.calibration}, out)
             write_parquet({"forecasts": accuracy.forecasts}, out)
@@ -262,4 +205,4 @@ def evaluate(series: tuple[str, ...], scenarios: tuple[str, ...], files: tuple[s
             click.echo(f"  accuracy, calibration and forecasts written to {out}", err=fmt is not None)
 
 
-COMMANDS = (scenario_command, list_scenarios, compare, evaluate)
+COMMANDS = (compare, evaluate)

@@ -1,5 +1,6 @@
 """What the commands share when they run: the warehouse opened, the run recorded, who
-does it, the input files given, the exit status of a run with rejects."""
+does it, the input files given, the exit status of a run with rejects (what validating
+says of held files and possible duplicates: notices.py)."""
 from __future__ import annotations
 
 import contextlib
@@ -11,6 +12,8 @@ from pathlib import Path
 import click
 
 from pipeline import config
+from pipeline.outputs import submitted_files
+from pipeline.warehouse import connect, run_record
 
 REJECTED = 3  # the exit status of validate and run when rows were rejected or a file is held
 
@@ -18,8 +21,6 @@ REJECTED = 3  # the exit status of validate and run when rows were rejected or a
 @contextlib.contextmanager
 def opened(warehouse: Path, wait: float, read_only: bool = False) -> Iterator:
     """The warehouse (a clear message when it cannot be opened: pipeline.warehouse)."""
-    from pipeline.warehouse import connect
-
     config.today()  # a bad RATINGS_TODAY is refused before any work, not in the middle of a run
     con = connect(warehouse, read_only=read_only, wait=wait)
     with con:
@@ -29,8 +30,6 @@ def opened(warehouse: Path, wait: float, read_only: bool = False) -> Iterator:
 @contextlib.contextmanager
 def recorded(con, command: str, arguments: dict, by: str | None = None) -> Iterator[int]:
     """The command's run, recorded in `runs` (pipeline.warehouse.run_record): its run_id."""
-    from pipeline.warehouse import run_record
-
     with run_record(con, command, arguments, by) as run_id:
         yield run_id
 
@@ -54,7 +53,7 @@ def input_files(players, ratings, calendar, games, events=(), unnamed=()) -> lis
 
 def exit_rejected(rejected: int, held: int = 0) -> None:
     """Exit status 3 when rows were rejected and their rejects are open, or a file is held
-    (warn_held), so that scripts can tell; a closed reject is never examined again, so it
+    (notices.warn_held), so that scripts can tell; a closed reject is never examined again, so it
     never counts here."""
     if rejected:
         _say_rejected(rejected)
@@ -79,29 +78,8 @@ def exit_failed(failed: list[str], others: str, rejected: int = 0) -> None:
     raise click.ClickException("\n".join(failed) + f"\n(every other rule set's lists were {others})")
 
 
-def warn_held(con) -> int:
-    """Each held file in one message (its games that look like corrections, what of, the
-    ways on); returns how many are held."""
-    from pipeline.validate.holds import held_messages
-
-    said = held_messages(con)
-    for text in said:
-        click.echo(text, err=True)
-    return len(said)
-
-
-def warn_duplicates(con) -> None:
-    """Possible duplicate games are taken in and rated: a warning, not a reject, and no exit status."""
-    from pipeline.validate.duplicates import warning
-
-    if text := warning(con):
-        click.echo(text, err=True)
-
-
 def refuse_overwriting(con, out_file: Path, warehouse: Path) -> None:
     """A query's output never lands on the warehouse (or its write-ahead log) or on an input file."""
-    from pipeline.outputs import submitted_files
-
     target = Path(out_file).resolve()
     protected = {Path(warehouse).resolve(), Path(f"{warehouse}.wal").resolve()}
     protected |= submitted_files(con)

@@ -1,6 +1,6 @@
 """Taking files in: `ratings run` (the whole season in one go), `ingest`, `validate`,
-`withdraw` and the `submissions` they made (pipeline/flow.py, pipeline/ingest/,
-pipeline/validate/)."""
+`withdraw`, `confirm` (pipeline/flow.py, pipeline/ingest/, pipeline/validate/); the
+`submissions` they made are listed by record.py."""
 from __future__ import annotations
 
 import datetime as dt
@@ -8,17 +8,9 @@ from pathlib import Path
 
 import click
 
-from pipeline import config
-from pipeline.commands.common import (
-    exit_failed,
-    exit_rejected,
-    input_files,
-    opened,
-    recorded,
-    warn_duplicates,
-    warn_held,
-    who,
-)
+from pipeline import config, flow
+from pipeline.commands.common import exit_failed, exit_rejected, input_files, opened, recorded, who
+from pipeline.commands.notices import warn_duplicates, warn_held
 from pipeline.commands.options import (
     blank_missing_option,
     by_option,
@@ -35,8 +27,13 @@ from pipeline.commands.options import (
     warehouse_option,
     with_dialect,
 )
+from pipeline.console import ConsoleReporter
 from pipeline.formats.text_codecs import Encodings
-from pipeline.listing import listing_format
+from pipeline.ingest import submissions
+from pipeline.rate.series import record_game
+from pipeline.validate import validate_staged, withdraw_submission
+from pipeline.validate.holds import confirm as confirmed
+from pipeline.warehouse import transaction
 
 
 def _one_file_with_replaces(replaces: str | None, files: list) -> None:
@@ -91,10 +88,6 @@ def run(players, ratings, calendar, games, events, warehouse: Path, wait: float,
 
     Example: ratings run --players p.csv --games g.csv --ratings r.csv --warehouse w.duckdb --out lists/
     """
-    from pipeline import flow
-    from pipeline.console import ConsoleReporter
-    from pipeline.ingest.submissions import any_submission
-
     by = who(by)
     files = input_files(players, ratings, calendar, games, events)
     _one_file_with_replaces(replaces, files)
@@ -107,7 +100,7 @@ def run(players, ratings, calendar, games, events, warehouse: Path, wait: float,
     if not files and not sample and not defaults and not Path(warehouse).exists():
         raise click.UsageError(_nothing_to_run(warehouse))
     with opened(warehouse, wait) as con, recorded(con, "run", {"files": files, "out": out}, by) as run_id:
-        if not files and not any_submission(con):
+        if not files and not submissions.any_submission(con):
             if not (sample or defaults):
                 raise click.UsageError(_nothing_to_run(warehouse))
             files = list(config.SAMPLE_FILES.items())
@@ -149,10 +142,6 @@ def ingest(files, players, ratings, calendar, games, events, warehouse: Path, wa
 
     Example: ratings ingest open-v2.trf --replaces open.trf --warehouse w.duckdb
     """
-    from pipeline import flow
-    from pipeline.console import ConsoleReporter
-    from pipeline.warehouse import transaction
-
     by = who(by)
     given = input_files(players, ratings, calendar, games, events, files)
     if not given:
@@ -182,12 +171,6 @@ def validate(warehouse: Path, wait: float, system: str | None, by: str | None) -
 
     Example: ratings validate --warehouse w.duckdb
     """
-    from pipeline import flow
-    from pipeline.console import ConsoleReporter
-    from pipeline.rate.series import record_game
-    from pipeline.validate import validate_staged
-    from pipeline.warehouse import transaction
-
     by, reporter = who(by), ConsoleReporter()
     with opened(warehouse, wait) as con, recorded(con, "validate", {}, by) as run_id, flow.timed(reporter, "Validate"):
         if system is not None:
@@ -215,10 +198,6 @@ def withdraw(submission: str, reason: str, warehouse: Path, wait: float, by: str
 
     Example: ratings withdraw 7 --reason "the organiser cancelled the event"
     """
-    from pipeline.ingest import submissions
-    from pipeline.validate import withdraw_submission
-    from pipeline.warehouse import transaction
-
     by = who(by)
     with opened(warehouse, wait) as con, recorded(con, "withdraw", {"submission": submission}, by) as run_id, \
             transaction(con):
@@ -254,10 +233,6 @@ def confirm(submission: str, reason: str, warehouse: Path, wait: float, by: str 
 
     Example: ratings confirm 9 --reason "the second game of the match, played the same day"
     """
-    from pipeline.ingest import submissions
-    from pipeline.validate.holds import confirm as confirmed
-    from pipeline.warehouse import transaction
-
     by = who(by)
     with opened(warehouse, wait) as con, recorded(con, "confirm", {"submission": submission}, by) as run_id, \
             transaction(con):
@@ -270,20 +245,4 @@ def confirm(submission: str, reason: str, warehouse: Path, wait: float, by: str 
                "Run `ratings run` (or `ratings validate`) to take it in.")
 
 
-@click.command("submissions")
-@listing_format
-@warehouse_option
-def list_submissions(warehouse: Path, wait: float, fmt: str) -> None:
-    """List every submission: who took it in and when, its status, its rows (read,
-    stored, rejected, withdrawn), what it replaced or why it was withdrawn.
-
-    Example: ratings submissions --warehouse w.duckdb
-    """
-    from pipeline.console import report_table
-    from pipeline.warehouse import stage
-
-    with opened(warehouse, wait, read_only=True) as con:
-        report_table(stage(con, "submissions"), "no submission yet", fmt)
-
-
-COMMANDS = (run, ingest, validate, withdraw, confirm, list_submissions)
+COMMANDS = (run, ingest, validate, withdraw, confirm)

@@ -1,13 +1,15 @@
-"""The lists: `ratings rate` computes them, `publish` writes them, `series` lists whose
-they are (and drops those whose rule set is gone), `export history` writes the whole
-history for other tools (pipeline/flow.py, pipeline/publish/)."""
+"""The lists: `ratings rate` computes them, `publish` writes them, `export history` writes
+the whole history for other tools (pipeline/flow.py, pipeline/publish/); whose they are,
+`series`, is series.py."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import click
 
-from pipeline.commands.common import exit_failed, opened, recorded, warn_held
+from pipeline import flow
+from pipeline.commands.common import exit_failed, opened, recorded
+from pipeline.commands.notices import warn_held
 from pipeline.commands.options import (
     publication_options,
     rules_option,
@@ -16,7 +18,11 @@ from pipeline.commands.options import (
     warehouse_option,
     with_dialect,
 )
-from pipeline.listing import listing_format
+from pipeline.console import ConsoleReporter
+from pipeline.ingest.submissions import staged_parts
+from pipeline.publish import write_dataset
+from pipeline.publish.history import history as history_of
+from pipeline.rate.series import chosen
 
 
 @click.command()
@@ -35,10 +41,6 @@ def rate(warehouse: Path, wait: float, from_list: str | None, system: str | None
 
     Example: ratings rate --from 2027-01 --warehouse w.duckdb
     """
-    from pipeline import flow
-    from pipeline.console import ConsoleReporter
-    from pipeline.ingest.submissions import staged_parts
-
     reporter = ConsoleReporter()
     with opened(warehouse, wait) as con, recorded(con, "rate", {"from": from_list}) as run_id, \
             flow.timed(reporter, "Rate"):
@@ -68,42 +70,9 @@ def publish(warehouse: Path, wait: float, out: Path, reports: bool, formats: tup
 
     Example: ratings publish --format csv,parquet,txt,swiss-manager --warehouse w.duckdb --out lists/
     """
-    from pipeline import flow
-    from pipeline.console import ConsoleReporter
-
     reporter = ConsoleReporter()
     with opened(warehouse, wait) as con, recorded(con, "publish", {"out": out}), flow.timed(reporter, "Publish"):
         exit_failed(flow.publish(con, out, reporter, with_dialect(formats, csv_dialect), reports, system), "published")
-
-
-@click.command("series")
-@click.option("--drop", metavar="NAME", help="Remove a scenario, or the lists of a rule set that cannot be loaded "
-                                           "(its package uninstalled or broken), and everything computed for them.")
-@listing_format
-@warehouse_option
-def series_command(drop: str | None, fmt: str, warehouse: Path, wait: float) -> None:
-    """List the warehouse's series (each rule set's official lists, and the scenarios):
-    the rule set, its lists, the package it comes from or why it cannot be loaded.
-
-    A series whose rule set cannot be loaded is left as it is by every command, which
-    says so; --drop removes it. The official lists of a rule set that loads are a
-    record: they are never dropped.
-
-    Example: ratings series --drop plain-elo
-    """
-    from pipeline.listing import print_rows
-    from pipeline.rate.series import SERIES_COLUMNS, drop_series, series_listing
-    from pipeline.warehouse import transaction
-
-    if drop is not None:
-        with opened(warehouse, wait) as con, recorded(con, "series", {"drop": drop}), transaction(con):
-            lists = drop_series(con, drop)
-        click.echo(f"Series {drop} dropped ({lists} lists).")
-        return
-    with opened(warehouse, wait, read_only=True) as con:
-        found = series_listing(con)
-    print_rows(SERIES_COLUMNS, [[f[c] for c in SERIES_COLUMNS] for f in found], fmt,
-               "no series yet (ratings run computes the first)")
 
 
 @click.group()
@@ -126,10 +95,6 @@ def export_history(warehouse: Path, wait: float, system: str | None, out: Path) 
 
     Example: ratings export history --out history/
     """
-    from pipeline.publish import write_dataset
-    from pipeline.publish.history import history as history_of
-    from pipeline.rate.series import chosen
-
     with opened(warehouse, wait, read_only=True) as con:
         history, key = history_of(con, chosen(con, system))
     try:
@@ -140,4 +105,4 @@ def export_history(warehouse: Path, wait: float, system: str | None, out: Path) 
     click.echo(f"{history.num_rows} rows of {parts} {'lists' if key == 'list_id' else 'events'} written to {out}")
 
 
-COMMANDS = (rate, publish, series_command, export)
+COMMANDS = (rate, publish, export)

@@ -4,12 +4,14 @@ defaults are read when a command runs (pipeline.config.setting), and their help
 names the rule sets of the registry when shown."""
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import click
 
 from pipeline import config, systems
 from pipeline.formats.text_codecs import Encodings, encodings_given
+from pipeline.listing import CONTROL
 
 FORMATS = ("csv", "parquet", "txt", "swiss-manager")  # pipeline.publish writes them
 DEFAULT_FORMATS = ("csv", "parquet")
@@ -19,7 +21,6 @@ class RuleSetOption(click.Option):
     """An option whose help names the rule sets: "{rule_sets}" in its help, filled when shown."""
 
     def get_help_record(self, ctx):
-        from pipeline import systems
         record = super().get_help_record(ctx)
         return record and (record[0], record[1].replace("{rule_sets}", systems.described()))
 
@@ -92,8 +93,6 @@ def read_rules(ctx, param, value: Path | None) -> dict | None:
     """The parameters of a --rules FILE.toml (a click callback)."""
     if value is None:
         return None
-    import tomllib
-
     try:
         return systems.RulesFile(tomllib.loads(Path(value).read_text(encoding="utf-8")), value)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
@@ -180,9 +179,8 @@ def date_option(f):
 def one_line(ctx, param, value: str | None) -> str | None:
     """A text kept for the record and shown in the calculations (`explain`, the site's
     cards): a control character there would forge a line, so it is refused."""
-    from pipeline.formats.cells import holds_control
-
-    if value is not None and holds_control(value):
+    # the characters pipeline.formats.cells refuses in a cell, as listing.py holds them without Arrow
+    if value is not None and CONTROL.search(value):
         raise click.BadParameter("holds a control character (a line break, tab or escape), which would forge a "
                                  "line where it is shown (ratings explain, the site): give it on one line")
     return value

@@ -9,11 +9,19 @@ import click
 
 from pipeline.commands.common import opened
 from pipeline.commands.options import series_option, warehouse_option
+from pipeline.config import site_contact
+from pipeline.console import ConsoleReporter
+from pipeline.flow import timed
+from pipeline.outputs import check_place, claim_folder
+from pipeline.progress import progress
+from pipeline.publish import write_bytes
+from pipeline.rate.replay import next_list
+from pipeline.rate.series import chosen, known_list, series_in
+from pipeline.site.build import build_site
+from pipeline.site.i18n import LANGUAGES
 
 
 def _languages(ctx, param, value: str) -> list[str]:
-    from pipeline.site.i18n import LANGUAGES
-
     chosen = list(dict.fromkeys(v.strip() for v in value.split(",") if v.strip()))
     unknown = [v for v in chosen if v not in LANGUAGES]
     if unknown or not chosen:
@@ -35,8 +43,6 @@ def _download_lists(ctx, param, value: str) -> int | None:
 
 def _official_of(con, scenario) -> str:
     """The official series a scenario varies (the name to compare it with)."""
-    from pipeline.rate.series import series_in
-
     return next((s.name for s in series_in(con, scenarios=False) if s.rule_set.name == scenario.rule_set.name),
                 scenario.rule_set.name)
 
@@ -82,12 +88,6 @@ def site(out: Path, languages: list[str], card_lists: int, since: str | None, do
 
     Example: ratings site --out site/ --lang fr,nl,de,en
     """
-    from pipeline.console import ConsoleReporter
-    from pipeline.flow import timed
-    from pipeline.rate.series import chosen
-    from pipeline.config import site_contact
-    from pipeline.site.build import build_site
-
     with opened(warehouse, wait, read_only=True) as con, timed(ConsoleReporter(), "Site"):
         series = chosen(con, system)
         if series.scenario:
@@ -127,8 +127,6 @@ def explain(player_id: int | None, list_id: str, every: bool, out: Path | None, 
 
     Example: ratings explain 12345 --list 2027-01
     """
-    from pipeline.rate.series import chosen, known_list
-
     if every == (player_id is not None) or (every and out is None):
         raise click.UsageError("give PLAYER_ID, or --all with --out DIR")
     with opened(warehouse, wait, read_only=True) as con:
@@ -137,16 +135,11 @@ def explain(player_id: int | None, list_id: str, every: bool, out: Path | None, 
             click.echo(series.rule_set.card(con, series, player_id, list_id))
             return
         known_list(con, series, list_id)  # the refusal names the lists there are
-        from pipeline.outputs import check_place, claim_folder
-
         # A folder of published lists holds what the federation published, as published,
         # and a user's folder their own files: the cards go into neither.
         check_place(con, out, "the cards", "explain")
         claim_folder(out, "explain")
         cards = series.rule_set.cards(con, series, list_id)
-    from pipeline.progress import progress
-    from pipeline.publish import write_bytes
-
     for pid, text in progress(cards.items(), f"write the cards of {list_id}", unit="card"):
         write_bytes((text + "\n").encode("utf-8"), Path(out) / f"{pid}.txt")
     click.echo(f"{len(cards)} cards of list {list_id} written to {out}")
@@ -165,9 +158,6 @@ def whatif(player_id: int, opponent: int, list_id: str | None, system: str | Non
 
     Example: ratings whatif 12345 --opponent 1850
     """
-    from pipeline.rate.replay import next_list
-    from pipeline.rate.series import chosen
-
     with opened(warehouse, wait, read_only=True) as con:
         series = chosen(con, system)
         if series.rule_set.periods_are != "windows":

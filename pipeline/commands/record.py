@@ -1,5 +1,7 @@
-"""The lists' record: their `revisions`, and the rating commission's corrections
-(`correct`, `corrections`; pipeline/revisions.py, pipeline/rate/corrections.py)."""
+"""The warehouse's record: the `submissions` taken in, the lists' `revisions`, and the
+rating commission's corrections (`correct`, `corrections`; pipeline/ingest/submissions.py,
+pipeline/revisions.py, pipeline/rate/corrections.py). Each reads the warehouse with DuckDB
+alone (tests/test_command_imports.py)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,7 +10,25 @@ import click
 
 from pipeline.commands.common import opened, recorded, who
 from pipeline.commands.options import by_option, one_line, series_option, system_option, warehouse_option
+from pipeline.console import report_table
 from pipeline.listing import listing_format
+from pipeline.rate import corrections
+from pipeline.rate.series import chosen, known_list
+from pipeline.revisions import any_series, listing
+from pipeline.warehouse import stage
+
+
+@click.command("submissions")
+@listing_format
+@warehouse_option
+def list_submissions(warehouse: Path, wait: float, fmt: str) -> None:
+    """List every submission: who took it in and when, its status, its rows (read,
+    stored, rejected, withdrawn), what it replaced or why it was withdrawn.
+
+    Example: ratings submissions --warehouse w.duckdb
+    """
+    with opened(warehouse, wait, read_only=True) as con:
+        report_table(stage(con, "submissions"), "no submission yet", fmt)
 
 
 @click.command()
@@ -21,10 +41,6 @@ def revisions(list_id: str | None, system: str | None, warehouse: Path, wait: fl
 
     Example: ratings revisions --list 2027-01
     """
-    from pipeline.console import report_table
-    from pipeline.rate.series import chosen, known_list
-    from pipeline.revisions import any_series, listing
-
     with opened(warehouse, wait, read_only=True) as con:
         held = any_series(con)
         if not held and fmt == "table":
@@ -56,9 +72,6 @@ def correct(player_id: int | None, list_id: str | None, rating: float | None, re
 
     Example: ratings correct 12345 --list 2027-01 --rating 1850 --reason "result of round 3 reversed on appeal"
     """
-    from pipeline.rate import corrections
-    from pipeline.rate.series import chosen
-
     by = who(by)
     if withdrawn is None and (player_id is None or list_id is None or rating is None):
         raise click.UsageError("give PLAYER_ID, --list and --rating (or --withdraw ID)")
@@ -88,11 +101,8 @@ def list_corrections(player_id: int | None, list_id: str | None, warehouse: Path
 
     Example: ratings corrections --player 12345
     """
-    from pipeline.console import report_table
-    from pipeline.rate import corrections
-
     with opened(warehouse, wait, read_only=True) as con:
         report_table(corrections.listing(con, player_id, list_id), "no correction", fmt)
 
 
-COMMANDS = (revisions, correct, list_corrections)
+COMMANDS = (list_submissions, revisions, correct, list_corrections)

@@ -9,7 +9,13 @@ import click
 
 from pipeline.commands.common import opened, recorded, refuse_overwriting, who
 from pipeline.commands.options import by_option, one_line, warehouse_option
+from pipeline.console import report_table
+from pipeline.ingest import submissions
 from pipeline.listing import listing_format
+from pipeline.outputs import check_query_file
+from pipeline.validate import decisions, duplicates, rejects
+from pipeline.validate.rejects import DecisionRefused
+from pipeline.warehouse import transaction
 
 TABLE_ROWS = 200  # the open rejects a table shows
 
@@ -60,9 +66,6 @@ def list_rejects(rows: tuple[str, ...], submission: str | None, out_file: Path |
 
     Example: ratings rejects --close games.csv:2 --reason "the organiser cannot say who played"
     """
-    from pipeline.console import report_table
-    from pipeline.validate import rejects
-
     if _officer_decision(rows, {"close": close, "reopen": reopen, "withdraw-duplicate": withdraw_duplicate,
                                 "keep-duplicate": keep_duplicate}, reason, by, warehouse, wait):
         return
@@ -78,9 +81,7 @@ def list_rejects(rows: tuple[str, ...], submission: str | None, out_file: Path |
                                "give one of them")
     with opened(warehouse, wait, read_only=True) as con:
         target = None
-        if submission:  # pipeline.ingest loads the readers of every input format
-            from pipeline.ingest import submissions
-
+        if submission:
             target = submissions.resolve(con, submission)
         if out_file is None:
             # A table for the eye stops at 200 rows and says so; CSV and JSON, for scripts, hold them all.
@@ -94,7 +95,6 @@ def list_rejects(rows: tuple[str, ...], submission: str | None, out_file: Path |
                            "(the warehouse's other lists rate them); `ratings rejects --excluded` lists them",
                            err=True)
             return
-        from pipeline.outputs import check_query_file
         refuse_overwriting(con, out_file, warehouse)  # as a query's --out: never the warehouse, an input, a list
         check_query_file(con, out_file, None)
         written = rejects.export(con, out_file, target)
@@ -123,10 +123,6 @@ def _officer_decision(rows: tuple[str, ...], actions: dict[str, bool], reason: s
         raise click.BadParameter("say why (it is kept with the decision)", param_hint="--reason")
     if not Path(warehouse).is_file():  # a decision is about rows a warehouse holds: never make a new one for it
         raise click.ClickException(f"{warehouse}: no warehouse there (check --warehouse; `ratings run` makes one)")
-    from pipeline.validate import decisions
-    from pipeline.validate.rejects import DecisionRefused
-    from pipeline.warehouse import transaction
-
     by = who(by)
     with opened(warehouse, wait) as con, recorded(con, f"rejects {chosen[0]}", {"rows": list(rows)}, by) as run_id, \
             transaction(con):
@@ -142,17 +138,12 @@ def _excluded_listing(submission: str | None, out_file: Path | None, other: bool
                       fmt: str) -> None:
     """`ratings rejects --excluded`: the stored games a series does not rate, with why
     (pipeline/validate/rejects.py)."""
-    from pipeline.console import report_table
-    from pipeline.validate import rejects
-
     if out_file is not None or other:
         raise click.UsageError("--excluded lists the stored games a rule set does not rate: give it without --out, "
                                "--closed, --all or --warnings")
     with opened(warehouse, wait, read_only=True) as con:
         target = None
         if submission:
-            from pipeline.ingest import submissions
-
             target = submissions.resolve(con, submission)
         report_table(rejects.excluded_listing(con, target), "no stored game is kept out of a rule set's lists", fmt)
 
@@ -161,9 +152,6 @@ def _decided_listing(submission: str | None, out_file: Path | None, warnings: bo
                      wait: float, fmt: str) -> None:
     """`ratings rejects --closed`, `--all`, `--warnings`: the rejects closed (or all of them),
     the possible duplicate games (pipeline/validate/rejects.py, duplicates.py)."""
-    from pipeline.console import report_table
-    from pipeline.validate import duplicates, rejects
-
     if out_file is not None:
         raise click.UsageError("--out writes the open rejects, to be fixed: give it without --closed, --all "
                                "or --warnings")
@@ -181,8 +169,6 @@ def _decided_listing(submission: str | None, out_file: Path | None, warnings: bo
             return
         target = None
         if submission:
-            from pipeline.ingest import submissions
-
             target = submissions.resolve(con, submission)
         report_table(rejects.listing(con, target, shown), "no reject closed" if shown == "closed" else "no reject",
                      fmt)

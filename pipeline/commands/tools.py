@@ -1,14 +1,19 @@
-"""Tools on the warehouse: `ratings audit` (its checks), `query` (read-only SQL a user
-writes), `simulate` (a synthetic federation to try it on)."""
+"""Tools on the warehouse: `ratings audit` (its checks), `simulate` (a synthetic
+federation to try it on); `query` (read-only SQL a user writes) is query.py."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import click
 
-from pipeline.commands.common import opened, refuse_overwriting
+from pipeline.audit import audit_failures
+from pipeline.commands.common import opened
 from pipeline.commands.options import warehouse_option
-from pipeline.listing import listing_format
+from pipeline.console import ConsoleReporter
+from pipeline.flow import timed
+from pipeline.simulate import FirstListError
+from pipeline.simulate import simulate as write_federation
+from pipeline.validate.rejects import excluded_count
 
 
 @click.command()
@@ -18,10 +23,6 @@ def audit(warehouse: Path, wait: float) -> None:
 
     Example: ratings audit --warehouse w.duckdb
     """
-    from pipeline.audit import audit_failures
-
-    from pipeline.validate.rejects import excluded_count
-
     with opened(warehouse, wait, read_only=True) as con:
         failures = audit_failures(con)
         kept_out = excluded_count(con)
@@ -52,11 +53,6 @@ def simulate(players: int, lists: int, seed: int, first_list: str, fmt: str, out
 
     Example: ratings simulate --players 80000 --lists 6 --seed 1 --out sim/
     """
-    from pipeline.console import ConsoleReporter
-    from pipeline.flow import timed
-    from pipeline.simulate import FirstListError
-    from pipeline.simulate import simulate as write_federation
-
     try:
         with timed(ConsoleReporter(), "Simulate"):
             files = write_federation(players, lists, seed, out, first_list=first_list, fmt=fmt)
@@ -66,41 +62,4 @@ def simulate(players: int, lists: int, seed: int, first_list: str, fmt: str, out
         click.echo(f"  {kind:<8} {path}")
 
 
-@click.command()
-@click.argument("sql")
-@warehouse_option
-@click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the result to this .csv or .parquet file instead of printing it.")
-@listing_format
-def query(sql: str, warehouse: Path, wait: float, out_file: Path | None, fmt: str) -> None:
-    """Run a read-only SQL query on the warehouse and print the result.
-
-    The warehouse is opened read-only with file access switched off: a query can
-    neither change the warehouse nor read or write other files.
-
-    Example: ratings query "select list_id, players_rated, rounds_used from lists join performance_lists using (series, list_id)"
-    """
-    import duckdb
-
-    with opened(warehouse, wait, read_only=True) as con:
-        if out_file is not None:
-            from pipeline.outputs import check_query_file
-            refuse_overwriting(con, out_file, warehouse)
-            check_query_file(con, out_file)
-        try:
-            result = con.sql(sql)
-            if result is None:
-                raise click.ClickException("query refused: not a query that returns rows")
-            if out_file is None:
-                from pipeline.listing import print_relation
-                print_relation(result, fmt)
-                return
-            table = result.to_arrow_table()
-        except duckdb.Error as err:
-            raise click.ClickException(f"query refused: {str(err).splitlines()[0]}") from err
-    from pipeline.publish import write_csv, write_parquet
-    (write_parquet if out_file.suffix.lower() == ".parquet" else write_csv)(table, out_file)
-    click.echo(f"{table.num_rows} row{'' if table.num_rows == 1 else 's'} written to {out_file}")
-
-
-COMMANDS = (audit, query, simulate)
+COMMANDS = (audit, simulate)

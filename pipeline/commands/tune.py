@@ -6,9 +6,33 @@ from pathlib import Path
 
 import click
 
+from pipeline import flow
 from pipeline.commands.common import opened, recorded
 from pipeline.commands.options import system_option, warehouse_option
-from pipeline.listing import listing_format
+from pipeline.console import ConsoleReporter
+from pipeline.listing import listing_format, print_rows
+from pipeline.outputs import claim_folder
+from pipeline.tune.outputs import write_study
+from pipeline.tune.study import (
+    STUDY_COLUMNS,
+    StudyError,
+    best,
+    calibration_of,
+    drop_study,
+    interrupted,
+    kept_trial,
+    no_scenario_named,
+    official_parameters,
+    parameters_text,
+    planned,
+    prepared,
+    run_study,
+    study_listing,
+    study_name,
+    study_of,
+    trials_of,
+)
+from pipeline.warehouse import transaction
 
 INTERRUPTED = 130  # the shell's status for a command stopped by Ctrl-C
 
@@ -67,12 +91,6 @@ def tune(name: str, system: str | None, space: Path | None, objective: str | Non
 
 
 def _study(name: str, given: dict, out: Path | None, warehouse: Path, wait: float) -> None:
-    from pipeline.outputs import claim_folder
-    from pipeline.tune.outputs import write_study
-    from pipeline.tune.study import (best, calibration_of, interrupted, official_parameters, planned, prepared,
-                                     run_study, study_name, study_of, trials_of)
-    from pipeline.warehouse import transaction
-
     folder = out or Path(warehouse).parent / f"tune-{study_name(name)}"
     stopped = False
     with opened(warehouse, wait) as con:
@@ -112,10 +130,8 @@ def _heading(study) -> str:
             f"{limit}; {split}")
 
 
-def _trial_line(study, t: dict, planned: int) -> str:
-    from pipeline.tune.study import parameters_text
-
-    head = f"  trial {t['trial']}/{planned}: {parameters_text(t['parameters'])}"
+def _trial_line(study, t: dict, trials: int) -> str:
+    head = f"  trial {t['trial']}/{trials}: {parameters_text(t['parameters'])}"
     if t["refused"]:
         return f"{head}: refused by the rules ({t['refused']})"
     metric = study.metric
@@ -128,8 +144,6 @@ def _trial_line(study, t: dict, planned: int) -> str:
 
 
 def _summary(study, trials: list[dict], top: dict | None) -> str:
-    from pipeline.tune.study import parameters_text
-
     metric = study.metric
     if top is None:
         return f"  {len(trials)} trials, none feasible" + (" (none rated)" if not trials else "")
@@ -144,11 +158,6 @@ def _summary(study, trials: list[dict], top: dict | None) -> str:
 
 
 def _keep(name: str, keep: str, warehouse: Path, wait: float) -> None:
-    from pipeline import flow
-    from pipeline.console import ConsoleReporter
-    from pipeline.tune.study import (StudyError, kept_trial, no_scenario_named, official_parameters,
-                                     parameters_text, study_of, trials_of)
-
     with opened(warehouse, wait) as con:
         study = study_of(con, name)
         if study is None:
@@ -173,9 +182,6 @@ def tunes(drop: str | None, warehouse: Path, wait: float, fmt: str) -> None:
 
     Example: ratings tunes
     """
-    from pipeline.listing import print_rows
-    from pipeline.tune.study import STUDY_COLUMNS, drop_study, study_listing
-
     if drop is not None:
         with opened(warehouse, wait) as con, recorded(con, "tunes", {"drop": drop}):
             trials = drop_study(con, drop)

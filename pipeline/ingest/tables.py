@@ -37,7 +37,7 @@ class InputFileError(Exception):
 def read_as(path: Path, what: str, errors: tuple[type[BaseException], ...] = (duckdb.Error,)) -> Iterator[None]:
     """A failure to read `path` as `what` ("CSV file", ...) becomes one InputFileError
     naming the file; running out of DuckDB's memory is the warehouse's, not the file's,
-    and goes on as it is (pipeline.cli.failure_message says what to set)."""
+    and goes on as it is (pipeline.failures.failure_message says what to set)."""
     try:
         yield
     except duckdb.OutOfMemoryException:
