@@ -185,7 +185,7 @@ def validate(warehouse: Path, wait: float, system: str | None, by: str | None) -
     from pipeline import flow
     from pipeline.console import ConsoleReporter
     from pipeline.rate.series import record_game
-    from pipeline.validate import validate_staged
+    from pipeline.validate.parts import validate_staged
     from pipeline.warehouse import transaction
 
     by, reporter = who(by), ConsoleReporter()
@@ -216,7 +216,7 @@ def withdraw(submission: str, reason: str, warehouse: Path, wait: float, by: str
     Example: ratings withdraw 7 --reason "the organiser cancelled the event"
     """
     from pipeline.ingest import submissions
-    from pipeline.validate import withdraw_submission
+    from pipeline.validate.parts import withdraw_submission
     from pipeline.warehouse import transaction
 
     by = who(by)
