@@ -69,8 +69,9 @@ def tune(name: str, system: str | None, space: Path | None, objective: str | Non
 def _study(name: str, given: dict, out: Path | None, warehouse: Path, wait: float) -> None:
     from pipeline.outputs import claim_folder
     from pipeline.tune.outputs import write_study
+    from pipeline.tune.search import run_study
     from pipeline.tune.study import (best, calibration_of, interrupted, official_parameters, planned, prepared,
-                                     run_study, study_name, study_of, trials_of)
+                                     study_name, study_of, trials_of)
     from pipeline.warehouse import transaction
 
     folder = out or Path(warehouse).parent / f"tune-{study_name(name)}"
