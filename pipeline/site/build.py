@@ -35,7 +35,6 @@ import duckdb
 
 from pipeline.outputs import OutputRefused, claim_folder
 from pipeline.progress import progress
-from pipeline.publish import write_bytes
 from pipeline.publish.record import code_digest
 from pipeline.site.calculator import calculator_files, calculator_page
 from pipeline.site.cards import card_html
@@ -49,6 +48,7 @@ from pipeline.site.pending import pending_games, pending_json
 from pipeline.site.pending_contact import pending_contact
 from pipeline.site.player_page import player_api_path, player_tables
 from pipeline.site.states import state_downloads
+from pipeline.writers import write_bytes
 
 STATIC = Path(__file__).parent / "static"
 SCHEMA = Path(__file__).parent / "api"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from pipeline.analysis.files import write_tables
-from pipeline.publish import write_bytes
+from pipeline.writers import write_bytes
 from pipeline.tune.page import study_page
 from pipeline.tune.study import Study, best, state_of
 

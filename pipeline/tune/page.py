@@ -14,8 +14,8 @@ import pyarrow as pa
 from optuna.importance import PedAnovaImportanceEvaluator
 from optuna.trial import create_trial
 
-from pipeline.publish.pages import TEMPLATES
-from pipeline.publish.svg import BOTTOM, COLOURS, HEIGHT, LEFT, RIGHT, TOP, WIDTH, chart_frame, line_chart, nice_ticks
+from pipeline.pages import TEMPLATES
+from pipeline.pages.svg import BOTTOM, COLOURS, HEIGHT, LEFT, RIGHT, TOP, WIDTH, chart_frame, line_chart, nice_ticks
 from pipeline.tune.search import distributions_of
 from pipeline.tune.space import Dimension
 from pipeline.tune.study import Study, objective_value, planned, shown, state_of
