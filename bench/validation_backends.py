@@ -139,7 +139,7 @@ def pandas_backend():
     from pipeline.validate.schemas import GamesInput
     from pipeline.validate.typed import type_and_check
 
-    def prepare(con):  # the rows as validation finds them staged (pipeline.validate.validate_file)
+    def prepare(con):  # the rows as validation finds them staged (pipeline.validate.parts.validate_file)
         con.execute("""create or replace view staged_games as
             select 1 as file_id, row_number, null::integer as fixes_file, null::bigint as fixes_row,
                    date, white_id, black_id, result, game_id, event, round, null::varchar as problem

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import click
 import duckdb
 
-from pipeline.flow import Reporter
+from pipeline.reporter import Reporter
 from pipeline.listing import print_relation
 from pipeline.validate import rejects_of
 
@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # what the reports describe; imported by the commands that ma
     from pipeline.ingest import Intake
     from pipeline.rate.waiting import Waiting
     from pipeline.systems.base import RatedList
-    from pipeline.validate import Replacement, Validated
+    from pipeline.validate.parts import Replacement, Validated
 
 
 GO_SOURCES = {"opengotha": "OpenGotha", "egd": "EGD results", "ffg": "FFG results (.tou)", "aga": "AGA results",

@@ -10,18 +10,29 @@ other: its series is left as it was and named in what the stage returns
 """
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
 
+from pipeline import systems
+from pipeline.config import PairingSettings, SettingsError, pairing_settings
+from pipeline.formats.cells import LayoutError
 from pipeline.formats.text_codecs import Encodings
+from pipeline.ingest import split_tournaments, submissions, submit_tables, submit_tournaments
+from pipeline.outputs import OutputRefused
+from pipeline.publish import PublishedFileConflict, publish_series
+from pipeline.publish.report import write_reports
+from pipeline.rate import UnknownList, from_list_of_each, rate_series
+from pipeline.rate.contract import RuleSetFailed, running
+from pipeline.rate.corrections import set_aside_by
 from pipeline.rate.initial import off_step
-from pipeline.rate.series import Series, chosen, official, series_in, unloaded_series
-from pipeline.warehouse import scalar
+from pipeline.rate.memory import release_freed_memory
+from pipeline.rate.series import Series, SeriesError, chosen, official, record_game, scenario, series_in, unloaded_series
+from pipeline.reporter import Reporter, timed
+from pipeline.validate.parts import validate_staged
+from pipeline.warehouse import scalar, temp_staging, transaction
 
 
 @dataclass(frozen=True)
@@ -38,35 +49,11 @@ class Inputs:
     encodings: Encodings = Encodings()  # named with --encoding (pipeline/formats/encodings.py)
 
 
-class Reporter:
-    """Told what each stage did, as it is done (the CLI prints it; a library user may ignore it)."""
-
-    def stage(self, name: str, seconds: float) -> None: ...
-    def heading(self, name: str) -> None: ...
-    def taken(self, intakes: list) -> None: ...
-    def validated(self, con: duckdb.DuckDBPyConnection, checked: list, replacements: list) -> int:
-        return sum(v.rows_rejected for v in checked)
-    def rated(self, series: Series, rated: list) -> None: ...
-    def waiting(self, series: Series, waiting) -> None: ...  # a pipeline.rate.Waiting, or None
-    def published(self, series: Series, out: Path, list_ids: list[str], written: int, pages: list[Path]) -> None: ...
-    def note(self, text: str) -> None: ...
-
-
-@contextlib.contextmanager
-def timed(reporter: Reporter, name: str):
-    start = time.perf_counter()
-    yield
-    reporter.stage(name, time.perf_counter() - start)
-
-
 def take_in(con: duckdb.DuckDBPyConnection, run_id: int, inputs: Inputs, by: str, staging: str, validate: bool,
             reporter: Reporter, system: str | None = None) -> int:
     """Ingest the files (tables, then tournaments, matched against the registry the
     tables gave when `validate`), validating as asked (`system`: the rule set the run
     adds, which checks the initial ratings it starts from); returns the rows rejected."""
-    from pipeline.ingest import split_tournaments, submissions, submit_tables, submit_tournaments
-    from pipeline.validate import validate_staged
-
     tables, tournaments = split_tournaments(inputs.files, inputs.encodings)
     old = submissions.resolve(con, inputs.replaces) if inputs.replaces else None
     rejected = 0
@@ -105,8 +92,6 @@ def series_to_rate(con: duckdb.DuckDBPyConnection, system: str | None,
     parameters of --rules (which replace those of an existing one), not stored yet
     (`official` stores it with its lists, all or nothing); on a new warehouse, the
     default rule set's."""
-    from pipeline import systems
-
     held = series_in(con)
     asked = system_to_rate(con, system) if system is not None or rules is not None else None
     if asked is None and not held and not unloaded_series(con):
@@ -122,8 +107,6 @@ def series_to_rate(con: duckdb.DuckDBPyConnection, system: str | None,
 def system_to_rate(con: duckdb.DuckDBPyConnection, system: str | None) -> str:
     """The rule set --system or --rules concern: the one named, else the warehouse's
     first series', else the default rule set."""
-    from pipeline import systems
-
     held = series_in(con)
     return system or (held[0].name if held else systems.DEFAULT)
 
@@ -133,14 +116,6 @@ def rate(con: duckdb.DuckDBPyConnection, run_id: int, reporter: Reporter, system
     """Compute the lists of each series to rate, each series in a transaction of its own:
     a rule set that fails leaves its series as it was (one asked for is not made) and
     the others are rated."""
-    from pipeline import systems
-    from pipeline.rate import UnknownList, from_list_of_each, rate_series
-    from pipeline.rate.contract import RuleSetFailed, running
-    from pipeline.rate.corrections import set_aside_by
-    from pipeline.rate.memory import release_freed_memory
-    from pipeline.rate.series import SeriesError
-    from pipeline.warehouse import transaction
-
     refusals = (UnknownList, SeriesError, systems.ParameterError, systems.UnknownRuleSet)
     for gone in unloaded_series(con):
         reporter.note(gone.words())
@@ -205,13 +180,6 @@ def publish(con: duckdb.DuckDBPyConnection, out: Path, reporter: Reporter, forma
     read only when they are asked for. Returns the failures of rule sets (each one
     message): a series whose rule set fails blocks no other's files; one whose rule set
     cannot be loaded is left as it is, and said (`say_unloaded`: not said already)."""
-    from pipeline.config import PairingSettings, SettingsError, pairing_settings
-    from pipeline.formats.cells import LayoutError
-    from pipeline.outputs import OutputRefused
-    from pipeline.publish import PublishedFileConflict, publish_series
-    from pipeline.rate.contract import RuleSetFailed, running
-    from pipeline.rate.series import SeriesError
-
     if system is not None and chosen(con, system).scenario:
         raise SeriesError(f"{system!r} is a scenario: scenarios are never published (compare them: ratings compare)")
     settings = pairing_settings() if {"txt", "swiss-manager"} & set(formats) else PairingSettings()
@@ -226,7 +194,6 @@ def publish(con: duckdb.DuckDBPyConnection, out: Path, reporter: Reporter, forma
                 published = publish_series(con, out, series, formats, settings=settings, rows=reports)
                 pages = []
                 if reports:
-                    from pipeline.publish.report import write_reports  # Jinja2: only when reports are asked for
                     pages = write_reports(con, out, series, published.lists)
         except RuleSetFailed as err:
             failed.append(str(err))
@@ -239,11 +206,6 @@ def run_scenario(con: duckdb.DuckDBPyConnection, run_id: int, reporter: Reporter
                  rules: dict, from_list: str | None = None) -> list:
     """Make (or give new parameters to) the scenario `name` and compute its lists: all
     or nothing (a refused --from leaves no scenario without lists, nor other parameters)."""
-    from pipeline.rate import UnknownList, rate_series
-    from pipeline.rate.contract import running
-    from pipeline.rate.series import SeriesError, scenario
-    from pipeline.warehouse import transaction
-
     with transaction(con):
         series = scenario(con, name, system, rules, run_id)
         # the user's refusals (an unknown --from, initial ratings the rule set cannot start from) said as they are
@@ -269,16 +231,11 @@ def run(con: duckdb.DuckDBPyConnection, run_id: int, inputs: Inputs, by: str, ou
     in memory: a file is recorded as taken in only once its rows are in the warehouse or
     in rejects; what an earlier `ingest` staged is validated with them. A rule set that
     fails is named in what it returns; the others' lists are rated and published."""
-    from pipeline import systems
-    from pipeline.rate.series import record_game
-    from pipeline.warehouse import temp_staging, transaction
-
     if system is not None:  # refused before anything is taken in; validation reads the game
         record_game(con, system)
     if rules is not None:  # parameters out of their range: refused before anything is taken in
         systems.rule_set(system_to_rate(con, system), rules)
     if {"txt", "swiss-manager"} & set(formats):  # so is a ratings.toml the pairing files cannot take
-        from pipeline.config import pairing_settings
         pairing_settings()
     with transaction(con):
         rejected = take_in(con, run_id, inputs, by, temp_staging(con), True, reporter, system)

@@ -100,6 +100,7 @@ def print_table(table, fmt: str, empty: str | None = None) -> None:
 
 
 def _columns(ctx, param, value: str | None):
+    # why: the sources' module loads numpy and Arrow; every command module imports this one (ratings submissions)
     from pipeline.analysis.sources import column_map
 
     try:
@@ -137,6 +138,7 @@ def analysis_sources(con, texts: Sequence[str], columns: tuple[tuple[str, str], 
                      offset: float = 0.0) -> list:
     """The sources named (series or files; `columns`, `scale` and `offset` for the files); --columns with no
     file among them is refused rather than ignored."""
+    # why: the sources' module loads numpy and Arrow; every command module imports this one (ratings submissions)
     from pipeline.analysis.sources import source_of
 
     sources = [source_of(con, t, columns, scale, offset) for t in texts]

@@ -59,6 +59,7 @@ def progress(iterable: Iterable | None = None, step: str = "", *, total: float |
     The bar is cleared when done (leave=False): the command's own lines stay the record."""
     if not shows(file, show):
         return Quiet(iterable)
+    # why: tqdm only where a bar is drawn (a terminal); rejects and revisions import this module and draw none
     from tqdm import tqdm
 
     # No monitor thread: the site forks its page writers while its bar is open, and a fork

@@ -104,10 +104,21 @@ NUMERIC = ("import atexit, sys; atexit.register(lambda: print('loaded:', *sorted
 
 @pytest.mark.parametrize("command", [["submissions"], ["corrections"], ["scenarios"]])
 def test_listing_commands_load_neither_numpy_nor_arrow(built, command, tmp_path):
-    # They print a query's rows through DuckDB alone. With flow.py's imports at its top (console.py
-    # imports flow.py for Reporter), they loaded numpy, Arrow and the stages (bench/README.md).
+    # They print a query's rows through DuckDB alone. flow.py imports the stages at its top; console.py
+    # takes Reporter from reporter.py, not flow.py, which loaded numpy, Arrow and the stages (bench/README.md).
     w, _ = built
     done = subprocess.run([sys.executable, "-c", NUMERIC, *command, "--warehouse", str(w)], capture_output=True,
+                          text=True, cwd=tmp_path, check=False)
+    assert done.returncode == 0, done.stderr
+    assert [x for x in done.stderr.splitlines() if x.startswith("loaded:")][-1] == "loaded:"
+
+
+def test_listing_the_studies_loads_no_optuna(built, tmp_path):
+    # tune/study.py keeps the studies `ratings tunes` lists (and the CLI's errors name); what asks
+    # Optuna for the next parameters is tune/search.py, imported by `ratings tune` alone.
+    w, _ = built
+    probe = NUMERIC.replace("('numpy', 'pyarrow')", "('optuna',)")
+    done = subprocess.run([sys.executable, "-c", probe, "tunes", "--warehouse", str(w)], capture_output=True,
                           text=True, cwd=tmp_path, check=False)
     assert done.returncode == 0, done.stderr
     assert [x for x in done.stderr.splitlines() if x.startswith("loaded:")][-1] == "loaded:"

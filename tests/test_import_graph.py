@@ -84,6 +84,32 @@ def test_the_cycle_finder_finds_one():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
+def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The module graph read by parts of the package (pipeline.analysis, pipeline.publish,
+    pipeline.flow, ...): a part imports another when one of its modules imports one of the other's."""
+    part = {m: ".".join(m.split(".")[:2]) for m in graph}
+    parts: dict[str, set[str]] = {p: set() for p in part.values()}
+    for m, targets in graph.items():
+        parts[part[m]] |= {part[t] for t in targets} - {part[m]}
+    return parts
+
+
+def test_analysis_and_publish_are_not_a_package_cycle():
+    # Issue 54: publication's report reads evaluation's accuracy (publish -> analysis), and the
+    # comparison page wrote itself through publish's writers (analysis -> publish). The writers,
+    # templates and charts both use are below both (pipeline/writers.py, pipeline/pages/).
+    parts = package_graph(import_graph())
+    assert "pipeline.analysis" in parts["pipeline.publish"]  # the report's accuracy: the one way
+    assert not any({"pipeline.analysis", "pipeline.publish"} <= set(c) for c in cycles(parts))
+
+
+def test_the_package_graph_joins_a_parts_modules():
+    # The test above could pass by a graph that lost the edges: modules' imports become their parts'.
+    graph = {"pipeline.a.x": {"pipeline.b"}, "pipeline.a": set(), "pipeline.b": {"pipeline.a.x"}, "pipeline.c": set()}
+    assert package_graph(graph) == {"pipeline.a": {"pipeline.b"}, "pipeline.b": {"pipeline.a"}, "pipeline.c": set()}
+    assert cycles(package_graph(graph)) == [["pipeline.a", "pipeline.b"]]
+
+
 def private_imports() -> list[str]:
     """Each name with a leading underscore a module imports from another part of the package
     (pipeline.site from pipeline.publish, ...): a part's private function is its own to change."""
@@ -120,7 +146,7 @@ def function_level_imports() -> list[str]:
 # Issue 54 asks for at most 30, each with its reason; the package has this many still (most
 # keep pandas and Pandera out of the commands that do not use them, tests/test_command_imports.py):
 # the number may only come down, as modules move their imports to the top.
-FUNCTION_LEVEL_IMPORTS = 99
+FUNCTION_LEVEL_IMPORTS = 42
 
 
 def test_function_level_imports_only_come_down():

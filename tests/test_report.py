@@ -99,7 +99,7 @@ def test_the_page_renders_in_a_headless_browser(reports, tmp_path):
 
 
 def test_chart_text_is_written_as_given_and_escaped():
-    from pipeline.publish.svg import histogram, line_chart, nice_ticks
+    from pipeline.pages.svg import histogram, line_chart, nice_ticks
 
     # A name is text in the chart: "$\\foo$" stays as written (no mathtext), markup is escaped.
     names = ["$\\foo$ (1)", "a_b^c$x$ (2)", "<b>Bold</b> (3)"]

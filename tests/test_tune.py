@@ -438,9 +438,9 @@ def test_a_ctrl_c_duckdb_takes_stops_the_study_as_python_s_does(cli, elo_warehou
     """DuckDB takes a Ctrl-C that lands during a statement and raises its own error (seen
     by sending SIGINT at 20 moments of a trial: 6 of 20 ended `unexpected RuntimeError`
     or `the warehouse failed`, exit 1): the study stops as for Python's KeyboardInterrupt."""
-    import pipeline.tune.study as study_module
+    import pipeline.tune.search as search_module  # run_study calls rated_trial there
 
-    real, calls = study_module.rated_trial, []
+    real, calls = search_module.rated_trial, []
 
     def interrupted_second(con, setting, parameters):
         calls.append(parameters)
@@ -448,7 +448,7 @@ def test_a_ctrl_c_duckdb_takes_stops_the_study_as_python_s_does(cli, elo_warehou
             raise raised
         return real(con, setting, parameters)
 
-    monkeypatch.setattr(study_module, "rated_trial", interrupted_second)
+    monkeypatch.setattr(search_module, "rated_trial", interrupted_second)
     w = fresh(elo_warehouse, tmp_path)
     k = space(tmp_path, "[k_standard]\nchoices = [10, 20, 40]\n")
     stopped = cli("tune", "c", "--system", "fide", "--space", str(k), "--warehouse", str(w), "--out",

@@ -10,7 +10,7 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
-from pipeline.publish.svg import bars
+from pipeline.pages.svg import bars
 
 STATUS = pa.array(["new", "played", "did not play"])
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from pipeline.publish import csv_bytes, parquet_bytes, write_bytes
+from pipeline.writers import csv_bytes, parquet_bytes, write_bytes
 
 
 def write_tables(tables: dict[str, pa.Table], out: Path) -> list[Path]:

@@ -10,9 +10,9 @@ import pyarrow as pa
 
 from pipeline.analysis.compare import Comparison
 from pipeline.analysis.files import write_tables
-from pipeline.publish import write_bytes
-from pipeline.publish.pages import TEMPLATES
-from pipeline.publish.svg import line_chart, scatter
+from pipeline.pages import TEMPLATES
+from pipeline.pages.svg import line_chart, scatter
+from pipeline.writers import write_bytes
 
 COLOURS = ("#4c72b0", "#dd8452")
 

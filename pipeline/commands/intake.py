@@ -31,7 +31,7 @@ from pipeline.console import ConsoleReporter
 from pipeline.formats.text_codecs import Encodings
 from pipeline.ingest import submissions
 from pipeline.rate.series import record_game
-from pipeline.validate import validate_staged, withdraw_submission
+from pipeline.validate.parts import validate_staged, withdraw_submission
 from pipeline.validate.holds import confirm as confirmed
 from pipeline.warehouse import transaction
 

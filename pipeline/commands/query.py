@@ -42,7 +42,7 @@ def query(sql: str, warehouse: Path, wait: float, out_file: Path | None, fmt: st
         except duckdb.Error as err:
             raise click.ClickException(f"query refused: {str(err).splitlines()[0]}") from err
     # why: the writers load Arrow and numpy, which a query printed (most of them) never needs
-    from pipeline.publish import write_csv, write_parquet
+    from pipeline.writers import write_csv, write_parquet
 
     (write_parquet if out_file.suffix.lower() == ".parquet" else write_csv)(table, out_file)
     click.echo(f"{table.num_rows} row{'' if table.num_rows == 1 else 's'} written to {out_file}")

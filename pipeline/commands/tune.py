@@ -13,6 +13,7 @@ from pipeline.console import ConsoleReporter
 from pipeline.listing import listing_format, print_rows
 from pipeline.outputs import claim_folder
 from pipeline.tune.outputs import write_study
+from pipeline.tune.search import run_study
 from pipeline.tune.study import (
     STUDY_COLUMNS,
     StudyError,
@@ -26,7 +27,6 @@ from pipeline.tune.study import (
     parameters_text,
     planned,
     prepared,
-    run_study,
     study_listing,
     study_name,
     study_of,

@@ -105,8 +105,7 @@ def text_cells(values: pd.Series | pa.Array | pa.ChunkedArray) -> pa.Array:
 
 def cell_text(values: pd.Series) -> pd.Series:
     """Text of a column, empty where null; whole numbers without a decimal point."""
-    import pandas as pd
-
-    if pd.api.types.is_float_dtype(values) or pd.api.types.is_integer_dtype(values):
+    # The Series' dtype tells (numpy's or pandas' own Int64, Float64): this module loads no pandas.
+    if values.dtype.kind in "iuf":
         values = values.astype("Int64")
     return values.astype(object).where(values.notna(), "").astype(str)

@@ -57,8 +57,8 @@ def title_columns(titles: pa.Array) -> dict[str, pa.Array]:
     held = np.flatnonzero(utf8_cells(text)[2])  # the cells of more than 0 bytes
     if not len(held):  # most registries: made without pandas, which a validation has no other use for
         return {name: pa.repeat(arrow_scalar(""), len(text)) for name in ("Tit", "WTit", "OTit")}
-    # Loaded here for a registry's validation, on the main thread; the writers' module
-    # (list_files) loads pandas at its top, so their threads find it loaded.
+    # why: pandas only for a registry with titles (tests/test_command_imports.py), on the main thread; the
+    # writers' module (list_files) loads pandas at its top, so their threads find it loaded.
     import pandas as pd
 
     out = {name: np.full(len(text), "", dtype=object) for name in ("Tit", "WTit", "OTit")}

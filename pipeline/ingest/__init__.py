@@ -188,6 +188,7 @@ def submit_tournaments(con: duckdb.DuckDBPyConnection, paths: list[Path], run_id
     rounds of a TRF that gives them no date (--date); `ratings_from_files`: a TRF's
     printed ratings become the initial ratings of its players who have none; `encodings`:
     those named with --encoding."""
+    # why: the tournament readers build frames (pandas); a table taken in loads none (tests/test_command_imports.py)
     from pipeline.ingest.go import ingest_go_tournament
     from pipeline.ingest.trf import ingest_tournament
 

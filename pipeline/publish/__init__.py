@@ -10,7 +10,6 @@ byte-identical files.
 """
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import shutil
@@ -24,12 +23,11 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from pipeline.config import PairingSettings
 from pipeline.formats.arrow_values import one_chunk
-from pipeline.formats.cells import LayoutError, spreadsheet_safe
+from pipeline.formats.cells import LayoutError
 from pipeline.progress import progress
 from pipeline.rate.series import own_views
 from pipeline.publish.record import (
@@ -39,6 +37,7 @@ from pipeline.publish.record import (
     unchanged_lists,
 )
 from pipeline.warehouse import stage, stage_sql
+from pipeline.writers import csv_bytes, parquet_bytes, replace_atomically, write_bytes
 
 # List and event ids name files: letters, digits, _ . - (YYYY-MM, an event id).
 FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -48,50 +47,6 @@ REPORT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}-r\d+")
 class PublishedFileConflict(Exception):
     """A revision's file was published before with other bytes: this output folder
     holds another warehouse's lists, or someone edited it."""
-
-
-def replace_atomically(path: Path, write) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except OSError as err:
-        # A full disk fails in write(), whose OSError names no file: name the one
-        # being published, and leave no half-written temporary file behind.
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
-        raise OSError(err.errno, err.strerror or str(err), str(path)) from err
-
-
-def csv_bytes(table: pa.Table, dialect: str = "standard") -> bytes:
-    """CSV with text cells made spreadsheet-safe; nulls are empty cells. The excel
-    dialect is what a spreadsheet in Belgium (French, Dutch or German locale) opens
-    as columns: ";" between cells, a decimal comma, UTF-8 announced by a BOM."""
-    for i, field in enumerate(table.schema):
-        if pa.types.is_string(field.type) or pa.types.is_large_string(field.type):
-            table = table.set_column(i, field, spreadsheet_safe(table.column(i)))
-        elif dialect == "excel" and pa.types.is_floating(field.type):
-            text = pc.replace_substring(pc.cast(table.column(i), pa.string()), ".", ",")
-            table = table.set_column(i, pa.field(field.name, pa.string()), text)
-    sink = pa.BufferOutputStream()
-    delimiter = ";" if dialect == "excel" else ","
-    pacsv.write_csv(table, sink, write_options=pacsv.WriteOptions(quoting_style="needed", delimiter=delimiter))
-    data = sink.getvalue().to_pybytes()
-    return b"\xef\xbb\xbf" + data if dialect == "excel" else data
-
-
-def parquet_bytes(table: pa.Table) -> bytes:
-    sink = pa.BufferOutputStream()
-    pq.write_table(table, sink, compression="zstd", compression_level=1)
-    return sink.getvalue().to_pybytes()
-
-
-def write_bytes(data: bytes, path: Path) -> bool:
-    """Write `data` unless the file already holds exactly it; True when written."""
-    if path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data:
-        return False
-    replace_atomically(path, lambda tmp: tmp.write_bytes(data))
-    return True
 
 
 def write_once(data: bytes, path: Path) -> bool:
@@ -104,14 +59,6 @@ def write_once(data: bytes, path: Path) -> bool:
         return False
     replace_atomically(path, lambda tmp: tmp.write_bytes(data))
     return True
-
-
-def write_csv(table: pa.Table, path: Path) -> None:
-    write_bytes(csv_bytes(table), path)
-
-
-def write_parquet(table: pa.Table, path: Path) -> None:
-    write_bytes(parquet_bytes(table), path)
 
 
 def write_dataset(table: pa.Table, out: Path, partition: str) -> None:
@@ -149,6 +96,7 @@ def pairing_layouts() -> dict[str, tuple[str, Callable[[pa.Table, str], str]]]:
     its text). Their module loads pandas, which a CSV or Parquet publication never needs;
     called on the main thread before the writers' threads start, since a module loaded
     by a thread can race another thread loading it (tests/test_thread_imports.py)."""
+    # why: list_files loads pandas at its top, which a CSV or Parquet publication never needs
     from pipeline.formats import list_files
 
     return {"txt": (".txt", list_files.fide_list_text),

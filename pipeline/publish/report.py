@@ -4,16 +4,20 @@ self-contained page per list (inline SVG charts: it works offline), written with
 Jinja2; the tables every page reads are fetched once per publication, not once a page."""
 from __future__ import annotations
 
+import hashlib
 import itertools
 from pathlib import Path
 
 import duckdb
 import pyarrow as pa
 
-from pipeline.publish import FILE_NAME, list_rows, replace_atomically
-from pipeline.publish.pages import TEMPLATES
-from pipeline.publish.svg import bars, line_chart
+from pipeline.analysis.evaluate import accuracy
+from pipeline.analysis.sources import Source
+from pipeline.pages import TEMPLATES
+from pipeline.pages.svg import bars, line_chart
+from pipeline.publish import FILE_NAME, list_rows
 from pipeline.warehouse import create_temp_table
+from pipeline.writers import replace_atomically
 
 HISTORY_LISTS = 12  # the top players' chart covers this list and the 11 before it
 TOP = 8
@@ -34,9 +38,6 @@ def list_accuracy(con: duckdb.DuckDBPyConnection, series) -> dict[str, dict]:
     """How each list of a chess series predicted the games played while it was in
     force (pipeline/analysis/evaluate.py, without the calibration the pages do not
     show): list_id -> games, log_loss, brier."""
-    from pipeline.analysis.evaluate import accuracy
-    from pipeline.analysis.sources import Source
-
     if series.rule_set.game != "chess":
         return {}
     scores = accuracy(con, [Source(series.name, series=series.name)])
@@ -216,8 +217,6 @@ def files_seen(files: list[dict], run: int) -> dict:
 def _inputs_mark(files: list[dict], run: int) -> str:
     """What the page shows of the input files, in a few characters: a reject closed or a
     file withdrawn since rewrites the page, as a new revision does."""
-    import hashlib
-
     shown = [tuple(f[c] for c in ("file", "kind", "status", *COUNTS, "top_reason"))
              for f in files_seen(files, run)["rejects"]]
     return hashlib.sha256(repr(shown).encode()).hexdigest()[:12]

@@ -35,18 +35,20 @@ import duckdb
 
 from pipeline.outputs import OutputRefused, claim_folder
 from pipeline.progress import progress
-from pipeline.publish import write_bytes
 from pipeline.publish.record import code_digest
 from pipeline.site.calculator import calculator_files, calculator_page
+from pipeline.site.cards import card_html
 from pipeline.site.data import (PAGE_ROWS, UNDER, SiteData, events_json, first_position, json_text, lists_json,
                                 site_data)
 from pipeline.site.downloads import PUBLIC, checksums_text, list_downloads
 from pipeline.site.how import how_globals, how_page
 from pipeline.site.i18n import LANGUAGES, catalogue_files, environment, translations
 from pipeline.site.kept import Kept, digest, kept_path
+from pipeline.site.pending import pending_games, pending_json
 from pipeline.site.pending_contact import pending_contact
 from pipeline.site.player_page import player_api_path, player_tables
 from pipeline.site.states import state_downloads
+from pipeline.writers import write_bytes
 
 STATIC = Path(__file__).parent / "static"
 SCHEMA = Path(__file__).parent / "api"
@@ -248,8 +250,6 @@ def build_site(con: duckdb.DuckDBPyConnection, series, out: Path, languages: lis
     downloads = _downloads(con, series, data.lists, download_lists)
     pending_players = {}
     if pending:
-        from pipeline.site.pending import pending_games, pending_json
-
         pending_players = pending_json(pending_games(con, series))
     _data_files(manifest, data, downloads, pending_players, languages)
     bar.update()
@@ -525,8 +525,6 @@ def _page(language: _Language, template: str, path: str, depth: int, values: dic
         text = _JOB.data.api[api] if api in _JOB.data.api else (_JOB.out / API / api).read_text(encoding="utf-8")
         values = {**values, **player_tables(text, language.lang, language.gettext)}
     if cards:
-        from pipeline.site.cards import card_html
-
         values = {**values, "card_html": [(list_id, card_html(card, language.lang, language.gettext, _JOB.rated,
                                                                    _JOB.events))
                                           for list_id, card in cards]}

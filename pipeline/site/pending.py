@@ -15,6 +15,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.rate import found_periods
+from pipeline.rate.replay import next_window
 from pipeline.rate.waiting import as_day, computed_from, waiting_games
 from pipeline.site.data import played_view
 from pipeline.warehouse import stage_sql
@@ -41,8 +42,6 @@ def next_list_window(con: duckdb.DuckDBPyConnection, series) -> tuple[str, dt.da
     or periods that are events, which no calendar foretells)."""
     # The next list as `ratings whatif` and `explain` name it (the rule set's calendar
     # from the day after the latest list's window): the same list the officer computes.
-    from pipeline.rate.replay import next_window  # pandas, which the site loads anyway
-
     if series.rule_set.periods_are != "windows":
         return None
     if not con.execute("select 1 from lists where series = ? limit 1", [series.name]).fetchall():

@@ -9,7 +9,8 @@ from pathlib import Path
 import pyarrow as pa
 
 from pipeline.analysis.files import write_tables
-from pipeline.publish import write_bytes
+from pipeline.writers import write_bytes
+from pipeline.tune.page import study_page
 from pipeline.tune.study import Study, best, state_of
 
 FIGURES = ("train_games", "train_log_loss", "train_brier", "test_games", "test_log_loss", "test_brier",
@@ -81,8 +82,6 @@ def _toml_value(value) -> str:
 def write_study(study: Study, trials: list[dict], calibration: pa.Table, base: dict, out: Path) -> list[Path]:
     """The study's files in OUT; returns them. best.toml is there only when a trial is
     feasible (an old one is removed when none is)."""
-    from pipeline.tune.page import study_page
-
     table = trials_table(study, trials)
     front = pareto_front(study, trials)
     numbers = {t["trial"] for t in front}

@@ -9,10 +9,14 @@ import math
 import warnings
 from html import escape
 
+import optuna
 import pyarrow as pa
+from optuna.importance import PedAnovaImportanceEvaluator
+from optuna.trial import create_trial
 
-from pipeline.publish.pages import TEMPLATES
-from pipeline.publish.svg import BOTTOM, COLOURS, HEIGHT, LEFT, RIGHT, TOP, WIDTH, chart_frame, line_chart, nice_ticks
+from pipeline.pages import TEMPLATES
+from pipeline.pages.svg import BOTTOM, COLOURS, HEIGHT, LEFT, RIGHT, TOP, WIDTH, chart_frame, line_chart, nice_ticks
+from pipeline.tune.search import distributions_of
 from pipeline.tune.space import Dimension
 from pipeline.tune.study import Study, objective_value, planned, shown, state_of
 
@@ -126,11 +130,8 @@ def importances(study: Study, trials: list[dict]) -> tuple[list[tuple[str, float
         return [], f"Too few trials: importance needs two rated trials at least ({len(done)} so far)."
     if len({objective_value(study, t) for t in done}) == 1:
         return [], f"Every rated trial has the same {_score_name(study)}: no parameter made a difference."
-    import optuna
-    from optuna.trial import create_trial
-
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    distributions = study.space.distributions()
+    distributions = distributions_of(study.space)
     evaluator, method = _evaluator()
     try:
         with warnings.catch_warnings():
@@ -149,8 +150,6 @@ def importances(study: Study, trials: list[dict]) -> tuple[list[tuple[str, float
 def _evaluator():
     """Optuna's PED-ANOVA, as a maker and its name: it draws nothing at random and needs
     nothing more (fANOVA needs scikit-learn), so the page is the same on every machine."""
-    from optuna.importance import PedAnovaImportanceEvaluator
-
     return PedAnovaImportanceEvaluator, "PED-ANOVA"
 
 

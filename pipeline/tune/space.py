@@ -46,16 +46,6 @@ class Dimension:
     log: bool = False
     choices: tuple = ()
 
-    def distribution(self):
-        """Its Optuna distribution."""
-        from optuna.distributions import CategoricalDistribution, FloatDistribution, IntDistribution
-
-        if self.kind == "choice":
-            return CategoricalDistribution(self.choices)
-        if self.kind == "int":
-            return IntDistribution(int(self.low), int(self.high), step=int(self.step or 1), log=self.log)
-        return FloatDistribution(self.low, self.high, step=self.step, log=self.log)
-
     def values(self) -> tuple | None:
         """Every value when there are finitely many (None: a continuous range)."""
         if self.kind == "choice":
@@ -84,10 +74,6 @@ class Space:
     @property
     def names(self) -> list[str]:
         return [d.name for d in self.dimensions]
-
-    def distributions(self) -> dict:
-        """Each parameter's Optuna distribution, in the space's order (the sampler draws in it)."""
-        return {d.name: d.distribution() for d in self.dimensions}
 
     def text(self) -> str:
         """Its stored form (a study resumed must search the same space, in the same order:

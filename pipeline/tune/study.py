@@ -1,7 +1,7 @@
 """A study (`ratings tune NAME`): its settings and trials kept in the warehouse
-(studies, study_trials, study_calibration: sql/migrations/10.sql), the next trial's
-parameters asked of Optuna's TPE sampler (or a grid), trials rated one by one
-(pipeline/tune/trial.py), each recorded as soon as it is scored.
+(studies, study_trials, study_calibration: sql/migrations/10.sql), each trial recorded
+as soon as it is scored; the search itself, which asks Optuna, is pipeline/tune/search.py
+(`ratings tunes` lists the studies without loading Optuna).
 
 The search is a function of the seed and the trials already rated: each trial's
 parameters come from a sampler seeded by the study's seed and the trial's number,
@@ -15,16 +15,16 @@ import datetime as dt
 import json
 import math
 import re
-import warnings
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import duckdb
 import pyarrow as pa
 
+from pipeline import systems
+from pipeline.rate import stale_lists
 from pipeline.rate.series import SeriesError, chosen, known_list
-from pipeline.tune.space import Space, read_space
-from pipeline.tune.trial import SCORES, Outcome, Setting, official_scored, rated_trial
+from pipeline.tune.space import Dimension, Space, read_space
+from pipeline.tune.trial import SCORES, Outcome
 from pipeline.warehouse import row, scalar, transaction
 
 OBJECTIVES = ("log-loss", "brier")  # the first: the default
@@ -71,8 +71,6 @@ def _inputs(con: duckdb.DuckDBPyConnection, official: str) -> int:
 def _official(con: duckdb.DuckDBPyConnection, system: str) -> None:
     """The rule set's official lists, current: trials are scored on the games they rate
     and their drift read against them."""
-    from pipeline.rate import stale_lists
-
     try:
         series = chosen(con, system)
     except SeriesError as err:
@@ -103,8 +101,6 @@ def study_of(con: duckdb.DuckDBPyConnection, name: str) -> Study | None:
 
 
 def _stored_space(system: str, stored: list[dict]) -> Space:
-    from pipeline.tune.space import Dimension
-
     return Space(system, tuple(Dimension(d["name"], d["kind"], d.get("low"), d.get("high"), d.get("step"),
                                          d.get("log", False), tuple(d.get("choices", ())))
                                for d in stored))
@@ -202,38 +198,6 @@ def parameters_text(parameters: dict) -> str:
     return ", ".join(f"{k} = {shown(v)}" for k, v in parameters.items())
 
 
-def next_parameters(study: Study, done: list[dict]) -> dict | None:
-    """The parameters of trial len(done); None when a grid has none left."""
-    if study.sampler == "grid":
-        grid = study.space.points()
-        return grid[len(done)] if len(done) < len(grid) else None
-    import optuna
-    from optuna.trial import create_trial
-
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    distributions = study.space.distributions()
-    rated = [objective_value(study, t) for t in done if objective_value(study, t) is not None]
-    worst = max(rated, default=1.0)
-    history = []
-    for trial in done:
-        # A trial the rules refused is told as an infeasible one (scored as the worst so
-        # far): the sampler then learns to avoid such combinations, as it would not from
-        # a failed trial, which it ignores.
-        refused = trial["refused"] is not None or objective_value(study, trial) is None
-        drift = 0.0 if refused or study.max_drift is None else study.drift_excess(trial["drift"])
-        history.append(create_trial(value=worst if refused else objective_value(study, trial),
-                                    params=trial["parameters"], distributions=distributions,
-                                    constraints={"rules": 1.0 if refused else 0.0, "drift": drift}))
-    # A sampler of its own for each trial, seeded by the study's seed and the trial's
-    # number: the next parameters depend on the seed and the trials before only.
-    sampler = optuna.samplers.TPESampler(seed=(study.seed * 1_000_003 + len(done)) % 2**32)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-        searched = optuna.create_study(direction="minimize", sampler=sampler)
-        searched.add_trials(history)
-        return searched.ask(distributions).params
-
-
 def planned(study: Study) -> int:
     """How many trials the study makes in all: --trials, or the grid's points if fewer."""
     if study.sampler == "grid":
@@ -276,34 +240,9 @@ def record(con: duckdb.DuckDBPyConnection, study: Study, number: int, outcome: O
 def official_parameters(con: duckdb.DuckDBPyConnection, system: str) -> dict:
     """The parameters the official lists use that differ from the rule set's defaults:
     a trial keeps them and changes only those it searches."""
-    from pipeline import systems
-
     stored = chosen(con, system).rule_set.parameter_values()
     defaults = systems.rule_set(system, {}).parameter_values()
     return {k: v for k, v in sorted(stored.items()) if defaults.get(k) != v}
-
-
-def run_study(con: duckdb.DuckDBPyConnection, study: Study, run_id: int,
-              on_trial: Callable[[dict, int], None]) -> list[dict]:
-    """Rate the trials the study still lacks, one by one, each recorded when scored; a
-    KeyboardInterrupt (Ctrl-C) stops it between two statements, the trial under way
-    rolled back, those recorded kept. Parameters already rated are not rated again:
-    the trial takes the earlier one's figures (a sampler may propose a point twice in a
-    small space). Returns every trial."""
-    setting = Setting(study.system, study.split_day, run_id, official_parameters(con, study.system), study.score)
-    official_scored(con, setting)
-    done = trials_of(con, study.name)
-    while len(done) < planned(study):
-        parameters = next_parameters(study, done)
-        if parameters is None:
-            break
-        earlier = next((t for t in done if t["parameters"] == parameters), None)
-        if earlier is not None:
-            done.append(repeated(con, study, len(done) + 1, earlier, run_id))
-        else:
-            done.append(record(con, study, len(done) + 1, rated_trial(con, setting, parameters), run_id))
-        on_trial(done[-1], planned(study))
-    return done
 
 
 def interrupted(err: BaseException) -> bool:

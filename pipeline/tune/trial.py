@@ -20,6 +20,11 @@ import pyarrow as pa
 from pipeline.analysis.evaluate import scored_games
 from pipeline.analysis.forecasts import OWN, own_forecasts
 from pipeline.analysis.sources import Source, load_sources
+from pipeline.rate import computed_lists
+from pipeline.rate.periods import to_arrow
+from pipeline.rate.series import scenario
+from pipeline.rate.store import computed_rows, split_extensions
+from pipeline.systems import ParameterError
 from pipeline.warehouse import scratch, sql_text, stage_sql
 
 TRIAL = "tune-trial"  # the scenario a trial is rated as, gone when the trial is scored
@@ -77,10 +82,6 @@ class Setting:
 def rated_trial(con: duckdb.DuckDBPyConnection, setting: Setting, parameters: dict) -> Outcome:
     """The trial of `parameters` (the others as the official lists have them): rated,
     scored and forgotten (the warehouse is as before)."""
-    from pipeline.rate import computed_lists
-    from pipeline.rate.series import scenario
-    from pipeline.systems import ParameterError
-
     started = time.perf_counter()
     with scratch(con):
         try:
@@ -98,9 +99,6 @@ def _rows_scored(con: duckdb.DuckDBPyConnection, series, frames: dict[str, list]
     its ratings (the registered relation trial_state: list_id, player_id, rating) and who
     played in each window (trial_played). Storing the whole of it, with revisions, would
     cost a third of the trial."""
-    from pipeline.rate.periods import to_arrow
-    from pipeline.rate.store import computed_rows, split_extensions
-
     lists = split_extensions(con, {"lists": frames["lists"]}, series.rule_set.extensions)["lists"]
     new = computed_rows(con, series.name, "lists", lists)
     con.execute(f"insert into lists by name select 1 as revision, * from {new}")

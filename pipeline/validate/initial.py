@@ -46,7 +46,8 @@ def initial_column_reasons(con: duckdb.DuckDBPyConnection) -> list[tuple[int, st
             by_rule_set.setdefault(name, []).append((column, kind, model))
     if not by_rule_set:
         return []
-    import pandas as pd  # a rule set's own model (Pandera) checks them: loaded only for such columns
+    # why: a rule set's own Pandera model checks a frame: loaded only for such columns (a games file loads neither)
+    import pandas as pd
     import pandera.pandas as pa
 
     for name, wanted in by_rule_set.items():

@@ -22,7 +22,7 @@ import pyarrow.csv as pacsv
 from pipeline.config import KINDS
 from pipeline.ingest import submissions
 from pipeline.input_layout import columns
-from pipeline.publish import replace_atomically
+from pipeline.writers import replace_atomically
 from pipeline.warehouse import scalar
 
 OPEN_REJECTS = """select f.submission_id, r.file_id, f.kind, r.row_number, r.reason, r.record
