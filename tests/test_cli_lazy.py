@@ -17,7 +17,7 @@ import pytest
 from pipeline import commands
 from pipeline.cli import LazyGroup, main
 
-MODULES = ("analysis", "intake", "lists", "players", "query", "record", "rejects", "series", "tools", "tune")
+MODULES = ("analysis", "intake", "lists", "players", "query", "record", "rejects", "series", "studies", "tools", "tune")
 
 # Run as the console script runs, in a process of its own: which command modules were imported.
 PROBE = ("import atexit, sys; atexit.register(lambda: print('IMPORTED', sorted(m for m in sys.modules "

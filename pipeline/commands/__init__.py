@@ -64,7 +64,7 @@ LAZY = {
                 'List the revisions of the lists: when, in which run, how many players changed, and why.'),
     "run": ("pipeline.commands.intake:run",
                 'Ingest, validate, rate and publish in one go.'),
-    "scenario": ("pipeline.commands.series:scenario_command",
+    "scenario": ("pipeline.commands.lists:scenario_command",
                 "Rate the warehouse's games under a rule set with other parameters, stored as the scenario NAME "
                 'beside the official lists: never published, recomputed like any list when the games change '
                 '(`ratings rate`), compared with `ratings compare`.'),
@@ -91,7 +91,7 @@ LAZY = {
                 "scored by log-loss (or Brier) of the rule set's own forecast (or the yardstick) on the games "
                 'after --train-until and by the drift of fixed cohorts, beside the official lists on the same '
                 'games.'),
-    "tunes": ("pipeline.commands.tune:tunes",
+    "tunes": ("pipeline.commands.studies:tunes",
                 "List the parameter studies: rule set, parameters searched, trials, the best feasible trial's "
                 'training and test scores; or drop one (--drop NAME).'),
     "validate": ("pipeline.commands.intake:validate",

@@ -12,6 +12,7 @@ from pipeline.commands.common import exit_failed, opened, recorded
 from pipeline.commands.notices import warn_held
 from pipeline.commands.options import (
     publication_options,
+    read_rules,
     rules_option,
     series_option,
     system_option,
@@ -22,7 +23,8 @@ from pipeline.console import ConsoleReporter
 from pipeline.ingest.submissions import staged_parts
 from pipeline.publish import write_dataset
 from pipeline.publish.history import history as history_of
-from pipeline.rate.series import chosen
+from pipeline.rate.series import chosen, drop_scenario
+from pipeline.warehouse import transaction
 
 
 @click.command()
@@ -105,4 +107,37 @@ def export_history(warehouse: Path, wait: float, system: str | None, out: Path) 
     click.echo(f"{history.num_rows} rows of {parts} {'lists' if key == 'list_id' else 'events'} written to {out}")
 
 
-COMMANDS = (rate, publish, export)
+@click.command("scenario")
+@click.argument("name")
+@click.option("--rules", type=click.Path(exists=True, dir_okay=False, path_type=Path), callback=read_rules,
+              metavar="FILE.toml", help="The parameters that differ from the rule set's (e.g. senior_quota = 12).")
+@system_option
+@click.option("--from", "from_list", metavar="LIST_ID", help="Recompute from this list (default: what changed).")
+@click.option("--drop", is_flag=True, help="Remove the scenario and everything computed for it.")
+@warehouse_option
+def scenario_command(name: str, rules: dict | None, system: str | None, from_list: str | None, drop: bool,
+                     warehouse: Path, wait: float) -> None:
+    """Rate the warehouse's games under a rule set with other parameters, stored as
+    the scenario NAME beside the official lists: never published, recomputed like
+    any list when the games change (`ratings rate`), compared with `ratings compare`.
+
+    Given again with other --rules, the scenario takes them and every list is recomputed.
+
+    Example: ratings scenario quota12 --rules quota12.toml && ratings compare performance quota12
+    """
+    if drop:
+        if rules is not None or system is not None or from_list is not None:
+            raise click.UsageError("--drop takes no other option")
+        with opened(warehouse, wait) as con, recorded(con, "scenario", {"drop": name}), transaction(con):
+            lists = drop_scenario(con, name)
+        click.echo(f"Scenario {name} dropped ({lists} lists).")
+        return
+    if rules is None:
+        raise click.UsageError("give --rules FILE.toml (the parameters the scenario changes), or --drop")
+    reporter = ConsoleReporter()
+    with opened(warehouse, wait) as con, recorded(con, "scenario", {"name": name, "rules": rules}) as run_id, \
+            flow.timed(reporter, "Rate"):
+        flow.run_scenario(con, run_id, reporter, name, system, rules, from_list)
+
+
+COMMANDS = (rate, publish, export, scenario_command)

@@ -1,5 +1,5 @@
 """Parameter studies: `ratings tune` searches a rule set's parameters on the
-warehouse's history, `ratings tunes` lists the studies (pipeline/tune/)."""
+warehouse's history (pipeline/tune/); `ratings tunes`, which lists the studies, is studies.py."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -10,16 +10,13 @@ from pipeline import flow
 from pipeline.commands.common import opened, recorded
 from pipeline.commands.options import system_option, warehouse_option
 from pipeline.console import ConsoleReporter
-from pipeline.listing import listing_format, print_rows
 from pipeline.outputs import claim_folder
 from pipeline.tune.outputs import write_study
 from pipeline.tune.search import run_study
 from pipeline.tune.study import (
-    STUDY_COLUMNS,
     StudyError,
     best,
     calibration_of,
-    drop_study,
     interrupted,
     kept_trial,
     no_scenario_named,
@@ -27,7 +24,6 @@ from pipeline.tune.study import (
     parameters_text,
     planned,
     prepared,
-    study_listing,
     study_name,
     study_of,
     trials_of,
@@ -172,25 +168,4 @@ def _keep(name: str, keep: str, warehouse: Path, wait: float) -> None:
                f"({parameters_text(chosen['parameters'])}): ratings compare {study.system} {name}")
 
 
-@click.command("tunes")
-@click.option("--drop", metavar="NAME", default=None, help="Remove the study NAME and its trials.")
-@listing_format
-@warehouse_option
-def tunes(drop: str | None, warehouse: Path, wait: float, fmt: str) -> None:
-    """List the parameter studies: rule set, parameters searched, trials, the best
-    feasible trial's training and test scores; or drop one (--drop NAME).
-
-    Example: ratings tunes
-    """
-    if drop is not None:
-        with opened(warehouse, wait) as con, recorded(con, "tunes", {"drop": drop}):
-            trials = drop_study(con, drop)
-        click.echo(f"Study {drop} dropped ({trials} trials).")
-        return
-    with opened(warehouse, wait, read_only=True) as con:
-        found = study_listing(con)
-    print_rows(STUDY_COLUMNS, [[f[c] for c in STUDY_COLUMNS] for f in found], fmt,
-               "no study (make one: ratings tune NAME --system RULE_SET --space FILE.toml)")
-
-
-COMMANDS = (tune, tunes)
+COMMANDS = (tune,)
