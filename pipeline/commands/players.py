@@ -165,8 +165,8 @@ def whatif(player_id: int, opponent: int, list_id: str | None, system: str | Non
 
     Example: ratings whatif 12345 --opponent 1850
     """
-    from pipeline.rate.replay import next_list
     from pipeline.rate.series import chosen
+    from pipeline.ruleset.replay import next_list
 
     with opened(warehouse, wait, read_only=True) as con:
         series = chosen(con, system)

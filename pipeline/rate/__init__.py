@@ -24,7 +24,7 @@ from pipeline.warehouse import scalar, stage_sql, transaction
 if TYPE_CHECKING:  # numpy, pandas and Arrow are loaded when a series is rated, not by every command
     import pandas as pd  # that imports this package (`ratings submissions`)
 
-    from pipeline.systems.base import RatedList
+    from pipeline.ruleset.figures import RatedList
 
 
 class UnknownList(ValueError):
@@ -166,7 +166,7 @@ def computed_lists(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, 
     from pipeline.rate.initial import refuse_unreadable
     from pipeline.rate.periods import list_row
     from pipeline.rate.store import COMMON_TABLES
-    from pipeline.systems.base import Period
+    from pipeline.ruleset.interface import Period
 
     rs = series.rule_set
     parameters = json.dumps(rs.parameter_values(), sort_keys=True)

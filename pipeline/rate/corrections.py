@@ -88,7 +88,7 @@ def fixes_in_force(con: duckdb.DuckDBPyConnection, ids: np.ndarray) -> dict:
     left out): list_id → Fixes (player indices, ratings, reasons)."""
     import numpy as np
 
-    from pipeline.systems.base import Fixes
+    from pipeline.ruleset.interface import Fixes
 
     rows = con.execute("""select list_id, player_id, arg_max(rating, correction_id), arg_max(reason, correction_id)
                           from corrections_in_force where set_aside is null

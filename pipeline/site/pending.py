@@ -41,7 +41,7 @@ def next_list_window(con: duckdb.DuckDBPyConnection, series) -> tuple[str, dt.da
     or periods that are events, which no calendar foretells)."""
     # The next list as `ratings whatif` and `explain` name it (the rule set's calendar
     # from the day after the latest list's window): the same list the officer computes.
-    from pipeline.rate.replay import next_window  # pandas, which the site loads anyway
+    from pipeline.ruleset.replay import next_window  # pandas, which the site loads anyway
 
     if series.rule_set.periods_are != "windows":
         return None

@@ -11,9 +11,11 @@ from dataclasses import dataclass
 import duckdb
 import numpy as np
 
-from pipeline.rate.periods import column, mark_corrections
-from pipeline.systems.base import Fixes, Outcome, Period, RatedList, RuleSet, Shown, SiteFace
-from pipeline.systems.explanation import Explanation
+from pipeline.ruleset.explanation import Explanation
+from pipeline.ruleset.figures import RatedList
+from pipeline.ruleset.games import column, mark_corrections
+from pipeline.ruleset.interface import Fixes, Outcome, Period, RuleSet
+from pipeline.ruleset.site_face import Shown, SiteFace
 from pipeline.systems.glicko2.explanation import explained
 from pipeline.systems.glicko2.rules import Glicko2Rules, game_expectation, period_result, published, to_glicko2
 

@@ -7,9 +7,11 @@ from dataclasses import dataclass, replace
 import duckdb
 import numpy as np
 
-from pipeline.rate.periods import column, local_indices, mark_corrections
-from pipeline.systems.base import Fixes, Outcome, Period, RatedList, RuleSet, SiteFace
-from pipeline.systems.explanation import Explanation
+from pipeline.ruleset.explanation import Explanation
+from pipeline.ruleset.figures import RatedList
+from pipeline.ruleset.games import column, local_indices, mark_corrections
+from pipeline.ruleset.interface import Fixes, Outcome, Period, RuleSet
+from pipeline.ruleset.site_face import SiteFace
 from pipeline.systems.performance.calendar import list_season, nominal_calendar
 from pipeline.systems.performance.components import component_labels
 from pipeline.systems.performance.explanation import explained
