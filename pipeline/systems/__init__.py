@@ -15,7 +15,10 @@ import dataclasses
 import importlib
 import os
 import re
+from importlib.metadata import entry_points
 from typing import TYPE_CHECKING
+
+from pipeline.ruleset.parameters import allowed
 
 if TYPE_CHECKING:
     from pipeline.ruleset.interface import RuleSet
@@ -77,8 +80,6 @@ def _discover() -> None:
     if _discovered or os.environ.get(IGNORE_INSTALLED):
         return
     _discovered = True
-    from importlib.metadata import entry_points
-
     for point in entry_points(group=ENTRY_POINTS):
         if point.name in REGISTRY:
             continue
@@ -135,8 +136,8 @@ def rule_set_class(name: str) -> type[RuleSet]:
     installed, or its package cannot give one (it fails to import, defines no RULE_SET, or
     one of another name), RuleSetRefused when its class breaks a contract of the interface,
     the message naming the package."""
-    from pipeline.ruleset.contracts import broken_contract  # imports the interface (NumPy), as the line above
-    from pipeline.ruleset.interface import RuleSet  # NumPy: loaded with a rule set, not by `ratings --help`
+    from pipeline.ruleset.contracts import broken_contract  # why: imports the interface (NumPy), as the line below
+    from pipeline.ruleset.interface import RuleSet  # why: NumPy, loaded with a rule set, not by `ratings --help`
 
     _discover()
     if name in REFUSED:
@@ -195,8 +196,6 @@ def rule_set(name: str, parameters: dict | None = None, stored: bool = False) ->
 def _refuse_out_of_range(system: str, chosen, where: str) -> None:
     """ParameterError for the first parameter outside what its field allows
     (pipeline/ruleset/parameters.py), nan and infinities included."""
-    from pipeline.ruleset.parameters import allowed
-
     values = dataclasses.asdict(chosen)
     for f in dataclasses.fields(chosen):
         rule = allowed(f)
