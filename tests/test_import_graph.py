@@ -136,6 +136,14 @@ def test_every_part_is_in_a_layer():
     assert set(part_graph(import_graph())) == {p for parts in LAYERS for p in parts}
 
 
+def test_the_manual_draws_the_layers_as_the_test_holds_them():
+    # docs/rule-sets.md, "The import graph": a line a layer, lowest first, its parts before the
+    # words that say what they are.
+    text = (PROJECT_DIR / "docs" / "rule-sets.md").read_text()
+    drawing = text.split("## The import graph", 1)[1].split("```", 2)[1].strip("\n").split("\n")
+    assert [tuple(line.split("  ")[0].split(", ")) for line in drawing] == list(LAYERS)
+
+
 def test_each_part_imports_only_the_layers_below_it():
     assert upward_imports(import_graph()) == []
 
