@@ -15,7 +15,6 @@ import dataclasses
 import importlib
 import os
 import re
-from importlib.metadata import entry_points
 from typing import TYPE_CHECKING
 
 from pipeline.ruleset.parameters import allowed
@@ -80,6 +79,9 @@ def _discover() -> None:
     if _discovered or os.environ.get(IGNORE_INSTALLED):
         return
     _discovered = True
+    # why: importlib.metadata loads only when installed rule sets are read, not by `ratings query --help`
+    from importlib.metadata import entry_points
+
     for point in entry_points(group=ENTRY_POINTS):
         if point.name in REGISTRY:
             continue
