@@ -10,7 +10,8 @@ import duckdb
 from pipeline.rate import stale_lists
 from pipeline.rate.contract import RuleSetFailed, running
 from pipeline.rate.series import series_in, unloaded_series
-from pipeline.systems.base import SHARED_KEYS, RuleSet
+from pipeline.ruleset.interface import RuleSet
+from pipeline.ruleset.tables import SHARED_KEYS
 from pipeline.warehouse import SQL_DIR
 
 

@@ -14,7 +14,7 @@ from pipeline.validate import rejects_of
 if TYPE_CHECKING:  # what the reports describe; imported by the commands that make them
     from pipeline.ingest import Intake
     from pipeline.rate.waiting import Waiting
-    from pipeline.systems.base import RatedList
+    from pipeline.ruleset.figures import RatedList
     from pipeline.validate.parts import Replacement, Validated
 
 

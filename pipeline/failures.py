@@ -19,8 +19,8 @@ from pipeline.publish import PublishedFileConflict
 from pipeline.rate import UnknownList
 from pipeline.rate.corrections import CorrectionRefused
 from pipeline.rate.series import SeriesError
+from pipeline.ruleset.interface import NotFound
 from pipeline.site.data import UnknownSince
-from pipeline.systems.base import NotFound
 from pipeline.tune.space import SpaceError
 from pipeline.tune.study import StudyError
 from pipeline.warehouse import WarehouseError, memory_limit

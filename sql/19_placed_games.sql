@@ -7,7 +7,7 @@
 -- read the view `placed_games` made from it, whichever rule set made it.
 -- A game the series does not rate (excluded_games: filed before its first list when it
 -- came, and rated by another series of the warehouse) is placed in no list of it.
--- inputs: games, excluded_games, series_calendar (the rule set's windows: pipeline/rate/periods.py),
+-- inputs: games, excluded_games, series_calendar (the rule set's windows: pipeline/ruleset/games.py),
 --         getvariable('series')
 -- grain: game_key
 -- Each window expanded to its days (a few thousand rows), so that games find their list

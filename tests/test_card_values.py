@@ -1,4 +1,4 @@
-"""A card's values (pipeline/systems/card.py): what a sentence holds is checked, whatever
+"""A card's values (pipeline/ruleset/card.py): what a sentence holds is checked, whatever
 way it takes (values of the held types are taken as they are, the rest judged)."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import datetime as dt
 import numpy as np
 import pytest
 
-from pipeline.systems.card import Line, Num
+from pipeline.ruleset.card import Line, Num
 
 
 @pytest.mark.parametrize("value", [True, np.bool_(False), 1.5, np.float64(2.0), [1, 0.5], object()])

@@ -298,7 +298,7 @@ def test_games_alike_but_for_their_event_come_in_one_order():
 
     import numpy as np
 
-    from pipeline.rate.periods import _canonical_order
+    from pipeline.ruleset.games import _canonical_order
 
     rows = [(1, 5, 7, 1.0, "event b", "2026-01"), (1, 5, 7, 1.0, "event a", None),
             (1, 5, 7, 1.0, "event a", "2025-12"), (1, 3, 7, 0.5, "event c", "2026-01")]
@@ -319,7 +319,7 @@ def test_only_the_tied_games_are_sorted_by_what_they_carry():
     players and score with another; it is the order of one sort by every column."""
     import numpy as np
 
-    from pipeline.rate.periods import _canonical_order
+    from pipeline.ruleset.games import _canonical_order
 
     def one_sort(list_index, white, black, score, *carried):
         code = np.where(np.isnan(score), 3, score * 2)

@@ -13,9 +13,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pipeline.rate.periods import WindowGames
+from pipeline.ruleset.games import WindowGames
+from pipeline.ruleset.interface import Period
 from pipeline.simulate import simulate
-from pipeline.systems.base import Period
 from pipeline.systems.glicko2 import Glicko2, Glicko2State, period_calendar
 from pipeline.systems.glicko2.rules import Glicko2Rules, expected, g, period_result, to_glicko2
 from tests.conftest import write_rows

@@ -13,7 +13,7 @@ import pytest
 
 from pipeline import systems
 from pipeline.formats.list_files import LayoutError, fide_list_text, swiss_manager_csv
-from pipeline.systems.parameters import allowed
+from pipeline.ruleset.parameters import allowed
 from tests.conftest import copy_built, write_rows
 
 CONTROL = "holds a control character (a line break, tab or escape), which would break published lines"

@@ -18,7 +18,8 @@ import duckdb
 import pytest
 
 from pipeline import systems
-from pipeline.systems.base import LIST_FIGURES, RuleSet, SeriesOfLists
+from pipeline.ruleset.figures import LIST_FIGURES
+from pipeline.ruleset.interface import RuleSet, SeriesOfLists
 from tests.test_submissions import query
 
 TOY = Path(__file__).parent / "toy_rule_set"
@@ -73,7 +74,7 @@ def test_a_missing_figure_is_one_message_naming_the_rule_set(cli, outside, small
     assert result.exit_code == 1 and "Traceback" not in result.output and "Constraint Error" not in result.output
     assert ("the elo-nofigure lists were not computed: the rule set elo-nofigure (the module nofigure) returned "
             "figures without new_players for 2026-Q3 (a list's figures are games_rated, forfeits, players_rated, "
-            "new_players, pipeline.systems.base.ListFigures)") in result.output
+            "new_players, pipeline.ruleset.figures.ListFigures)") in result.output
     assert query(tmp_path / "w.duckdb", "select count(*) from series") == [(0,)]  # nothing registered
 
 
@@ -203,7 +204,7 @@ def test_a_method_that_cannot_take_what_the_pipeline_passes_is_refused(outside):
         systems.rule_set_class(name)
     assert str(refused.value) == (
         "the rule set elo-nofixes (the module nofixes) cannot be loaded: its rate_period cannot take what the "
-        "pipeline passes: rate_period(self, state, games, period, fixes), as pipeline.systems.base.RuleSet "
+        "pipeline passes: rate_period(self, state, games, period, fixes), as pipeline.ruleset.interface.RuleSet "
         "declares it")
 
 

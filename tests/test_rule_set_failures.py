@@ -304,7 +304,7 @@ def test_what_the_pipeline_refuses_to_store(after, rows, what):
     from pipeline import systems
     from pipeline.rate.contract import RuleSetFailed, checked_outcome
     from pipeline.rate.series import Series
-    from pipeline.systems.base import Outcome, Period
+    from pipeline.ruleset.interface import Outcome, Period
 
     series = Series("performance", systems.rule_set("performance"), 1)
     period = Period(0, "2027-01", dt.date(2026, 9, 1), dt.date(2026, 12, 31))

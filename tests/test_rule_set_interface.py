@@ -97,13 +97,13 @@ def test_the_rows_a_rule_set_returns_become_one_table_as_given():
 
 
 def test_a_text_column_of_the_games_is_read_as_one_string_a_value():
-    """pipeline.rate.periods.column: the games' text columns a rule set carries (FIDE's
+    """pipeline.ruleset.games.column: the games' text columns a rule set carries (FIDE's
     start lists) as the cells' values, nulls as None, whatever the chunks and the
     string type; each distinct value one Python string, hashed once by what follows."""
     import numpy as np
     import pyarrow
 
-    from pipeline.rate.periods import column
+    from pipeline.ruleset.games import column
 
     chunks = pyarrow.chunked_array([pyarrow.array(["2019-01", None, "2019-02"]), pyarrow.array(["2019-02", "2019-01"])])
     for text in (chunks, chunks.cast(pyarrow.large_string())):

@@ -160,7 +160,7 @@ def test_no_rule_set_alters_a_shared_table():
 def test_games_reach_a_rule_set_with_their_day_and_key_in_the_documented_order():
     import numpy as np
 
-    from pipeline.rate.periods import WindowGames
+    from pipeline.ruleset.games import WindowGames
 
     games = WindowGames(np.array([1, 1, 1]), np.array([0, 0, 1]), np.array([1, 1, 2]), np.array([1.0, 1.0, 0.5]),
                         np.array([0]), {"day": np.array([20, 10, 10]), "game_key": np.array([5, 9, 7])})

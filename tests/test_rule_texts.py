@@ -1,11 +1,11 @@
-"""pipeline.systems.texts.first_that_holds: the rule sets' np.select over texts, chosen
+"""pipeline.ruleset.texts.first_that_holds: the rule sets' np.select over texts, chosen
 by number and looked up, as Python strings."""
 from __future__ import annotations
 
 import numpy as np
 
+from pipeline.ruleset.texts import first_that_holds
 from pipeline.systems.fide.rules import Rule
-from pipeline.systems.texts import first_that_holds
 
 
 def test_the_first_condition_that_holds_gives_its_text_else_the_default():

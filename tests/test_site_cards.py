@@ -1,4 +1,4 @@
-"""Calculation cards as data (pipeline/systems/card.py) and as the site's HTML in each
+"""Calculation cards as data (pipeline/ruleset/card.py) and as the site's HTML in each
 language (pipeline/site/cards.py): the four rule sets' cards, their messages in the
 four catalogues (locale/<lang>/LC_MESSAGES/cards.po), Babel's numbers and dates, the
 text of `ratings explain` made from the same data, names escaped."""

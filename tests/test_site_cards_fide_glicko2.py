@@ -10,7 +10,7 @@ import pytest
 
 import pipeline.systems.fide.replay as fide_replay
 from pipeline.rate.series import series_in
-from pipeline.systems.card import carded_players
+from pipeline.ruleset.card import carded_players
 from pipeline.systems.fide.card import fide_card_text
 from pipeline.systems.glicko2.card import glicko2_card_text
 from tests.as_user import ratings

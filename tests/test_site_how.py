@@ -1,4 +1,4 @@
-"""The "How ratings are computed" page (pipeline/systems/explanation.py, each rule set's
+"""The "How ratings are computed" page (pipeline/ruleset/explanation.py, each rule set's
 explanation.py, pipeline/site/how.py): every number on it is the rule set's own,
 computed from its parameters in force, compared here with values worked out by hand
 from the rules (the reasoning beside each); its words in four languages; a scenario's
@@ -15,11 +15,11 @@ import pytest
 
 from pipeline import systems
 from pipeline.rate.series import chosen
+from pipeline.ruleset.card import Line, Num
+from pipeline.ruleset.explanation import Table
 from pipeline.site.build import _Language
 from pipeline.site.how import explanation_html, how_page
 from pipeline.site.i18n import LANGUAGES, catalogue, translations
-from pipeline.systems.card import Line, Num
-from pipeline.systems.explanation import Table
 from pipeline.systems.fide.rules import HERE as FIDE_TABLES
 from pipeline.systems.go_belgium import GoBelgium
 from pipeline.systems.go_belgium.rules import RULES as GO_RULES

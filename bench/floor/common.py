@@ -63,7 +63,7 @@ def nullable(values: np.ndarray) -> pa.Array:
 
 
 def canonical_order(*keys: np.ndarray) -> np.ndarray:
-    """The order of pipeline.rate.periods._canonical_order (by list, white, black,
+    """The order of pipeline.ruleset.games._canonical_order (by list, white, black,
     score, then the carried columns): one packed sort, then only the rows whose packed
     keys tie sorted by the rest, so that the sums add the same numbers in the same order."""
     list_index, white, black, score, *carried = keys

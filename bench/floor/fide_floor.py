@@ -53,7 +53,7 @@ from bench.floor.common import (  # noqa: E402
     write_lists,
     write_pages,
 )
-from pipeline.rate.periods import local_indices  # noqa: E402
+from pipeline.ruleset.games import local_indices  # noqa: E402
 from pipeline.systems.fide import list_date  # noqa: E402
 from pipeline.systems.fide.calendar import monthly_calendar  # noqa: E402
 from pipeline.systems.fide.first_event import FirstEvents, rated_opponent_sides  # noqa: E402

@@ -45,7 +45,7 @@ from bench.floor.common import (  # noqa: E402
     write_lists,
     write_pages,
 )
-from pipeline.rate.periods import local_indices  # noqa: E402
+from pipeline.ruleset.games import local_indices  # noqa: E402
 from pipeline.systems.performance.calendar import nominal_calendar  # noqa: E402
 from pipeline.systems.performance.rules import published, rate_list  # noqa: E402
 

@@ -16,9 +16,9 @@ import pyarrow as pa
 
 from pipeline.analysis.played import GAME_TABLES
 from pipeline.analysis.sources import INITIAL, Source
-from pipeline.rate.periods import column
 from pipeline.rate.series import series_in
-from pipeline.systems.base import RuleSet
+from pipeline.ruleset.games import column
+from pipeline.ruleset.interface import RuleSet
 from pipeline.warehouse import sql_text
 
 # The accuracy table's `forecast`, what its own_ columns score: a rule set's own forecast, the

@@ -11,7 +11,7 @@ import duckdb
 import numpy as np
 
 from pipeline.analysis.sources import FIT, Source, SourceError, implausible_rating
-from pipeline.systems.base import RuleSet
+from pipeline.ruleset.interface import RuleSet
 
 MAX_STEPS = 200  # safeguarded Newton: a handful of steps; the bisections that guard it 60 more at most
 LARGEST_B = math.log(10) / 1e-6  # a scale under a millionth of a rating point: the games are separated

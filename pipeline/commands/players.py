@@ -15,8 +15,8 @@ from pipeline.flow import timed
 from pipeline.outputs import check_place, claim_folder
 from pipeline.progress import progress
 from pipeline.publish import write_bytes
-from pipeline.rate.replay import next_list
 from pipeline.rate.series import chosen, known_list, series_in
+from pipeline.ruleset.replay import next_list
 from pipeline.site.build import build_site
 from pipeline.site.i18n import LANGUAGES
 

@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from pipeline.config import today
+from pipeline.progress import progress
 from pipeline.rate.corrections import fixes_in_force, record_set_aside
+from pipeline.rate.initial import refuse_unreadable
 from pipeline.rate.series import Series
 from pipeline.rate.waiting import Waiting, as_day, closed, computed_from, waiting_games
 from pipeline.warehouse import scalar, stage_sql, transaction
@@ -24,7 +26,7 @@ from pipeline.warehouse import scalar, stage_sql, transaction
 if TYPE_CHECKING:  # numpy, pandas and Arrow are loaded when a series is rated, not by every command
     import pandas as pd  # that imports this package (`ratings submissions`)
 
-    from pipeline.systems.base import RatedList
+    from pipeline.ruleset.figures import RatedList
 
 
 class UnknownList(ValueError):
@@ -99,7 +101,7 @@ def from_list_of_each(con: duckdb.DuckDBPyConnection, series: list[Series],
     no series holds it."""
     if from_list is None or len(series) == 1:
         return {s.name: from_list for s in series}  # one series: rate_series refuses an unknown one itself
-    from pipeline.rate.contract import RuleSetFailed, running  # NumPy: loaded when series are rated
+    from pipeline.rate.contract import RuleSetFailed, running  # why: NumPy, loaded when series are rated
 
     held, waits = {}, None
     for s in series:
@@ -159,14 +161,13 @@ def computed_lists(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, 
     """The series' lists computed, in order, from the first one whose inputs changed (or
     `from_list`) to the last whose window has closed, each from the stored state of the
     one before, not stored; and the games waiting for the lists after it."""
-    import pandas as pd
+    # Each line below loads pandas, NumPy or Arrow: when a series is rated, not with `ratings submissions`.
+    import pandas as pd  # why: pandas, loaded when a series is rated
 
-    from pipeline.progress import progress
-    from pipeline.rate.contract import rated_period
-    from pipeline.rate.initial import refuse_unreadable
-    from pipeline.rate.periods import list_row
-    from pipeline.rate.store import COMMON_TABLES
-    from pipeline.systems.base import Period
+    from pipeline.rate.contract import rated_period  # why: NumPy, loaded when a series is rated
+    from pipeline.rate.periods import list_row  # why: NumPy and Arrow, loaded when a series is rated
+    from pipeline.rate.store import COMMON_TABLES  # why: Arrow (the store's rows), loaded when a series is rated
+    from pipeline.ruleset.interface import Period  # why: NumPy and Arrow (the kernel's games), as the lines above
 
     rs = series.rule_set
     parameters = json.dumps(rs.parameter_values(), sort_keys=True)
@@ -227,7 +228,7 @@ def rate_series(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, fro
     is. A progress bar (per list) shows on a terminal; `show_progress=None` decides
     from the terminal, False hides it.
     """
-    from pipeline.rate.store import store
+    from pipeline.rate.store import store  # why: Arrow, loaded when a series is rated
 
     computed = computed_lists(con, run_id, series, from_list, show_progress)
     if computed.frames is None:

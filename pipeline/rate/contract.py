@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING
 import duckdb
 import numpy as np
 
+from pipeline.ruleset.figures import LIST_FIGURES
 from pipeline.systems import ORIGINS, described_rule_set
-from pipeline.systems.base import LIST_FIGURES
 
 if TYPE_CHECKING:
     from pipeline.rate.series import Series
-    from pipeline.systems.base import Outcome, Period
+    from pipeline.ruleset.interface import Outcome, Period
 
 # What the machine or the user must act on, never a rule set's failure: passed on as it is.
 ENVIRONMENT = (OSError, MemoryError, duckdb.OutOfMemoryException, duckdb.IOException)
@@ -120,13 +120,13 @@ def checked_outcome(series: Series, period: Period, ids: np.ndarray | None, befo
 
 def figures_refused(series: Series, figures: dict, refused) -> None:
     """`refused(...)` raised when the list's figures lack one of ListFigures' (the `lists` row's
-    NOT NULL columns, pipeline.systems.base) or of the rule set's own `figures`, or when one of
+    NOT NULL columns, pipeline.ruleset.figures) or of the rule set's own `figures`, or when one of
     ListFigures' is not a whole number of 0 or more."""
     own = tuple(series.rule_set.figures.values())
     missing = [f for f in (*LIST_FIGURES, *own) if f not in figures]
     if missing:
         raise refused(f"figures without {', '.join(missing)}", f" (a list's figures are {', '.join(LIST_FIGURES)}, "
-                      "pipeline.systems.base.ListFigures" + (f", and its own {', '.join(own)}" if own else "") + ")")
+                      "pipeline.ruleset.figures.ListFigures" + (f", and its own {', '.join(own)}" if own else "") + ")")
     for name in LIST_FIGURES:
         value = figures[name]
         if not (np.ndim(value) == 0 and isinstance(value, int | np.integer | float | np.floating)

@@ -86,9 +86,9 @@ def fixes_in_force(con: duckdb.DuckDBPyConnection, ids: np.ndarray) -> dict:
     """The latest correction in force of each player at each list of the series whose
     signatures were just computed (the temp table corrections_in_force, those set aside
     left out): list_id → Fixes (player indices, ratings, reasons)."""
-    import numpy as np
+    import numpy as np  # why: loaded when a series is rated, not by `ratings correct`, which imports this module
 
-    from pipeline.systems.base import Fixes
+    from pipeline.ruleset.interface import Fixes  # why: the kernel loads NumPy, as above
 
     rows = con.execute("""select list_id, player_id, arg_max(rating, correction_id), arg_max(reason, correction_id)
                           from corrections_in_force where set_aside is null

@@ -14,7 +14,7 @@ from pipeline.rate.series import SeriesError, series_in, warehouse_game
 from pipeline.warehouse import scalar
 
 if TYPE_CHECKING:
-    from pipeline.systems.base import RuleSet
+    from pipeline.ruleset.interface import RuleSet
 
 NAMED = 10  # the refused ratings a message names; the others are counted
 

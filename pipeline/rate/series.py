@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from pipeline import systems
+from pipeline.ruleset.words import span
 from pipeline.warehouse import row, scalar
 
 if TYPE_CHECKING:  # loaded with a rule set, by the commands that read a series (not `ratings submissions`)
-    from pipeline.systems.base import RuleSet
+    from pipeline.ruleset.interface import RuleSet
 
 
 class SeriesError(ValueError):
@@ -130,11 +131,6 @@ def known_list(con: duckdb.DuckDBPyConnection, series: Series, list_id: str) -> 
     if list_id not in held:
         raise SeriesError(f"no list {list_id!r} in {series.name}: its lists are {span(held)}")
     return list_id
-
-
-def span(held: list[str]) -> str:
-    """A series' lists (in order) in words: the first … the last."""
-    return f"{held[0]} … {held[-1]}" if len(held) > 1 else (held[0] if held else "none yet")
 
 
 def official(con: duckdb.DuckDBPyConnection, system: str, run_id: int, parameters: dict | None = None) -> Series:

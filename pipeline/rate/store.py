@@ -11,8 +11,9 @@ import datetime as dt
 
 import duckdb
 
-from pipeline.rate.periods import Columns, to_arrow
-from pipeline.systems.base import SHARED_KEYS, joined
+from pipeline.rate.periods import to_arrow
+from pipeline.ruleset.games import Columns
+from pipeline.ruleset.tables import SHARED_KEYS, joined
 from pipeline.warehouse import scalar, sql_text, stage_sql, transaction
 
 COMMON_TABLES = ("lists", "player_state", "calculations")  # every rule set fills them

@@ -42,7 +42,7 @@ def computed_from(window_end: dt.date) -> dt.date:
 
 def closed(periods: pd.DataFrame, today: dt.date) -> pd.Series:
     """Whether each period's window has closed: `today` after its last day."""
-    import pandas as pd  # loaded when a series is rated, not by every command importing pipeline.rate
+    import pandas as pd  # why: loaded when a series is rated, not by every command importing pipeline.rate
 
     return pd.to_datetime(periods["window_end"]) < pd.Timestamp(today)
 

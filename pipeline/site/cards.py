@@ -1,4 +1,4 @@
-"""A calculation card (pipeline/systems/card.py) as HTML in one of the site's languages:
+"""A calculation card (pipeline/ruleset/card.py) as HTML in one of the site's languages:
 its sentences from the gettext catalogues (locale/<lang>/LC_MESSAGES/cards.po), its
 numbers and dates by Babel, opponents and events linked to their pages, every name
 escaped. The games table fits a phone: the columns a reader can do without are
@@ -14,9 +14,9 @@ from babel.dates import format_date
 from babel.numbers import format_decimal
 from markupsafe import Markup, escape
 
+from pipeline.ruleset.card import RATING_USED, Card, Game, Games, Line, Num
 from pipeline.site.i18n import locale
 from pipeline.site.slugs import event_slug
-from pipeline.systems.card import RATING_USED, Card, Game, Games, Line, Num
 
 # The page's own words, besides each card's: the columns every games table has, and
 # whether a game counts. (tests/test_site_cards.py checks them in every catalogue.)

@@ -25,7 +25,8 @@ from pipeline.publish import (
     pairing_lists,
 )
 from pipeline.publish.record import file_digest
-from pipeline.rate.series import SeriesError, own_views, span
+from pipeline.rate.series import SeriesError, own_views
+from pipeline.ruleset.words import span
 from pipeline.warehouse import stage
 
 # Each format: the suffix publish names its file by (OUT/lists/<list_id><suffix>), its label.

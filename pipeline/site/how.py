@@ -1,5 +1,5 @@
 """The "How ratings are computed" page (DIR/<lang>/how.html): a rule set's explanation
-(RuleSet.explanation, pipeline/systems/explanation.py) in one of the site's languages,
+(RuleSet.explanation, pipeline/ruleset/explanation.py) in one of the site's languages,
 its words from the catalogues (locale/<lang>/LC_MESSAGES/how.po), its numbers by Babel
 as the cards' are (pipeline/site/cards.py). The page is made from the rule set alone,
 with its parameters in force: any rule set's site, a Go federation's too, gets it."""
@@ -9,9 +9,9 @@ from collections.abc import Callable
 
 from markupsafe import Markup
 
+from pipeline.ruleset.card import Num
+from pipeline.ruleset.explanation import Explanation, Section, Table
 from pipeline.site.cards import sentence_html, value_html
-from pipeline.systems.card import Num
-from pipeline.systems.explanation import Explanation, Section, Table
 
 PAGE = "how.html"
 DEPTH = 1  # beside the index

@@ -15,8 +15,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.rate import found_periods
-from pipeline.rate.replay import next_window
 from pipeline.rate.waiting import as_day, computed_from, waiting_games
+from pipeline.ruleset.replay import next_window
 from pipeline.site.data import played_view
 from pipeline.warehouse import stage_sql
 

@@ -1,7 +1,7 @@
 """The rule sets, and the registry: the only place where a rule set's name becomes code.
 
 A rule set is a folder under pipeline/systems/ whose package defines RULE_SET, a
-subclass of pipeline.systems.base.RuleSet (its rules, calendar, state, rating of a
+subclass of pipeline.ruleset.interface.RuleSet (its rules, calendar, state, rating of a
 period, card, what it publishes). Adding one is adding a folder and one line here;
 `register` adds one from anywhere (a test), and a federation's own installed package
 adds one by declaring it in the entry-point group `ratings.rule_sets` (name = module).
@@ -17,8 +17,10 @@ import os
 import re
 from typing import TYPE_CHECKING
 
+from pipeline.ruleset.parameters import allowed
+
 if TYPE_CHECKING:
-    from pipeline.systems.base import RuleSet
+    from pipeline.ruleset.interface import RuleSet
 
 # name → module defining RULE_SET
 REGISTRY: dict[str, str] = {
@@ -49,7 +51,7 @@ class UnknownRuleSet(LookupError):
 
 
 class RuleSetRefused(UnknownRuleSet, ValueError):
-    """A rule set whose class breaks a contract of the interface (pipeline/systems/contracts.py:
+    """A rule set whose class breaks a contract of the interface (pipeline/ruleset/contracts.py:
     its tables, its schema, its methods' signatures): not loaded, as one that fails to import."""
 
 
@@ -77,6 +79,7 @@ def _discover() -> None:
     if _discovered or os.environ.get(IGNORE_INSTALLED):
         return
     _discovered = True
+    # why: importlib.metadata loads only when installed rule sets are read, not by `ratings query --help`
     from importlib.metadata import entry_points
 
     for point in entry_points(group=ENTRY_POINTS):
@@ -135,8 +138,8 @@ def rule_set_class(name: str) -> type[RuleSet]:
     installed, or its package cannot give one (it fails to import, defines no RULE_SET, or
     one of another name), RuleSetRefused when its class breaks a contract of the interface,
     the message naming the package."""
-    from pipeline.systems.base import RuleSet  # NumPy: loaded with a rule set, not by `ratings --help`
-    from pipeline.systems.contracts import broken_contract  # imports the interface (NumPy), as the line above
+    from pipeline.ruleset.contracts import broken_contract  # why: imports the interface (NumPy), as the line below
+    from pipeline.ruleset.interface import RuleSet  # why: NumPy, loaded with a rule set, not by `ratings --help`
 
     _discover()
     if name in REFUSED:
@@ -150,7 +153,7 @@ def rule_set_class(name: str) -> type[RuleSet]:
                              f"({type(err).__name__}: {err})") from err
     if not (isinstance(cls, type) and issubclass(cls, RuleSet)):
         raise UnknownRuleSet(f"{described_rule_set(name)} cannot be loaded: {REGISTRY[name]} defines no RULE_SET "
-                             "subclass of pipeline.systems.base.RuleSet")
+                             "subclass of pipeline.ruleset.interface.RuleSet")
     if cls.name != name:
         raise UnknownRuleSet(f"{REGISTRY[name]} defines the rule set {cls.name!r}, registered as {name!r}")
     if broken := broken_contract(cls):
@@ -194,9 +197,7 @@ def rule_set(name: str, parameters: dict | None = None, stored: bool = False) ->
 
 def _refuse_out_of_range(system: str, chosen, where: str) -> None:
     """ParameterError for the first parameter outside what its field allows
-    (pipeline/systems/parameters.py), nan and infinities included."""
-    from pipeline.systems.parameters import allowed
-
+    (pipeline/ruleset/parameters.py), nan and infinities included."""
     values = dataclasses.asdict(chosen)
     for f in dataclasses.fields(chosen):
         rule = allowed(f)

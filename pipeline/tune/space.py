@@ -1,6 +1,6 @@
 """The space a study searches (`ratings tune --space FILE.toml`): for each parameter
 of the rule set, a range of whole numbers, a range of numbers, or a list of choices,
-checked against the rule set's parameter dataclass (pipeline/systems/parameters.py)
+checked against the rule set's parameter dataclass (pipeline/ruleset/parameters.py)
 before any trial is rated.
 
     [senior_quota]        # a range: whole numbers where the parameter is one
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline import systems
-from pipeline.systems.parameters import allowed
+from pipeline.ruleset.parameters import allowed
 
 GRID_MOST = 10_000  # a discrete space of at most this many points (and of no more than --trials) is a grid
 

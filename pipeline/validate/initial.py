@@ -20,7 +20,7 @@ KINDS = {"integer": "a whole number", "bigint": "a whole number", "double": "a n
 def declared_initial_columns() -> list[tuple[str, str, str, type | None]]:
     """(rule set, column, SQL type, its model) for each initial column a registered rule set
     declares. A rule set that cannot be loaded (its package failing to import, or its class
-    refused: pipeline/systems/contracts.py) declares none: the others' columns are judged all
+    refused: pipeline/ruleset/contracts.py) declares none: the others' columns are judged all
     the same, and its own are kept as the file gave them (the row's `extra`)."""
     found = []
     for name in systems.names():

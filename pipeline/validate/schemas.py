@@ -14,13 +14,12 @@ duplicates, calendar windows) are SQL, in sql/validate/.
 """
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Optional
 
 import duckdb
 import numpy as np
 import pandas as pd
 import pandera.pandas as pa
-import pyarrow
 from pandera.typing import Series
 
 from pipeline.config import (
@@ -34,6 +33,7 @@ from pipeline.config import (
 from pipeline.formats.cells import CONTROL_RE2
 from pipeline.formats.fide_layout import FIDE_WIDEST, TITLE_WIDTHS
 from pipeline.input_layout import EVENT_ID
+from pipeline.ruleset.initial import Day, Int, Number, Text  # the typed columns as DuckDB hands them over
 from pipeline.validate.model_checks import ARROW_CHECKS, Derived, Parse, RowCheck
 from pipeline.warehouse import sql_name, sql_text
 
@@ -79,11 +79,6 @@ def from_extra(sql: str) -> dict[str, Derived]:
     return {"derived": Derived(sql)}
 
 
-# The typed columns as DuckDB hands them over (Arrow, without a copy into NumPy).
-Int = Series[Annotated[pd.ArrowDtype, pyarrow.int64()]]
-Number = Series[Annotated[pd.ArrowDtype, pyarrow.float64()]]
-Day = Series[Annotated[pd.ArrowDtype, pyarrow.date32()]]
-Text = Series[Annotated[pd.ArrowDtype, pyarrow.string()]]
 
 # Each check's form as validation runs it (pipeline/validate/model_checks.py: SQL over
 # the typed rows, or the writers' own Arrow check), by its name, the reason: the Pandera

@@ -7,9 +7,10 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from pipeline.rate.periods import local_indices, mark_corrections
-from pipeline.systems.base import Fixes, Outcome, Period, RatedList, RuleSet
-from pipeline.systems.explanation import Explanation
+from pipeline.ruleset.explanation import Explanation
+from pipeline.ruleset.figures import RatedList
+from pipeline.ruleset.games import local_indices, mark_corrections
+from pipeline.ruleset.interface import Fixes, Outcome, Period, RuleSet
 from pipeline.systems.fide.explanation import explained
 from pipeline.systems.fide.calendar import list_date as calendar_list_date
 from pipeline.systems.fide.calendar import monthly_calendar

@@ -16,7 +16,7 @@ import numpy as np
 import pyarrow as pa
 
 from pipeline.progress import progress
-from pipeline.systems.card import (CHESS_COLUMNS, RESULTS, Card, Correction, Game, Games, Line, Num, chess_cells,
+from pipeline.ruleset.card import (CHESS_COLUMNS, RESULTS, Card, Correction, Game, Games, Line, Num, chess_cells,
                                    corrections, day, said, text)
 from pipeline.systems.fide.replay import FideList, fide_list
 from pipeline.systems.fide.rules import FideRules, Rule, SideUse, expected_score, rating_difference

@@ -10,7 +10,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from pipeline.rate.periods import WindowGames, span_rated, window_games
+from pipeline.ruleset.games import WindowGames, span_rated, window_games
 from pipeline.systems.fide.calendar import list_date, monthly_calendar
 from pipeline.systems.fide.first_event import first_games_before
 

@@ -8,8 +8,8 @@ import datetime as dt
 
 import numpy as np
 
-from pipeline.systems.card import Line, Num
-from pipeline.systems.explanation import Explanation, Section, Table, parameters_section
+from pipeline.ruleset.card import Line, Num
+from pipeline.ruleset.explanation import Explanation, Section, Table, parameters_section
 from pipeline.systems.fide.rules import FideRules, expected_score, initial_ratings, k_factor, rating_difference
 
 # A first rating's example: five games against opponents rated 1600 on average, 3 points.

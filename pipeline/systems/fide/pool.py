@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from pipeline.rate.periods import column
+from pipeline.ruleset.games import column
 from pipeline.systems.fide.first_event import FirstEvents
 
 EPOCH = pd.Timestamp("1970-01-01")

@@ -1,5 +1,5 @@
 """A FIDE list recomputed for its calculation cards: one replay of the list
-(pipeline/rate/replay.py) and every term a card shows, for every player and every
+(pipeline/ruleset/replay.py) and every term a card shows, for every player and every
 game side at once (K and its rule per event, the difference the 400-point rule
 leaves, each event's K × Σ(S − E), the tournament performance, an unrated
 player's pool), so that the cards of a whole list are read from arrays
@@ -13,8 +13,8 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from pipeline.rate.replay import replayed
-from pipeline.systems.base import NotFound
+from pipeline.ruleset.interface import NotFound
+from pipeline.ruleset.replay import replayed
 from pipeline.systems.fide.first_event import NO_EVENT, NONE
 from pipeline.systems.fide.pool import EPOCH
 from pipeline.systems.fide.rules import FideRules, PeriodResult, Rule, SideUse, is_junior, k_factor, \

@@ -28,8 +28,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pipeline.systems.parameters import a_date, within
-from pipeline.systems.texts import first_that_holds
+from pipeline.ruleset.parameters import a_date, within
+from pipeline.ruleset.texts import first_that_holds
 
 HERE = Path(__file__).parent  # the rule set's tables are data files beside its code
 EPOCH = pd.Timestamp("1970-01-01")  # days in the games arrays count from it
@@ -54,7 +54,7 @@ class FideRules:
     """Parameters of the FIDE Elo; defaults are the regulations in force (B02, 2024/2025)."""
 
     # Each default is the regulations'; beside it, what a --rules file may set instead
-    # (pipeline/systems/parameters.py): ratings run from 1 to 3000.
+    # (pipeline/ruleset/parameters.py): ratings run from 1 to 3000.
     difference_cap: float = within(400.0, 0, 3000, above=True)  # seed: "plus de 400 points compte pour 400"
     # B02 since October 2025; None: the seed's rule, no exception
     cap_exempt_from: float | None = within(2650.0, 1, 3000, none=True)

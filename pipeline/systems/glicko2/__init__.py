@@ -11,9 +11,12 @@ from dataclasses import dataclass
 import duckdb
 import numpy as np
 
-from pipeline.rate.periods import column, mark_corrections
-from pipeline.systems.base import Fixes, Outcome, Period, RatedList, RuleSet, Shown, SiteFace
-from pipeline.systems.explanation import Explanation
+from pipeline.ruleset.explanation import Explanation
+from pipeline.ruleset.figures import RatedList
+from pipeline.ruleset.games import column, mark_corrections
+from pipeline.ruleset.interface import Fixes, Outcome, Period, RuleSet
+from pipeline.ruleset.site_face import Shown, SiteFace
+from pipeline.systems.glicko2.card import glicko2_card, glicko2_card_text, glicko2_cards_data
 from pipeline.systems.glicko2.explanation import explained
 from pipeline.systems.glicko2.rules import Glicko2Rules, game_expectation, period_result, published, to_glicko2
 
@@ -34,7 +37,7 @@ class _InitialColumns:
     set (a command that only reads its lists) loads no pandas."""
 
     def __get__(self, instance, owner):
-        from pipeline.systems.glicko2.initial import InitialColumns
+        from pipeline.systems.glicko2.initial import InitialColumns  # why: Pandera, loaded when the model is read
         return InitialColumns
 
 
@@ -42,7 +45,7 @@ def period_calendar(first: dt.date, last: dt.date, months: int):
     """The periods of `months` months (starting in January, so they divide the year)
     covering first … last: list_id (YYYY-MM, the month after the period: the month the
     list is published in, R1), window_start, window_end."""
-    import pandas as pd
+    import pandas as pd  # why: loaded when the periods are found, not with the rule set (a command reading its lists)
 
     def start_of(day: dt.date) -> pd.Period:
         month = pd.Period(day, "M")
@@ -167,17 +170,14 @@ class Glicko2(RuleSet):
             detail=r)
 
     def card(self, con, series, player_id, list_id):
-        from pipeline.systems.glicko2.card import glicko2_card
         return glicko2_card(con, series, self, player_id, list_id)
 
     bulk_cards = True  # a list's cards from one query of what it stored (card.py)
 
     def card_data(self, con, series, list_id, player_ids=None):
-        from pipeline.systems.glicko2.card import glicko2_cards_data
         return glicko2_cards_data(con, series, self, list_id, player_ids)
 
     def cards(self, con, series, list_id, player_ids=None):
-        from pipeline.systems.glicko2.card import glicko2_card_text, glicko2_cards_data
         return {p: glicko2_card_text(c) for p, c in glicko2_cards_data(con, series, self, list_id, player_ids).items()}
 
 

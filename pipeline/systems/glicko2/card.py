@@ -8,8 +8,8 @@ import re
 import duckdb
 import pyarrow as pa
 
-from pipeline.systems.base import NotFound
-from pipeline.systems.card import Card, Correction, Line, Num, day
+from pipeline.ruleset.card import Card, Correction, Line, Num, day
+from pipeline.ruleset.interface import NotFound
 from pipeline.systems.glicko2.rules import published
 
 

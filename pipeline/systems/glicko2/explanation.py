@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.systems.card import Line, Num
-from pipeline.systems.explanation import Explanation, Section, parameters_section
+from pipeline.ruleset.card import Line, Num
+from pipeline.ruleset.explanation import Explanation, Section, parameters_section
 from pipeline.systems.glicko2.rules import CENTRE, SCALE, Glicko2Rules, period_result
 
 # Glickman 2013's example: a player at 1500 (RD 200) meets 1400 (RD 30), 1550 (RD 100) and

@@ -10,9 +10,9 @@ from dataclasses import fields
 import pandas as pd
 import pandera.pandas as pa
 
+from pipeline.ruleset.initial import Number
+from pipeline.ruleset.parameters import Allowed, allowed
 from pipeline.systems.glicko2.rules import Glicko2Rules
-from pipeline.systems.parameters import Allowed, allowed
-from pipeline.validate.schemas import Number
 
 RANGES = {f.name: allowed(f) for f in fields(Glicko2Rules)}
 DEVIATION, VOLATILITY = RANGES["initial_deviation"], RANGES["initial_volatility"]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.systems.parameters import one_of, within
+from pipeline.ruleset.parameters import one_of, within
 
 SCALE = 173.7178  # Glickman 2013, step 2: the Glicko-2 scale is the Glicko scale divided by 173.7178
 CENTRE = 1500.0  # Glickman 2013, step 2: mu = (r - 1500) / 173.7178, whatever a newcomer starts from

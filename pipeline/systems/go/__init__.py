@@ -17,10 +17,13 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from pipeline.rate.periods import column, local_indices
-from pipeline.systems.base import Fixes, Outcome, Period, RatedList, RuleSet, Shown, SiteFace
+from pipeline.ruleset.card import cards_one_by_one
+from pipeline.ruleset.figures import RatedList
+from pipeline.ruleset.games import column, local_indices
+from pipeline.ruleset.interface import Fixes, Outcome, Period, RuleSet
+from pipeline.ruleset.site_face import Shown, SiteFace
+from pipeline.ruleset.texts import first_that_holds
 from pipeline.systems.go.grades import corrected_level, grade_text, level_of_points, levels_of_grades, middle_of
-from pipeline.systems.texts import first_that_holds
 from pipeline.config import GO_MAX_RATING, GO_MIN_RATING
 
 HERE = Path(__file__).parent
@@ -219,12 +222,11 @@ class GoRuleSet(RuleSet):
             detail=r)
 
     def card(self, con, series, player_id, list_id):
-        from pipeline.systems.go.card import go_card
+        from pipeline.systems.go.card import go_card  # why: it reads go_ffg1984's rules, whose package imports this one
         return go_card(con, series, self, player_id, list_id)
 
     def card_data(self, con, series, list_id, player_ids=None):
-        from pipeline.systems.card import cards_one_by_one
-        from pipeline.systems.go.card import go_card_data
+        from pipeline.systems.go.card import go_card_data  # why: as go_card above
         return cards_one_by_one(go_card_data, con, series, self, list_id, player_ids)
 
 

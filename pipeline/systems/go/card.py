@@ -5,8 +5,8 @@ from __future__ import annotations
 import duckdb
 import numpy as np
 
-from pipeline.systems.base import NotFound
-from pipeline.systems.card import RATING_USED, RESULT, Card, Column, Correction, Game, Games, Line, Num, said
+from pipeline.ruleset.card import RATING_USED, RESULT, Card, Column, Correction, Game, Games, Line, Num, said
+from pipeline.ruleset.interface import NotFound
 from pipeline.systems.go_ffg1984.rules import COUNTED_CASES
 
 OUTCOMES = {1.0: "win", 0.0: "loss", 0.5: "jigo"}

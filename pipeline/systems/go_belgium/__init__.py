@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from pipeline.systems.explanation import Explanation
+from pipeline.ruleset.explanation import Explanation
+from pipeline.ruleset.texts import first_that_holds
 from pipeline.systems.go import GoRuleSet, Rated
 from pipeline.systems.go_belgium.explanation import explained
 from pipeline.systems.go_belgium.rules import *  # noqa: F403 (the rules, for their users)
 from pipeline.systems.go_belgium.rules import (EventResult, GoBelgiumRules, con_and_a, expected_result, game_weight,
                                                handicap_terms, rate_event)
-from pipeline.systems.texts import first_that_holds
 
 
 class GoBelgium(GoRuleSet):

@@ -10,8 +10,8 @@ import datetime as dt
 
 import numpy as np
 
-from pipeline.systems.card import Line, Num
-from pipeline.systems.explanation import Explanation, Section, Table, parameters_section
+from pipeline.ruleset.card import Line, Num
+from pipeline.ruleset.explanation import Explanation, Section, Table, parameters_section
 from pipeline.systems.go.grades import level_of_points, levels_of_grades, middle_of
 from pipeline.systems.go_belgium.rules import GoBelgiumRules, con_and_a, rate_event
 

@@ -27,8 +27,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from pipeline.ruleset.parameters import a_date, within
 from pipeline.systems.go.grades import level_of_points, next_level
-from pipeline.systems.parameters import a_date, within
 
 HERE = Path(__file__).parent  # the rule set's tables are data files beside its code
 
@@ -43,7 +43,7 @@ class GoBelgiumRules:
     """Parameters of the Belgian Go rating; defaults are the rules as written."""
 
     # Each default is the rules'; beside it, what a --rules file may set instead
-    # (pipeline/systems/parameters.py): Go points run from -2450 to 1000 (ruling G6).
+    # (pipeline/ruleset/parameters.py): Go points run from -2450 to 1000 (ruling G6).
     # the stronger player's expectation is 0.986 − 1/(e^(d/A) + 1): an expectation, at most 1
     asymmetry: float = within(0.986, 0.5, 1)
     symmetric_expectation: bool = False  # True: the seed's table and examples (1 − 1/(e^(d/A) + 1))

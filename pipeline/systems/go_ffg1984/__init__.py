@@ -16,9 +16,10 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from pipeline.rate.periods import local_indices
-from pipeline.systems.base import Fixes, Outcome, Period, RatedList
-from pipeline.systems.explanation import Explanation
+from pipeline.ruleset.explanation import Explanation
+from pipeline.ruleset.figures import RatedList
+from pipeline.ruleset.games import local_indices
+from pipeline.ruleset.interface import Fixes, Outcome, Period
 from pipeline.systems.go_ffg1984.explanation import explained
 from pipeline.systems.go import EventGames, GoRuleSet, GoState, side_rows
 from pipeline.systems.go.grades import grade_text, level_of_points

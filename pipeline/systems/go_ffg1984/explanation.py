@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.systems.card import Line, Num
-from pipeline.systems.explanation import Explanation, Section, Table, parameters_section
+from pipeline.ruleset.card import Line, Num
+from pipeline.ruleset.explanation import Explanation, Section, Table, parameters_section
 from pipeline.systems.go_ffg1984.rules import Ffg1984Rules, game_changes
 
 # The table's games: the winner's points minus the loser's, and the stones the winner received.

@@ -25,13 +25,13 @@ from enum import StrEnum
 
 import numpy as np
 
-from pipeline.systems.parameters import within
+from pipeline.ruleset.parameters import within
 
 
 @dataclass(frozen=True)
 class Ffg1984Rules:
     # Each default is the article's; beside it, what a --rules file may set instead
-    # (pipeline/systems/parameters.py): a divisor of 0 would divide by zero.
+    # (pipeline/ruleset/parameters.py): a divisor of 0 would divide by zero.
     stone_value: float = within(100.0, 0, 1000, above=True)
     loser_loses: float = within(10.0, 0, 1000)  # case 1
     step: float = within(10.0, 0, 1000)  # the + 10 of case 1

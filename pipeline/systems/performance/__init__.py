@@ -7,9 +7,11 @@ from dataclasses import dataclass, replace
 import duckdb
 import numpy as np
 
-from pipeline.rate.periods import column, local_indices, mark_corrections
-from pipeline.systems.base import Fixes, Outcome, Period, RatedList, RuleSet, SiteFace
-from pipeline.systems.explanation import Explanation
+from pipeline.ruleset.explanation import Explanation
+from pipeline.ruleset.figures import RatedList
+from pipeline.ruleset.games import column, local_indices, mark_corrections
+from pipeline.ruleset.interface import Fixes, Outcome, Period, RuleSet
+from pipeline.ruleset.site_face import SiteFace
 from pipeline.systems.performance.calendar import list_season, nominal_calendar
 from pipeline.systems.performance.components import component_labels
 from pipeline.systems.performance.explanation import explained
@@ -135,21 +137,21 @@ class Performance(RuleSet):
             detail=result)
 
     def card(self, con, series, player_id, list_id):
-        from pipeline.systems.performance.card import card
+        from pipeline.systems.performance.card import card  # why: its replay loads pandas; reading the lists does not
         return card(con, series, self, player_id, list_id)
 
     bulk_cards = True
 
     def cards(self, con, series, list_id, player_ids=None):
-        from pipeline.systems.performance.card import cards
+        from pipeline.systems.performance.card import cards  # why: as card above
         return cards(con, series, self, list_id, player_ids)
 
     def card_data(self, con, series, list_id, player_ids=None):
-        from pipeline.systems.performance.card import cards_data
+        from pipeline.systems.performance.card import cards_data  # why: as card above
         return cards_data(con, series, self, list_id, player_ids)
 
     def whatif(self, con, series, player_id, opponent, list_id):
-        from pipeline.systems.performance.card import whatif
+        from pipeline.systems.performance.card import whatif  # why: as card above
         return whatif(con, series, self, player_id, opponent, list_id)
 
 

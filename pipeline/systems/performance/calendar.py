@@ -23,7 +23,7 @@ def _month_end(year: int, month: int) -> dt.date:
 
 def nominal_calendar(first_day: dt.date, last_day: dt.date) -> pd.DataFrame:
     """The nominal lists whose windows cover first_day … last_day, in order."""
-    import pandas as pd
+    import pandas as pd  # why: loaded when the periods are found, not with the rule set (a command reading its lists)
 
     rows = []
     year = first_day.year

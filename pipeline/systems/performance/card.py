@@ -1,7 +1,7 @@
 """A player's calculation card for one list under the performance Elo, and what-if
 outcomes of a game.
 
-The list's computation is replayed from the warehouse (pipeline/rate/replay.py:
+The list's computation is replayed from the warehouse (pipeline/ruleset/replay.py:
 the state after the list before, the window's games): it is deterministic, so the
 replay is the published computation, with every intermediate value at hand.
 """
@@ -14,10 +14,10 @@ import numpy as np
 import pyarrow as pa
 
 from pipeline.progress import progress
-from pipeline.rate.replay import replayed
-from pipeline.systems.base import NotFound
-from pipeline.systems.card import (CHESS_COLUMNS, RESULTS, Card, Correction, Game, Games, Line, Num, chess_cells,
+from pipeline.ruleset.card import (CHESS_COLUMNS, RESULTS, Card, Correction, Game, Games, Line, Num, chess_cells,
                                    corrections, day, said, text)
+from pipeline.ruleset.interface import NotFound
+from pipeline.ruleset.replay import replayed
 from pipeline.systems.performance.rules import ListResult, PerformanceRules, Rule, bonus, compatible
 
 

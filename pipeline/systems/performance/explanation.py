@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.systems.card import Line, Num
-from pipeline.systems.explanation import Explanation, Section, Table, parameters_section
+from pipeline.ruleset.card import Line, Num
+from pipeline.ruleset.explanation import Explanation, Section, Table, parameters_section
 from pipeline.systems.performance.rules import (PerformanceRules, bonus, compatible, published,
                                                 rated_players_ratings, totals)
 

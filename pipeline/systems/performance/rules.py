@@ -28,9 +28,9 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.systems.parameters import one_of, within
+from pipeline.ruleset.parameters import one_of, within
+from pipeline.ruleset.texts import first_that_holds
 from pipeline.systems.performance.components import anchored
-from pipeline.systems.texts import first_that_holds
 
 HERE = Path(__file__).parent  # the rule set's tables are data files beside its code
 
@@ -45,7 +45,7 @@ class PerformanceRules:
     """Parameters of the performance Elo; defaults are the seed's values."""
 
     # Each default is the seed's; beside it, what a --rules file may set instead
-    # (pipeline/systems/parameters.py): ratings run from 1 to 3000.
+    # (pipeline/ruleset/parameters.py): ratings run from 1 to 3000.
     compatibility_gap: float = within(350.0, 0, 3000, above=True)  # seed II.2: "à moins de 350 points"
     entry_games: int = within(8, 1, 100)  # seed I: entry after 8 compatible games
     # A quota above the brake's weight would weigh the old rating negatively in the

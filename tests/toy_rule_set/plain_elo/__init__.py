@@ -13,8 +13,9 @@ import numpy as np
 import pandas as pd
 import pandera.pandas as pa
 
-from pipeline.rate.periods import column
-from pipeline.systems.base import Fixes, Outcome, Period, RatedList, RuleSet
+from pipeline.ruleset.figures import RatedList
+from pipeline.ruleset.games import column
+from pipeline.ruleset.interface import Fixes, Outcome, Period, RuleSet
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,7 @@ class PlainElo(RuleSet):
                                where c.series = ? and c.list_id = ? and c.player_id = ?""",
                            [series.name, list_id, player_id]).fetchall()
         if not rows:
-            from pipeline.systems.base import NotFound
+            from pipeline.ruleset.interface import NotFound
             raise NotFound(f"player {player_id} has no game in list {list_id!r}")
         previous, games, score, unrounded, rating, to_date = rows[0]
         start = self.parameters.start if previous is None else previous

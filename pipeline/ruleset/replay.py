@@ -10,8 +10,9 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from pipeline.rate.series import Series, span
-from pipeline.systems.base import NotFound, Period
+from pipeline.ruleset.games import window_games
+from pipeline.ruleset.interface import NotFound, Period, SeriesOfLists
+from pipeline.ruleset.words import span
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ def _lists(con: duckdb.DuckDBPyConnection, series: str) -> pd.DataFrame:
                    params={"s": series}).df()
 
 
-def list_to_replay(con: duckdb.DuckDBPyConnection, series: Series, list_id: str) -> tuple[str | None, pd.DataFrame]:
+def list_to_replay(con: duckdb.DuckDBPyConnection, series: SeriesOfLists, list_id: str) -> tuple[str | None, pd.DataFrame]:
     """The list before `list_id` (None: the initial ratings) and `list_id`'s window:
     a computed list, or the next one (whose window may already hold games)."""
     lists = _lists(con, series.name)
@@ -45,7 +46,7 @@ def list_to_replay(con: duckdb.DuckDBPyConnection, series: Series, list_id: str)
                    + (f" (and the next one, {following}, from the games so far)" if following else ""))
 
 
-def next_window(con: duckdb.DuckDBPyConnection, series: Series) -> pd.DataFrame:
+def next_window(con: duckdb.DuckDBPyConnection, series: SeriesOfLists) -> pd.DataFrame:
     """The window after the latest list computed, in the rule set's calendar."""
     lists = _lists(con, series.name)
     if lists.empty:
@@ -54,12 +55,12 @@ def next_window(con: duckdb.DuckDBPyConnection, series: Series) -> pd.DataFrame:
     return series.rule_set.calendar(day, day)
 
 
-def next_list(con: duckdb.DuckDBPyConnection, series: Series) -> str:
+def next_list(con: duckdb.DuckDBPyConnection, series: SeriesOfLists) -> str:
     """The list after the latest one computed (its window may already hold games)."""
     return next_window(con, series)["list_id"].iloc[0]
 
 
-def replayed(con: duckdb.DuckDBPyConnection, series: Series, player_id: int | None, list_id: str,
+def replayed(con: duckdb.DuckDBPyConnection, series: SeriesOfLists, player_id: int | None, list_id: str,
              extra: dict | None = None) -> Replayed:
     """The inputs of `list_id` as the rating stage had them, and where the player is
     (None: every player of the list, me = -1); `extra`: other game columns wanted
@@ -75,7 +76,6 @@ def replayed(con: duckdb.DuckDBPyConnection, series: Series, player_id: int | No
     period = Period(0, one["list_id"].iloc[0], pd.Timestamp(one["window_start"].iloc[0]).date(),
                     pd.Timestamp(one["window_end"].iloc[0]).date())
     if extra:
-        from pipeline.rate.periods import window_games
         games = window_games(con, one, extra).of(0)
     else:
         games = series.rule_set.period_games(con, series.name, one).of(0)

@@ -17,7 +17,8 @@ import inspect
 import re
 
 from pipeline.config import SQL_DIR
-from pipeline.systems.base import SHARED_KEYS, RuleSet
+from pipeline.ruleset.interface import RuleSet
+from pipeline.ruleset.tables import SHARED_KEYS
 
 _NAME = r'(?:main\.)?"?(\w+)"?'
 CREATED = re.compile(rf"\bcreate\s+(?:or\s+replace\s+)?table\s+(?:if\s+not\s+exists\s+)?{_NAME}", re.IGNORECASE)
@@ -85,5 +86,5 @@ def _signatures(cls: type[RuleSet]) -> str | None:
             inspect.signature(getattr(cls, name)).bind(*args, **kwargs)
         except (TypeError, ValueError):  # not callable, or it takes other arguments
             return (f"its {name} cannot take what the pipeline passes: {name}({', '.join(declared.parameters)}), "
-                    f"as pipeline.systems.base.RuleSet declares it")
+                    f"as pipeline.ruleset.interface.RuleSet declares it")
     return None

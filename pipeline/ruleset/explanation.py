@@ -1,6 +1,6 @@
 """How a rule set computes its ratings, as data: the site's "How ratings are computed"
 page (pipeline/site/how.py renders it in each language). The sentences are the cards'
-`Line`s (pipeline/systems/card.py: an English msgid and its values), so every number
+`Line`s (pipeline/ruleset/card.py: an English msgid and its values), so every number
 on the page is a value the rule set computed from its parameters in force, never
 text typed beside the code: a scenario's parameters give its own page.
 
@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Union
 
-from pipeline.systems.card import Line, Num, Value, _checked, _nested
+from pipeline.ruleset.card import Line, Num, Value, _checked, _nested
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ import datetime as dt
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -38,120 +38,33 @@ import duckdb
 import numpy as np
 
 from pipeline.progress import progress
-from pipeline.rate.periods import calendar_windows, window_games
-from pipeline.systems.card import carded_players
-from pipeline.systems.explanation import Explanation, default_explanation
+from pipeline.ruleset.card import carded_players
+from pipeline.ruleset.explanation import Explanation, default_explanation
+from pipeline.ruleset.figures import RatedList
+from pipeline.ruleset.games import Columns, calendar_windows, window_games
+from pipeline.ruleset.schema import schema_file
+from pipeline.ruleset.site_face import SiteFace
+from pipeline.ruleset.tables import joined
 from pipeline.warehouse import initial_columns_sql, stage, stage_sql
 
 if TYPE_CHECKING:  # pandas for the annotations: a command that only reads the lists never loads it
     import pandas as pd
 
-    from pipeline.rate.periods import Columns  # one list's part of a table
-    from pipeline.systems.card import Card
+    from pipeline.ruleset.card import Card
 
 
-@dataclass(frozen=True)
-class RatedList:
-    """A list computed, as the run reports it."""
-
-    list_id: str
-    games: int
-    players_rated: int
-    figures: tuple[tuple[str, int], ...] = ()  # the rule set's own, under its headings (RuleSet.figures)
-    revision: int | None = None  # None: recomputed, unchanged
-
-
-@dataclass(frozen=True)
-class ListFigures:
-    """The figures every list's `lists` row carries, whatever its rule set: `Outcome.figures`
-    holds each of them by name (a whole number, 0 or more), then the rule set's own (its
-    `figures`, stored in its `lists` extension). Checked when returned
-    (pipeline/rate/contract.py)."""
-
-    games_rated: int  # the games its rating counted
-    forfeits: int  # the period's forfeits: stored and reported, never rated
-    players_rated: int  # the players with a rating after it
-    new_players: int  # of them, those without one before it
-
-
-LIST_FIGURES: tuple[str, ...] = tuple(f.name for f in fields(ListFigures))
+class NotFound(LookupError):
+    """An unknown player, list or event, or a card the rule set does not have."""
 
 
 class SeriesOfLists(Protocol):
     """The series a card, a list's cards or a what-if is asked of, as the pipeline passes it
     (pipeline.rate.series.Series): `name` keys its rows in every table (a scenario's
-    lists are a series of their own)."""
+    lists are a series of their own), `rule_set` computes it."""
 
     name: str
     scenario: bool
-
-
-# The keys of the shared tables: a rule set's own table of its columns of one is keyed the same.
-SHARED_KEYS: dict[str, tuple[str, ...]] = {"player_state": ("series", "list_id", "player_id"),
-                                           "calculations": ("series", "list_id", "player_id"),
-                                           "lists": ("series", "list_id")}
-
-
-def joined(shared: str, own: str | None, keys_of: str | None = None) -> str:
-    """SQL of a relation `shared` with the columns of `own` (a rule set's table of its columns
-    of it) joined on the keys of the shared table `keys_of` (default: `shared`)."""
-    if own is None:
-        return shared
-    return f"(select * from {shared} left join {own} using ({', '.join(SHARED_KEYS[keys_of or shared])}))"
-
-
-@dataclass(frozen=True)
-class Shown:
-    """A column the site shows beside the rating: its key in the JSON API and in the
-    site's rows, its heading (a message of the site's catalogues, translated on each
-    page), and its value as SQL of one row (see SiteFace for which)."""
-
-    key: str
-    heading: str
-    sql: str
-    # SQL of its standing on the ranking, read before the rating (higher first: a Go grade
-    # ranks before the points); None: the ranking does not read it.
-    ranks: str | None = None
-    wide: bool = False  # left out on a phone (under 40em), as the shared tables' "wide" columns
-
-
-@dataclass(frozen=True)
-class SiteFace:
-    """What `ratings site` shows of a rule set (pipeline/site/), so that any rule set, a
-    federation's own included, gets a site from the same code. The defaults are a chess
-    rating's: lists, a rating printed as the history view publishes it, nothing beside it."""
-
-    # What a period is on the pages: "lists" (a list a period) or "events" (a Go event:
-    # the ranking after each event, the event's page its calculations).
-    periods: str = "lists"
-    # Beside the rating on the ranking, the club and the player's history: SQL of `s`, the
-    # rule set's player_state row with its own columns (RuleSet.extensions).
-    state: tuple[Shown, ...] = ()
-    # On an event's page, each player's: SQL of `h`, a row of the rule set's history view
-    # (RuleSet.history: its name, its period column, its order), on the event's period.
-    event: tuple[Shown, ...] = ()
-    # The rating printed, SQL of `s` (None: rating_history's, the published lists' rating).
-    rating: str | None = None
-    # Its games in chess's `games` columns (game_key, date, event, round, white_id, black_id,
-    # result 1-0 0-1 1/2-1/2 +/- -/+ -/-, white_score, file_id, row_number), which the event
-    # pages and the pending games read (None: `games` itself).
-    played: str | None = None
-    # Each game's own columns on the event pages: SQL of `g`, a row of `played`.
-    game_columns: tuple[Shown, ...] = ()
-    # How the age categories count an age: the year the list's season ends minus the birth
-    # year, less this. 1: the age on 1 January of that year of a player whose birthday is
-    # later; 0: ruling R2's count, whose juniors are the site's Under 20.
-    age_offset: int = 1
-
-    def ranked_by(self) -> str:
-        """SQL of a site row's standing on the ranking, higher first: the rating, or a list
-        of the ranking columns' standings then the rating, compared in order."""
-        ranks = [c.key + "_rank" for c in self.state if c.ranks]
-        return f"[{', '.join(ranks)}, rating]" if ranks else "rating"
-
-
-class NotFound(LookupError):
-    """An unknown player, list or event, or a card the rule set does not have."""
+    rule_set: RuleSet
 
 
 @dataclass(frozen=True)
@@ -272,7 +185,8 @@ class RuleSet(ABC):
         schema.sql beside its code, else beside the code of the nearest class it derives from
         that has one (a subclass of a shipped rule set keeps its parent's tables). A rule set
         may declare it otherwise by overriding this."""
-        path = schema_file(type(self))
+        hierarchy = type(self).__mro__
+        path = schema_file(hierarchy[:hierarchy.index(RuleSet)])
         return path.read_text() if path is not None else None
 
     def extended(self, table: str) -> str:
@@ -348,7 +262,7 @@ class RuleSet(ABC):
 
     def card_data(self, con: duckdb.DuckDBPyConnection, series: SeriesOfLists, list_id: str,
                   player_ids: Iterable[int] | None = None) -> dict[int, Card]:
-        """The cards of a list as data (pipeline/systems/card.py: the CLI's text and the site's
+        """The cards of a list as data (pipeline/ruleset/card.py: the CLI's text and the site's
         pages in each language are made from it): of `player_ids`, or of every player with a
         calculation on it."""
         raise NotFound(f"the {self.name} rules have no calculation card")
@@ -371,7 +285,7 @@ class RuleSet(ABC):
 
     def explanation(self) -> Explanation:
         """How its ratings are computed, from its parameters in force and its own functions
-        (pipeline/systems/explanation.py; the site's page in each language): by default
+        (pipeline/ruleset/explanation.py; the site's page in each language): by default
         its parameters, by name, with their values."""
         return default_explanation(self)
 
@@ -390,21 +304,3 @@ class RuleSet(ABC):
     def whatif(self, con: duckdb.DuckDBPyConnection, series: SeriesOfLists, player_id: int, opponent: float,
                list_id: str) -> str:
         raise NotFound(f"whatif is not available under the {self.name} rules")
-
-
-def _module_folder(cls: type) -> Path | None:
-    """The folder of the module defining `cls` (None: a module without a file)."""
-    file = getattr(sys.modules.get(cls.__module__), "__file__", None)
-    return Path(file).parent if file else None
-
-
-def schema_file(cls: type[RuleSet]) -> Path | None:
-    """The schema.sql of a rule set's class: beside its module, else beside the module of the
-    nearest class of its hierarchy that has one (None: no class below RuleSet has one)."""
-    for klass in cls.__mro__:
-        if klass is RuleSet:
-            return None
-        folder = _module_folder(klass)
-        if folder is not None and (folder / "schema.sql").is_file():
-            return folder / "schema.sql"
-    return None
