@@ -1,4 +1,5 @@
-"""The Pandera models of pipeline/validate/schemas.py written out as the checks
+"""The Pandera models of pipeline/validate/schemas.py, and those of the rule sets'
+initial columns declared as SQL (RuleSet.InitialColumns), written out as the checks
 validation runs (pipeline/validate/model_checks.py reads them, without pandas):
 
     python -m pipeline.validate.compile      # rewrites pipeline/validate/checks.json
@@ -15,6 +16,7 @@ import pandas as pd
 import pandera.pandas as pa
 import pyarrow
 
+from pipeline import systems
 from pipeline.validate import schemas
 from pipeline.validate.model_checks import COMPILED, ColumnCheck
 from pipeline.warehouse import sql_text
@@ -54,11 +56,33 @@ def compiled(model: type[pa.DataFrameModel]) -> dict:
             "checks": [dataclasses.asdict(c) for c in checks], "row_checks": row_checks}
 
 
+def initial_columns_models() -> dict[str, type[pa.DataFrameModel]]:
+    """The models of the initial columns of the pipeline's own rule sets (RuleSet.InitialColumns)
+    that validation runs compiled: those whose every check has a form (schemas.check,
+    row_check). The others (Glicko-2's Python checks, an installed package's model) run in
+    Pandera (pipeline/validate/initial.py)."""
+    found = {}
+    for name in systems.names():
+        if name in systems.ORIGINS:  # an installed or registered rule set: not the pipeline's file
+            continue
+        model = systems.rule_set_class(name).InitialColumns
+        try:
+            compiled(model) if model is not None else None
+        except ValueError:
+            continue
+        if model is not None:
+            found[name] = model
+    return found
+
+
 def compiled_text() -> str:
     """checks.json as the models give it now."""
-    data = {"written_by": "python -m pipeline.validate.compile, from pipeline/validate/schemas.py: do not edit",
+    data = {"written_by": "python -m pipeline.validate.compile, from pipeline/validate/schemas.py and the rule "
+                          "sets' initial columns: do not edit",
             "kinds": {kind: model.__name__ for kind, model in schemas.SCHEMAS.items()},
-            "models": {model.__name__: compiled(model) for model in MODELS}}
+            "models": {model.__name__: compiled(model) for model in MODELS},
+            "initial_columns": {name: [model.__name__, systems.rule_set_class(name).game, compiled(model)]
+                                for name, model in initial_columns_models().items()}}
     return json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
 
 

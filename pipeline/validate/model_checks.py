@@ -110,16 +110,25 @@ def _compiled() -> dict:
     return json.loads(COMPILED.read_text(encoding="utf-8"))
 
 
+def _model(name: str, m: dict) -> Model:
+    return Model(name, tuple(m["columns"]), tuple(m["not_null"]),
+                 {c: Parse(**p) for c, p in m["parses"].items()},
+                 {c: Derived(**d) for c, d in m["derived"].items()},
+                 tuple(ColumnCheck(**c) for c in m["checks"]),
+                 tuple(RowCheck(**{**c, "reads": tuple(c["reads"])}) for c in m["row_checks"]))
+
+
 @cache
 def compiled_models() -> dict[str, Model]:
     """Every model of checks.json, by its class name."""
-    data = _compiled()
-    return {name: Model(name, tuple(m["columns"]), tuple(m["not_null"]),
-                        {c: Parse(**p) for c, p in m["parses"].items()},
-                        {c: Derived(**d) for c, d in m["derived"].items()},
-                        tuple(ColumnCheck(**c) for c in m["checks"]),
-                        tuple(RowCheck(**{**c, "reads": tuple(c["reads"])}) for c in m["row_checks"]))
-            for name, m in data["models"].items()}
+    return {name: _model(name, m) for name, m in _compiled()["models"].items()}
+
+
+@cache
+def initial_models() -> dict[str, tuple[str, Model]]:
+    """The pipeline's own rule sets' models of their initial columns (RuleSet.InitialColumns)
+    whose every check is declared as SQL or an Arrow check, compiled: rule set → (its game, model)."""
+    return {rule_set: (game, _model(name, m)) for rule_set, (name, game, m) in _compiled()["initial_columns"].items()}
 
 
 def kind_models() -> dict[str, str]:

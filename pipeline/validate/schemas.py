@@ -222,36 +222,17 @@ class PlayersInput(PlayerRows):
 
 
 RATING = f"negative or absurd rating (not a number from {MIN_RATING} to {MAX_RATING})"
-ARCHIVE_PERFORMANCE = f"absurd archived performance (not a number from {MIN_RATING} to {MAX_RATING})"
-ARCHIVE_GAMES = "archived games must be a whole number from 1 to 7"
-PEAK_RATING = f"absurd peak rating (not a number from {MIN_RATING} to {MAX_RATING})"
 
 
 class RatingsInput(PlayerRows):
+    """An initial rating, as every rule set reads it: the player and the rating (none: an
+    unrated player). What a rule set starts from besides, and its rules about the row (the
+    national Elo's archives, FIDE's games to date and peak), are its own initial columns,
+    checked by its own model (RuleSet.InitialColumns: pipeline/validate/initial.py)."""
+
     rating: Number = pa.Field(nullable=True, metadata=parsed(NUMBER, RATING))
-    archive_performance: Number = pa.Field(nullable=True, metadata=parsed(NUMBER, ARCHIVE_PERFORMANCE))
-    archive_games: Int = pa.Field(nullable=True, metadata=parsed(whole("[1-7]"), ARCHIVE_GAMES))
-    games_total: Int = pa.Field(nullable=True, metadata=parsed(
-        whole("[0-9]{1,6}"), "games_total must be a whole number of games (0 or more)"))
-    peak_rating: Number = pa.Field(nullable=True, metadata=parsed(NUMBER, PEAK_RATING))
 
     _rating = check("rating", name=RATING, sql=between(MIN_RATING, MAX_RATING))
-
-    _archive_performance = check("archive_performance", name=ARCHIVE_PERFORMANCE,
-                                 sql=between(MIN_RATING, MAX_RATING))
-
-    _peak_rating = check("peak_rating", name=PEAK_RATING, sql=between(MIN_RATING, MAX_RATING))
-
-    _peak_at_least_rating = row_check(
-        name="peak_rating is below the rating (the peak is the highest published rating)",
-        reads=("peak_rating", "rating"), sql="{peak_rating} >= {rating}")
-    _archives_paired = row_check(name="archive_performance and archive_games go together",
-                                 reads=("archive_performance", "archive_games"),
-                                 sql="({archive_performance} is null) = ({archive_games} is null)")
-    _archives_unrated = row_check(name="a rated player has no archives (seed: Pa/Na only for unrated players)",
-                                  reads=("rating", "archive_games"), sql="{rating} is null or {archive_games} is null")
-    _something = row_check(name="neither a rating nor archives", reads=("rating", "archive_games"),
-                           sql="{rating} is not null or {archive_games} is not null")
 
 
 LIST_ID = r"[0-9]{4}-(0[1-9]|1[0-2])"

@@ -16,10 +16,19 @@ from pipeline.systems.fide.calendar import monthly_calendar
 from pipeline.systems.fide.card import fide_card, fide_card_text, fide_cards_data, fide_whatif
 from pipeline.systems.fide.events import FideGames, fide_period_games, place_fide_games
 from pipeline.systems.fide.first_event import rated_opponent_sides
-from pipeline.systems.fide.pool import EPOCH, FideState, fide_starting_state, state_arrays
+from pipeline.systems.fide.pool import EPOCH, INITIAL_COLUMNS, FideState, fide_starting_state, state_arrays
 from pipeline.systems.fide.rules import *  # noqa: F403 (the rules, for their users)
 from pipeline.systems.fide.rules import (FideRules, PeriodResult, event_sides, expected_score, is_junior, k_factor,
                                          rate_sides, rating_difference)
+
+
+class _InitialColumns:
+    """The Pandera model of the initial columns, loaded when it is read (as Glicko-2's);
+    validation runs the model compiled."""
+
+    def __get__(self, instance, owner):
+        from pipeline.systems.fide.initial import FideInitialColumns
+        return FideInitialColumns
 
 
 class Fide(RuleSet):
@@ -36,6 +45,9 @@ class Fide(RuleSet):
     published_state = ("player_id", "rating::integer as rating", "games_total", "peak_rating::integer as peak_rating",
                        "k", "inactive")
     pairing_state = ("k", "birth_year", "inactive")  # FIDE's TXT layout: K, B-day, the inactive flag
+    # games to date and peak, which choose K (X5), in the row's `extra` as the file gave them
+    initial_columns = INITIAL_COLUMNS
+    InitialColumns = _InitialColumns()
 
     forecast_columns = ("s.rating as rating",)  # the list's rating, as its games are rated from
 

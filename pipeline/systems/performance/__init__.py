@@ -35,6 +35,15 @@ class PerformanceState:
                                 np.append(self.archive_games, 0)), len(self.ids)
 
 
+class _InitialColumns:
+    """The Pandera model of the initial columns, loaded when it is read (as Glicko-2's):
+    importing the rule set loads no pandas; validation runs the model compiled."""
+
+    def __get__(self, instance, owner):
+        from pipeline.systems.performance.initial import PerformanceInitialColumns
+        return PerformanceInitialColumns
+
+
 class Performance(RuleSet):
     name = "performance"
     title = "the performance Elo"
@@ -47,6 +56,9 @@ class Performance(RuleSet):
     extensions = {"player_state": "performance_state", "calculations": "performance_calculations",
                   "lists": "performance_lists"}
     figures = {"rounds": "rounds_used", "moving": "players_still_moving"}  # R9, in the run's summary
+    # Pa and Na of a still-unrated player (R6, R7), in the row's `extra` as the file gave them
+    initial_columns = {"archive_performance": "double", "archive_games": "integer"}
+    InitialColumns = _InitialColumns()
     published_state = ("player_id", "rating::integer as rating", "archive_performance",
                        "nullif(archive_games, 0) as archive_games")
     publishes_estimates = True  # R12
@@ -78,7 +90,8 @@ class Performance(RuleSet):
         players = con.sql(f"""
             select p.player_id, p.birth_year, s.rating, s.archive_performance, s.archive_games
             from players p left join (
-                select player_id, rating, archive_performance, archive_games from initial_ratings where $before is null
+                select player_id, rating, archive_performance, archive_games from ({self.initial_ratings_sql()})
+                where $before is null
                 union all
                 select player_id, rating, archive_performance, archive_games from {self.extended("player_state")}
                 where series = $series and list_id = $before
