@@ -11,10 +11,11 @@ each checked by the rule set's own Pandera model (RuleSet.InitialColumns):
   values typed as declared (`initial_column_reasons`): a row whose value does not parse or
   fails a check is rejected with the column, the rule set and the file's text.
 
-A rule set's model judges a ratings part that gives one of its columns, and every ratings
+A compiled model judges a ratings part that gives one of its columns, and every ratings
 part validated for a run that rates its lists (pipeline/rate/initial.py: rule_sets_of_run):
 its rules about the whole row ("neither a rating nor archives") are its own, never another
-rule set's reason to refuse an input (ruling R14's principle)."""
+rule set's reason to refuse an input (ruling R14: each rule set checks the initial ratings
+it reads). One run in Pandera judges the columns a part gives."""
 from __future__ import annotations
 
 from dataclasses import replace
