@@ -16,12 +16,18 @@ REQUIRED = {
 }
 OPTIONAL = {
     "players": ("birth_year", "club", "estimated_rating", "grade"),
-    "ratings": ("archive_performance", "archive_games", "games_total", "peak_rating"),
+    "ratings": (),  # the rule sets' own columns are kept in `extra` (RuleSet.initial_columns)
     "calendar": (),
     "games": ("game_id", "event", "round"),
     "events": ("class", "board_size", "rated_in", "games_scheduled"),
     "go_games": ("handicap", "weight", "round"),
 }
+
+
+# The kinds whose other columns are kept, as the file gave them, in `extra` (JSON): the
+# registry's (federation, title, sex, ...) and the initial ratings' (the rule sets' own
+# starting state: RuleSet.initial_columns).
+WITH_EXTRA = ("players", "ratings")
 
 
 def columns(kind: str) -> tuple[str, ...]:

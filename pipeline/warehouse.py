@@ -33,7 +33,7 @@ class WarehouseMissing(WarehouseError):
     """A command that reads the warehouse was given a path where there is none."""
 
 
-WAREHOUSE_VERSION = 13  # the layout of sql/schema.sql and sql/migrations/; 2: lists have revisions; 3: the FIDE
+WAREHOUSE_VERSION = 14  # the layout of sql/schema.sql and sql/migrations/; 2: lists have revisions; 3: the FIDE
 # rule set; 4: submissions, withdrawn rows, registry versions, corrections with a trail; 5: series (several rule
 # sets); 6: events for chess too (rated_in, games_scheduled), lists in their rating order (position);
 # 7: published_files (what each list's publication wrote); 8: reject_closures and duplicate_decisions (the
@@ -43,7 +43,8 @@ WAREHOUSE_VERSION = 13  # the layout of sql/schema.sql and sql/migrations/; 2: l
 # no longer rates their player, or would not be made (rated_at_entry, set_aside, set_aside_run); 12: the games
 # a series does not rate (excluded_games: a history bound is a rule set's) and a tournament file's own dates
 # (file_dates, ruling D1); 13: what a study's trials are scored by (studies.score: the rule set's own
-# forecast or the yardstick) and the yardstick's figures beside (study_trials.yardstick_*)
+# forecast or the yardstick) and the yardstick's figures beside (study_trials.yardstick_*); 14: the national
+# Elo's and FIDE's initial columns in the initial ratings' `extra`, their rule sets' own (RuleSet.initial_columns)
 # sql/schema.sql is the current layout, all a new warehouse runs; sql/migrations/<n>.sql brings layout n - 1 to n.
 # A warehouse of layout 6 or later is brought up to date at its first writable connection; an older one is refused
 # (rebuild it).

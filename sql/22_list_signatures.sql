@@ -42,7 +42,7 @@ correction_sums as (  -- those in force: withdrawn and set aside ones left out (
 ),
 starting_point as (
     select (select coalesce(sum(hash(player_id, birth_year)), 0) from players)
-         + (select coalesce(sum(hash(player_id, rating, archive_performance, archive_games, games_total, peak_rating, extra)), 0) from initial_ratings)
+         + (select coalesce(sum(hash(player_id, rating, extra)), 0) from initial_ratings)
          + hash(getvariable('parameters'))
            as h
 ),

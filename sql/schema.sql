@@ -77,9 +77,8 @@ create table if not exists staged_players (
 create table if not exists staged_ratings (
     file_id integer not null, row_number bigint not null,
     fixes_file integer, fixes_row bigint,  -- the rejected row this one fixes (ratings rejects)
-    player_id varchar, rating varchar, archive_performance varchar, archive_games varchar,
-    games_total varchar, peak_rating varchar,
-    extra json                             -- the file's other columns: a rule set's own (RuleSet.initial_columns)
+    player_id varchar, rating varchar,
+    extra json                             -- the file's other columns: the rule sets' own (RuleSet.initial_columns)
 );
 create table if not exists staged_calendar (
     file_id integer not null, row_number bigint not null,
@@ -184,17 +183,16 @@ create table if not exists players (
 -- computed (lists.registry_version).
 create table if not exists player_versions as select 0::bigint as version, 0 as run_id, * from players limit 0;
 
+-- What every rule set starts from: the player and the rating (null: unrated). A rule set's
+-- own starting state (the national Elo's archives, FIDE's games to date and peak,
+-- Glicko-2's deviation) is in `extra`, as the file gave it, checked at validation by the
+-- rule set's own model and read through its initial_ratings_sql() (RuleSet.initial_columns).
 create table if not exists initial_ratings (
-    player_id           bigint primary key,
-    rating              double,
-    archive_performance double,
-    archive_games       integer,
-    file_id             integer not null,
-    row_number          bigint not null,
-    games_total         integer,           -- FIDE: rated games to date (null: established, 30 or more)
-    peak_rating         double,            -- FIDE: highest published rating (null: the rating)
-    extra               json               -- a rule set's own starting state (RuleSet.initial_columns), checked
-                                           -- by its own model at validation
+    player_id  bigint primary key,
+    rating     double,
+    file_id    integer not null,
+    row_number bigint not null,
+    extra      json
 );
 
 create table if not exists calendar (

@@ -4,15 +4,20 @@ checks (SQL over the typed rows, the writers' Arrow checks) fail exactly the row
 columns and checks Pandera's own validation of the same typed rows fails."""
 from __future__ import annotations
 
+import json
+
 import duckdb
 import pandas as pd
 import pandera.pandas as pa
 import pytest
 
 from pipeline.input_layout import columns
+from pipeline.systems.fide.initial import FideInitialColumns
+from pipeline.systems.performance.initial import PerformanceInitialColumns
 from pipeline.validate import schemas
 from pipeline.validate.compile import COMPILED, compiled, compiled_text, pandera_failures
-from pipeline.validate.model_checks import Model, compiled_models, schema_of
+from pipeline.validate.initial import with_initial_columns
+from pipeline.validate.model_checks import Model, compiled_models, initial_models, schema_of
 from pipeline.validate.typed import create_schema_failures, typed_rows_sql
 
 LONG_NAME = "N" * 61  # the FIDE list's name column holds 60
@@ -68,10 +73,18 @@ HOSTILE = {
     ],
 }
 
+
+
+class ChessRatings(schemas.RatingsInput, PerformanceInitialColumns, FideInitialColumns):
+    """The shared ratings model with the national Elo's and FIDE's initial columns, as
+    validation runs them for a part that gives them (with_initial_columns)."""
+
+
 # Every model validation may choose, with its kind and the Pandera model it compiles.
 CASES = [(kind, schemas.SCHEMAS[kind], schema_of(kind, "chess")) for kind in ("players", "calendar", "games",
                                                                                 "events", "go_games")]
-CASES += [("ratings", schemas.RatingsInput, schema_of("ratings", "chess")),
+CASES += [("ratings", ChessRatings, with_initial_columns(schema_of("ratings", "chess"), set(),
+                                                         {"performance", "fide"}, "chess")),
           ("ratings", schemas.GoRatingsInput, schema_of("ratings", "go")),
           ("events", schemas.GoEventsInput, schema_of("events", None))]
 
@@ -89,6 +102,11 @@ def typed(kind: str, model: Model, rows: list[dict]) -> duckdb.DuckDBPyConnectio
     extra = ", extra varchar" if kind in ("players", "ratings") else ""
     con.execute(f"""create table staged (file_id integer, row_number bigint, fixes_file integer, fixes_row bigint
                     {extra}, {', '.join(f'"{c}" varchar' for c in cols)})""")
+    if extra:  # the file's other columns (a rule set's initial columns) are staged in `extra`
+        rows = [{**{c: v for c, v in row.items() if c in cols or c == "extra"},
+                 **({"extra": json.dumps(others)} if (others := {c: v for c, v in row.items()
+                                                                 if c not in cols and c != "extra"}) else {})}
+                for row in rows]
     for number, row in enumerate(rows, start=1):
         names = ["file_id", "row_number", *row]
         con.execute(f"insert into staged ({', '.join(f'{chr(34)}{n}{chr(34)}' for n in names)}) values "
@@ -133,3 +151,11 @@ def test_every_model_is_compiled_and_no_rule_set_adds_a_check_to_one():
     assert set(compiled_models()) == {m.__name__ for m in (*schemas.SCHEMAS.values(), schemas.GoRatingsInput,
                                                             schemas.GoEventsInput)}
     assert schema_of("ratings", "chess") == compiled_models()["RatingsInput"]
+    # Issue 54, item 3: the shared ratings model is the player and the rating; the national
+    # Elo's and FIDE's columns are their own models' (compiled: their checks are SQL), and
+    # Glicko-2's, whose checks are Python, run in Pandera (pipeline/validate/initial.py).
+    assert compiled_models()["RatingsInput"].columns == ("player_id", "rating")
+    assert {name: (game, model.name, model.columns) for name, (game, model) in initial_models().items()} == {
+        "performance": ("chess", "PerformanceInitialColumns", ("archive_performance", "archive_games")),
+        "fide": ("chess", "FideInitialColumns", ("games_total", "peak_rating")),
+    }

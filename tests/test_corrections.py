@@ -11,6 +11,7 @@ import pytest
 from tests.as_user import completed
 from tests.conftest import copy_built, write_rows
 from tests.test_go_pipeline import go_files  # noqa: F401 (a fixture)
+from tests.test_publication_record import SHARED_INITIAL_COLUMNS
 from tests.test_submissions import FIRST, SECOND, query, ratings_of
 
 
@@ -202,6 +203,7 @@ def test_a_warehouse_of_layout_10_knows_whether_its_corrections_lists_rated_thei
     with duckdb.connect(str(w)) as con:
         for column in ("rated_at_entry", "set_aside", "set_aside_run"):
             con.execute(f"alter table corrections drop column {column}")
+        con.execute(SHARED_INITIAL_COLUMNS)  # layout 14 moved them to `extra`
         con.execute("delete from warehouse_version where version > 10")
         con.execute("insert into warehouse_version select 10 where not exists (select 1 from warehouse_version)")
     events = write_rows(tmp_path / "events.csv", ["event_id", "name", "start_date", "end_date", "rated_in"],

@@ -216,4 +216,4 @@ def test_a_warehouse_of_another_layout_is_refused(cli, tmp_path):
     con.close()
     refused = cli("rate", "--warehouse", old, ok=False)
     assert refused.exit_code == 1
-    assert "has the layout of version 1, this pipeline needs version 13" in refused.output
+    assert "has the layout of version 1, this pipeline needs version 14" in refused.output

@@ -11,6 +11,7 @@ import pandas as pd
 
 from pipeline.warehouse import WAREHOUSE_VERSION
 from tests.conftest import write_rows
+from tests.test_publication_record import SHARED_INITIAL_COLUMNS
 
 GAMES_HEADER = ["date", "white_id", "black_id", "result", "game_id", "event", "round"]
 
@@ -220,12 +221,13 @@ def test_a_warehouse_of_layout_7_is_migrated_before_it_is_read(cli, published):
     with duckdb.connect(str(w)) as con:
         for table in ("reject_closures", "duplicate_decisions"):
             con.execute(f"drop table {table}")
+        con.execute(SHARED_INITIAL_COLUMNS)  # layout 14 moved them to `extra`
         con.execute("delete from warehouse_version where version > 7")
         con.execute("insert into warehouse_version select 7 where not exists (select 1 from warehouse_version)")
     # Read-only, it is refused with what to do (layout 9 moved the rule sets' columns to
     # tables of their own, which every reader joins), and left as it is.
     refused = cli("submissions", "--warehouse", w, ok=False)
-    assert refused.exit_code == 1 and "(ratings validate) brings it to version 13" in refused.output
+    assert refused.exit_code == 1 and "(ratings validate) brings it to version 14" in refused.output
     assert query(w, "select max(version) from warehouse_version") == [(7,)]
     # Its first writable command brings it to layout 9; the listings then read it.
     cli("validate", "--warehouse", w)

@@ -110,10 +110,24 @@ def test_another_format_builds_every_list_again(cli, published, built_lists):
     assert (out / "lists" / "2027-01.txt").is_file() and (out / "lists" / "2027-05-r1.txt").is_file()
 
 
+# Before layout 14, the national Elo's and FIDE's initial columns were shared columns.
+SHARED_INITIAL_COLUMNS = """
+    alter table initial_ratings add column archive_performance double;
+    alter table initial_ratings add column archive_games integer;
+    alter table initial_ratings add column games_total integer;
+    alter table initial_ratings add column peak_rating double;
+    alter table staged_ratings add column archive_performance varchar;
+    alter table staged_ratings add column archive_games varchar;
+    alter table staged_ratings add column games_total varchar;
+    alter table staged_ratings add column peak_rating varchar;"""
+
+
 def layout_6(w) -> None:
     """What a warehouse of layout 6 looked like: no published_files (7), no officer's decisions (8), no
-    games kept out of a series nor a tournament file's own dates (11)."""
+    games kept out of a series nor a tournament file's own dates (11), the national Elo's and FIDE's
+    initial columns shared (14)."""
     with duckdb.connect(str(w)) as con:
+        con.execute(SHARED_INITIAL_COLUMNS)
         for table in ("published_files", "reject_closures", "duplicate_decisions", "excluded_games", "file_dates"):
             con.execute(f"drop table {table}")
         con.execute("delete from warehouse_version where version > 6")
@@ -127,7 +141,7 @@ def columns_of(w) -> list[tuple]:
 
 
 def test_a_warehouse_of_layout_6_is_migrated_with_its_data(cli, published, published_once, built_lists):
-    assert WAREHOUSE_VERSION == 13
+    assert WAREHOUSE_VERSION == 14
     w, out = published
     with duckdb.connect(str(w), read_only=True) as con:
         games, lists = con.execute("select (select count(*) from games), (select count(*) from lists)").fetchall()[0]
@@ -135,11 +149,11 @@ def test_a_warehouse_of_layout_6_is_migrated_with_its_data(cli, published, publi
     # Read-only, it is refused with what to do (layout 9 moved the rule sets' columns to
     # their own tables, which readers join) and left as it is.
     refused = cli("query", "select list_id from lists order by 1", "--warehouse", w, ok=False)
-    assert "(ratings validate) brings it to version 13" in refused.output
+    assert "(ratings validate) brings it to version 14" in refused.output
     with duckdb.connect(str(w), read_only=True) as con:
         assert con.execute("select max(version) from warehouse_version").fetchall() == [(6,)]
-    # Writable, it is brought to layout 13: the same tables and columns as the warehouse
-    # it was copied from, made at layout 13.
+    # Writable, it is brought to layout 14: the same tables and columns as the warehouse
+    # it was copied from, made at layout 14.
     assert "no file changed" in cli("publish", "--warehouse", w, "--out", out).output
     assert sorted(built_lists) == ["2027-01", "2027-05"]  # no record yet: built, found identical
     assert columns_of(w) == columns_of(published_once / "w.duckdb")

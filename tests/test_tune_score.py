@@ -10,6 +10,7 @@ import math
 import duckdb
 import pyarrow.parquet as pq
 
+from tests.test_publication_record import SHARED_INITIAL_COLUMNS
 from tests.test_tune import fresh, space, stored_trials
 
 # Two players the initial list rates 2000 and 1500, two games in the first list's window:
@@ -96,6 +97,7 @@ def test_a_study_made_before_the_score_was_chosen_reads_as_yardstick(cli, tmp_pa
         for column in ("yardstick_train_log_loss", "yardstick_train_brier", "yardstick_test_log_loss",
                        "yardstick_test_brier", "official_yardstick_test_log_loss", "official_yardstick_test_brier"):
             con.execute(f"alter table study_trials drop column {column}")
+        con.execute(SHARED_INITIAL_COLUMNS)  # layout 14 moved them to `extra`
         con.execute("delete from warehouse_version where version > 12")
         con.execute("insert into warehouse_version select 12 where not exists (select 1 from warehouse_version)")
     cli("tune", "old", "--trials", "2", "--warehouse", str(w), "--out", str(tmp_path / "old"))

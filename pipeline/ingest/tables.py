@@ -25,7 +25,7 @@ from pipeline.formats.encodings import file_head
 from pipeline.formats.sniff import looks_like_egd, looks_like_opengotha, looks_like_trf
 from pipeline.ingest import published
 from pipeline.ingest.registry import blanked_columns, blanking_refusal
-from pipeline.input_layout import REQUIRED, columns, layout_refusal
+from pipeline.input_layout import REQUIRED, WITH_EXTRA, columns, layout_refusal
 from pipeline.warehouse import scalar, sql_name, sql_text, staged
 
 
@@ -217,10 +217,6 @@ def kind_of(con: duckdb.DuckDBPyConnection, path: Path, encoding: str | None = N
 # The staged kinds with a `problem` column, found while reading a row (sql/schema.sql).
 WITH_READING_PROBLEMS = ("games", "go_games")
 
-# The staged kinds whose other columns are kept, as the file gave them, in `extra` (JSON):
-# the registry's (federation, title, sex, ...) and the initial ratings' (a rule set's own
-# starting state: RuleSet.initial_columns).
-WITH_EXTRA = ("players", "ratings")
 
 # Columns `ratings rejects` adds to the rows it writes out: kept out of the data,
 # `file` and `row` name the rejected row a fixed row replaces.

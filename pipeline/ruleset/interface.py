@@ -27,6 +27,7 @@ its own:
 from __future__ import annotations
 
 import datetime as dt
+import importlib
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
@@ -98,6 +99,20 @@ class Outcome:
     figures: dict[str, Any]
     summary: RatedList
     detail: Any = None  # what a card needs besides the rows (the rule set's own result)
+
+
+class ModelOnRead:
+    """A rule set's `InitialColumns` named "module:Class", imported when it is read, the one
+    lazy loading a rule set needs: its model imports Pandera (and pandas), which a command
+    that only reads its lists never loads (tests/test_command_imports.py); validation reads
+    it for a file that gives its columns, or runs it compiled."""
+
+    def __init__(self, where: str):
+        self.where = where
+
+    def __get__(self, instance, owner) -> type:
+        module, _, name = self.where.partition(":")
+        return getattr(importlib.import_module(module), name)
 
 
 class RuleSet(ABC):

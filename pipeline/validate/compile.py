@@ -1,4 +1,5 @@
-"""The Pandera models of pipeline/validate/schemas.py written out as the checks
+"""The Pandera models of pipeline/validate/schemas.py, and those of the rule sets'
+initial columns declared as SQL (RuleSet.InitialColumns), written out as the checks
 validation runs (pipeline/validate/model_checks.py reads them, without pandas):
 
     python -m pipeline.validate.compile      # rewrites pipeline/validate/checks.json
@@ -15,6 +16,8 @@ import pandas as pd
 import pandera.pandas as pa
 import pyarrow
 
+from pipeline import systems
+from pipeline.ruleset.checks import CHECK_FORMS, ROW_CHECKS
 from pipeline.validate import schemas
 from pipeline.validate.model_checks import COMPILED, ColumnCheck
 from pipeline.warehouse import sql_text
@@ -35,18 +38,18 @@ def compiled(model: type[pa.DataFrameModel]) -> dict:
                 values = ", ".join(sql_text(v) for v in check.statistics["allowed_values"])
                 braces = values.replace("{", "{{").replace("}", "}}")  # kept through str.format
                 checks.append(ColumnCheck(UNKNOWN_CODE, name, sql=f"{{c}} in ({braces})"))
-            elif check.name in schemas.CHECK_FORMS:
-                form, what = schemas.CHECK_FORMS[check.name]
+            elif check.name in CHECK_FORMS:
+                form, what = CHECK_FORMS[check.name]
                 checks.append(ColumnCheck(check.name, name, **{form: what}))
             else:
                 raise ValueError(f"{model.__name__}.{name}: the check {check.name!r} has no form validation runs "
-                                 "(declare it with schemas.check)")
+                                 "(declare it with pipeline.ruleset.checks.check)")
     row_checks = []
     for check in schema.checks:
-        if check.name not in schemas.ROW_CHECKS:
+        if check.name not in ROW_CHECKS:
             raise ValueError(f"{model.__name__}: the row check {check.name!r} has no SQL (declare it with "
-                             "schemas.row_check)")
-        row_checks.append(dataclasses.asdict(schemas.ROW_CHECKS[check.name]))
+                             "pipeline.ruleset.checks.row_check)")
+        row_checks.append(dataclasses.asdict(ROW_CHECKS[check.name]))
     meta = {name: column.metadata or {} for name, column in schema.columns.items()}
     return {"columns": list(schema.columns), "not_null": [n for n, c in schema.columns.items() if not c.nullable],
             "parses": {n: dataclasses.asdict(m["parse"]) for n, m in meta.items() if "parse" in m},
@@ -54,11 +57,33 @@ def compiled(model: type[pa.DataFrameModel]) -> dict:
             "checks": [dataclasses.asdict(c) for c in checks], "row_checks": row_checks}
 
 
+def initial_columns_models() -> dict[str, type[pa.DataFrameModel]]:
+    """The models of the initial columns of the pipeline's own rule sets (RuleSet.InitialColumns)
+    that validation runs compiled: those whose every check has a form (schemas.check,
+    row_check). The others (Glicko-2's Python checks, an installed package's model) run in
+    Pandera (pipeline/validate/initial.py)."""
+    found = {}
+    for name in systems.names():
+        if name in systems.ORIGINS:  # an installed or registered rule set: not the pipeline's file
+            continue
+        model = systems.rule_set_class(name).InitialColumns
+        try:
+            compiled(model) if model is not None else None
+        except ValueError:
+            continue
+        if model is not None:
+            found[name] = model
+    return found
+
+
 def compiled_text() -> str:
     """checks.json as the models give it now."""
-    data = {"written_by": "python -m pipeline.validate.compile, from pipeline/validate/schemas.py: do not edit",
+    data = {"written_by": "python -m pipeline.validate.compile, from pipeline/validate/schemas.py and the rule "
+                          "sets' initial columns: do not edit",
             "kinds": {kind: model.__name__ for kind, model in schemas.SCHEMAS.items()},
-            "models": {model.__name__: compiled(model) for model in MODELS}}
+            "models": {model.__name__: compiled(model) for model in MODELS},
+            "initial_columns": {name: [model.__name__, systems.rule_set_class(name).game, compiled(model)]
+                                for name, model in initial_columns_models().items()}}
     return json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
 
 

@@ -12,12 +12,12 @@ import duckdb
 
 from pipeline.config import KINDS, today
 from pipeline.ingest import submissions
-from pipeline.input_layout import columns
+from pipeline.input_layout import WITH_EXTRA, columns
 from pipeline.progress import progress
 from pipeline.rate.initial import refuse_unreadable, rule_sets_of_run
 from pipeline.validate import dates
 from pipeline.validate.holds import hold_corrections
-from pipeline.validate.initial import initial_column_reasons
+from pipeline.validate.initial import initial_column_reasons, part_columns, with_initial_columns
 from pipeline.validate.model_checks import schema_of
 from pipeline.validate.staged import staged_rows
 from pipeline.validate.typed import type_and_check
@@ -52,11 +52,14 @@ def reexamined_typos(v: Validated) -> str:
             f"two years of them: {v.rows_accepted} taken in (ruling D2)")
 
 
-def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_id: int) -> Validated:
+def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_id: int,
+                  system: str | None = None) -> Validated:
     """Check one staged part; accepted rows go to their table, the others to rejects. An
     initial rating is checked as an input (a number in the ratings' range), never by a rule
     set's rules: each rule set checks those it reads when it rates from them, by its own
-    (pipeline/rate/initial.py; ruling R14)."""
+    (pipeline/rate/initial.py; ruling R14). A rule set's initial columns are checked by its
+    own model, for a part that gives them or a run that rates its lists (`system`: the
+    rule set the run adds; pipeline/validate/initial.py)."""
     path, rows_read, message, staging, validated_before = row(con,
         "select path, rows_read, message, staged_in, taken_in_run is not null from source_files where file_id = ?",
         [file_id])
@@ -66,6 +69,9 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_i
     game = row(con, "select value from settings where key = 'game'")
     game = game[0] if game else None
     model = schema_of(kind, game)
+    if kind == "ratings":
+        model = with_initial_columns(model, part_columns(con, table, file_id),
+                                     {rs.name for rs in rule_sets_of_run(con, system)}, game)
     with transaction(con):
         con.execute("set variable today = ?", [today()])
         # Each row typed once (pipeline/validate/typed.py): the model's checks, the SQL
@@ -88,8 +94,11 @@ def validate_file(con: duckdb.DuckDBPyConnection, file_id: int, kind: str, run_i
                 {problems}
             ) group by row_number""")
         record = ", ".join(f"'{c}': s.\"{c}\"" for c in columns(kind))
+        # the row's other columns too (a rule set's initial columns): a fix file gives them back
+        record = f"json_merge_patch(to_json({{{record}}}), coalesce(s.extra, '{{}}'))" if kind in WITH_EXTRA \
+            else f"to_json({{{record}}})"
         con.execute(f"""insert or replace into rejects (file_id, row_number, reason, record, status)
-            select s.file_id, s.row_number, r.reason, to_json({{{record}}}), 'open'
+            select s.file_id, s.row_number, r.reason, {record}, 'open'
             from {table} s join file_rejects r using (row_number)
             where s.file_id = {file_id}""")
         # A fix rejected in turn: its own reject is now the open one.
@@ -183,7 +192,7 @@ def validate_staged(con: duckdb.DuckDBPyConnection, run_id: int, by: str = "", s
         if file_id not in seen:
             seen.add(file_id)
             bar.set_postfix_str(kind)
-            done.append(validate_file(con, file_id, kind, run_id))
+            done.append(validate_file(con, file_id, kind, run_id, system))
             bar.update()
 
     with bar:

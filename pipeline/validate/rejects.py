@@ -21,13 +21,28 @@ import pyarrow.csv as pacsv
 
 from pipeline.config import KINDS
 from pipeline.ingest import submissions
-from pipeline.input_layout import columns
+from pipeline.input_layout import WITH_EXTRA, columns
+from pipeline.warehouse import scalar, sql_name, sql_text
 from pipeline.writers import replace_atomically
-from pipeline.warehouse import scalar
 
 OPEN_REJECTS = """select f.submission_id, r.file_id, f.kind, r.row_number, r.reason, r.record
                   from rejects r join source_files f using (file_id)
                   where r.status = 'open' and ($submission is null or f.submission_id = $submission)"""
+
+
+def other_columns(con: duckdb.DuckDBPyConnection, kind: str, params: dict) -> list[str]:
+    """The columns beyond the kind's own that the open rejects of `kind` give (a rule set's
+    initial columns, a registry's federation: kept in `extra`, pipeline/input_layout.py),
+    in the order the first row giving each gives them."""
+    if kind not in WITH_EXTRA:
+        return []
+    return [k for (k,) in con.execute(f"""
+        select key from (select file_id, row_number, unnest(json_keys(record)) as key,
+                                unnest(range(len(json_keys(record)))) as place
+                         from ({OPEN_REJECTS}) where kind = $kind)
+        where not list_contains($own, key)
+        group by key order by min((file_id, row_number, place))""",
+        params | {"kind": kind, "own": list(columns(kind))}).fetchall()]
 
 
 def export(con: duckdb.DuckDBPyConnection, out: Path, submission_id: int | None = None) -> dict[str, tuple[Path, int]]:
@@ -39,7 +54,8 @@ def export(con: duckdb.DuckDBPyConnection, out: Path, submission_id: int | None 
     written = {}
     for kind in kinds:
         path = out if len(kinds) == 1 else out.with_name(f"{out.stem}-{kind}{out.suffix or '.csv'}")
-        values = ", ".join(f"record->>'{c}' as \"{c}\"" for c in columns(kind))
+        values = ", ".join(f"record->>{sql_text(c)} as {sql_name(c)}" for c in (*columns(kind), *other_columns(
+            con, kind, params)))
         table = con.sql(f"""select {values}, reason, submission_id as submission, file_id as file, row_number as row
                             from ({OPEN_REJECTS}) where kind = $kind order by file_id, row_number""",
                         params=params | {"kind": kind}).to_arrow_table()

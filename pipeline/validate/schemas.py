@@ -16,11 +16,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-import duckdb
-import numpy as np
-import pandas as pd
 import pandera.pandas as pa
-from pandera.typing import Series
 
 from pipeline.config import (
     GO_MAX_RATING,
@@ -28,14 +24,13 @@ from pipeline.config import (
     MAX_RATING,
     MIN_BIRTH_YEAR,
     MIN_RATING,
-    today,
 )
 from pipeline.formats.cells import CONTROL_RE2
 from pipeline.formats.fide_layout import FIDE_WIDEST, TITLE_WIDTHS
 from pipeline.input_layout import EVENT_ID
 from pipeline.ruleset.initial import Day, Int, Number, Text  # the typed columns as DuckDB hands them over
-from pipeline.validate.model_checks import ARROW_CHECKS, Derived, Parse, RowCheck
-from pipeline.warehouse import sql_name, sql_text
+from pipeline.ruleset.checks import NUMBER, between, check, full_match, parsed, row_check, whole
+from pipeline.ruleset.forms import Derived
 
 # Results from White's side; forfeits are kept and never rated (their scores:
 # sql/clean/games.sql).
@@ -53,23 +48,6 @@ ID = "case when regexp_full_match({c}, '[0-9]{{1,15}}') then {c}::bigint end"
 # 0000, which DuckDB reads as 1 BC, is refused too).
 DATE = ("case when regexp_full_match({c}, '[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}') and not starts_with({c}, '0000') "
         "then try_cast({c} as date) end")
-# A decimal number as pandas' to_numeric reads one (no 'inf', no 'nan': never in range).
-NUMBER = ("case when regexp_full_match({c}, '[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?') "
-          "then try_cast({c} as double) end")
-
-
-def whole(pattern: str) -> str:
-    """The parse of a whole number whose text matches `pattern` (digits only)."""
-    braces = pattern.replace("{", "{{").replace("}", "}}")  # kept through str.format
-    return f"case when regexp_full_match({{c}}, '{braces}') then {{c}}::bigint end"
-
-
-def parsed(sql: str, reason: str, layout: str | None = None, wrong_value: str | None = None) -> dict[str, Parse]:
-    """A Field's metadata: the column is typed by `sql`; a text it refuses is rejected for
-    `reason`, or for `wrong_value` when the text matches the regular expression `layout`."""
-    return {"parse": Parse(sql, reason, layout, wrong_value)}
-
-
 # A date in its layout that is no day of the calendar: 2016-11-31, 2026-02-30.
 CALENDAR_DATE = {"layout": "[0-9]{4}-[0-9]{2}-[0-9]{2}", "wrong_value": "not a calendar date"}
 
@@ -78,73 +56,6 @@ def from_extra(sql: str) -> dict[str, Derived]:
     """A Field's metadata: the column is read from the staged row by `sql`."""
     return {"derived": Derived(sql)}
 
-
-
-# Each check's form as validation runs it (pipeline/validate/model_checks.py: SQL over
-# the typed rows, or the writers' own Arrow check), by its name, the reason: the Pandera
-# check below runs the very same form on a frame, so the two cannot say different things.
-CHECK_FORMS: dict[str, tuple[str, str]] = {}
-ROW_CHECKS: dict[str, RowCheck] = {}
-
-
-# pandera (0.35, and its main branch) builds a model's checks from what the decorators
-# stored, popping the name on the way: the first model built takes it, and every other
-# model that inherits the same check (RatingsInput and PlayersInput from PlayerRows,
-# GoEventsInput from EventsInput) falls back to the method's __name__: "player_id: _id"
-# instead of the reason. Giving the method the name too keeps the reason for all of them.
-def check(*fields: str, name: str, sql: str | None = None, arrow: str | None = None):
-    """A Pandera column check named for the problem (the reason), run as `sql` (over the
-    value `{c}`; true when it passes) or as the Arrow check `arrow` (ARROW_CHECKS)."""
-    form = ("sql", sql) if sql is not None else ("arrow", arrow)
-    if form[1] is None or (form[0] == "arrow" and arrow not in ARROW_CHECKS):
-        raise ValueError(f"the check {name!r} needs its SQL or one of the Arrow checks {sorted(ARROW_CHECKS)}")
-    if CHECK_FORMS.setdefault(name, form) != form:
-        raise ValueError(f"two checks named {name!r} run differently")
-
-    def passes(cls, s: pd.Series) -> Series[bool]:
-        if form[0] == "arrow":
-            return pd.Series(ARROW_CHECKS[arrow](s).to_numpy(zero_copy_only=False), index=s.index)
-        return pd.Series(_sql_passes(sql.format(c="c"), s.to_frame("c")), index=s.index)
-    passes.__name__ = name
-    return pa.check(*fields, name=name)(passes)
-
-
-def row_check(*, name: str, reads: tuple[str, ...], sql: str, detail: str | None = None):
-    """A Pandera check of whole rows, named for the problem, run as `sql` over the columns
-    `reads` (`{column}`); a row it cannot judge (a value missing: the SQL gives NULL)
-    passes. `detail` (SQL over the typed columns, `{column}`) is said in brackets after
-    the name: "a player plays against themself (player 7)" says who, without opening the file.
-
-    A row whose value in one of `reads` did not parse is rejected for that value, and
-    the row check does not judge it (it would judge a NULL that the file did not leave
-    empty: "neither a rating nor archives" for a rating of "x")."""
-    declared = RowCheck(name, reads, sql, detail)
-    if ROW_CHECKS.setdefault(name, declared) != declared:
-        raise ValueError(f"two row checks named {name!r} differ")
-
-    def judged(cls, df: pd.DataFrame) -> Series[bool]:
-        if not set(reads) <= set(df.columns):  # an optional column left out: nothing to judge
-            return pd.Series(True, index=df.index)
-        return pd.Series(_sql_passes(sql.format(**{c: sql_name(c) for c in reads}), df[list(reads)]), index=df.index)
-    judged.__name__ = name
-    return pa.dataframe_check(name=name)(judged)
-
-
-def _sql_passes(sql: str, frame: pd.DataFrame) -> np.ndarray:
-    """Whether each row of `frame` passes `sql`, in DuckDB as validation runs it (NULL passes)."""
-    con = duckdb.connect()
-    con.execute("set variable today = ?", [today()])
-    con.register("frame", frame.reset_index(drop=True))
-    return con.sql(f"select coalesce(({sql}), true) as ok from frame").fetchnumpy()["ok"].astype(bool)
-
-
-def full_match(pattern: str) -> str:
-    """The SQL of a column check whose value must match `pattern` whole (RE2, as Arrow's)."""
-    return "regexp_full_match({c}, " + sql_text(pattern).replace("{", "{{").replace("}", "}}") + ")"
-
-
-def between(low: float, high: float | str) -> str:
-    return f"{{c}} between {low} and {high}"
 
 
 # Control characters (newline, tab, escape, line separator...) would break the lines of
@@ -217,36 +128,17 @@ class PlayersInput(PlayerRows):
 
 
 RATING = f"negative or absurd rating (not a number from {MIN_RATING} to {MAX_RATING})"
-ARCHIVE_PERFORMANCE = f"absurd archived performance (not a number from {MIN_RATING} to {MAX_RATING})"
-ARCHIVE_GAMES = "archived games must be a whole number from 1 to 7"
-PEAK_RATING = f"absurd peak rating (not a number from {MIN_RATING} to {MAX_RATING})"
 
 
 class RatingsInput(PlayerRows):
+    """An initial rating, as every rule set reads it: the player and the rating (none: an
+    unrated player). What a rule set starts from besides, and its rules about the row (the
+    national Elo's archives, FIDE's games to date and peak), are its own initial columns,
+    checked by its own model (RuleSet.InitialColumns: pipeline/validate/initial.py)."""
+
     rating: Number = pa.Field(nullable=True, metadata=parsed(NUMBER, RATING))
-    archive_performance: Number = pa.Field(nullable=True, metadata=parsed(NUMBER, ARCHIVE_PERFORMANCE))
-    archive_games: Int = pa.Field(nullable=True, metadata=parsed(whole("[1-7]"), ARCHIVE_GAMES))
-    games_total: Int = pa.Field(nullable=True, metadata=parsed(
-        whole("[0-9]{1,6}"), "games_total must be a whole number of games (0 or more)"))
-    peak_rating: Number = pa.Field(nullable=True, metadata=parsed(NUMBER, PEAK_RATING))
 
     _rating = check("rating", name=RATING, sql=between(MIN_RATING, MAX_RATING))
-
-    _archive_performance = check("archive_performance", name=ARCHIVE_PERFORMANCE,
-                                 sql=between(MIN_RATING, MAX_RATING))
-
-    _peak_rating = check("peak_rating", name=PEAK_RATING, sql=between(MIN_RATING, MAX_RATING))
-
-    _peak_at_least_rating = row_check(
-        name="peak_rating is below the rating (the peak is the highest published rating)",
-        reads=("peak_rating", "rating"), sql="{peak_rating} >= {rating}")
-    _archives_paired = row_check(name="archive_performance and archive_games go together",
-                                 reads=("archive_performance", "archive_games"),
-                                 sql="({archive_performance} is null) = ({archive_games} is null)")
-    _archives_unrated = row_check(name="a rated player has no archives (seed: Pa/Na only for unrated players)",
-                                  reads=("rating", "archive_games"), sql="{rating} is null or {archive_games} is null")
-    _something = row_check(name="neither a rating nor archives", reads=("rating", "archive_games"),
-                           sql="{rating} is not null or {archive_games} is not null")
 
 
 LIST_ID = r"[0-9]{4}-(0[1-9]|1[0-2])"

@@ -17,27 +17,36 @@ import pyarrow.compute as pc
 
 from pipeline.formats.cells import CONTROL_RE2
 from pipeline.input_layout import columns
-from pipeline.validate.model_checks import ARROW_CHECKS, ColumnCheck, Model
+from pipeline.ruleset.forms import ARROW_CHECKS
+from pipeline.validate.model_checks import ColumnCheck, Model
 from pipeline.warehouse import sql_name, sql_text
 
 
+def _read_and_parsed(model: Model) -> tuple[str, ...]:
+    """The model's columns read from the staged row and parsed as a kind's own are: a rule
+    set's initial columns, kept in `extra` (pipeline/validate/initial.py)."""
+    return tuple(c for c in model.derived if c in model.parses)
+
+
 def _bits(kind: str, model: Model) -> dict[str, int]:
-    return {c: 1 << k for k, c in enumerate(columns(kind)) if c in model.parses}
+    return {c: 1 << k for k, c in enumerate((*columns(kind), *_read_and_parsed(model))) if c in model.parses}
 
 
 def typed_rows_sql(kind: str, model: Model, rows: str) -> str:
     """A select of `rows` (staged rows of `kind`) typed: each parsed column its value,
     every other column its text, and the bits of the columns that did not parse."""
     parse = model.parses
+    own = _read_and_parsed(model)
+    texts = "".join(f", {model.derived[c].sql} as {sql_name(c)}" for c in own)
     typed = "".join(f", {p.sql.format(c=sql_name(c))} as {sql_name(c + '__typed')}" for c, p in parse.items())
     kept = ", ".join(f"{sql_name(c + '__typed')} as {sql_name(c)}" if c in parse else sql_name(c)
-                     for c in columns(kind))
+                     for c in (*columns(kind), *own))
     unparsed = " + ".join(f"(case when {sql_name(c)} is not null and {sql_name(c + '__typed')} is null "
                           f"then {bit} else 0 end)" for c, bit in _bits(kind, model).items()) or "0"
     extra = ", extra" if kind in ("players", "ratings") else ""
-    read = "".join(f", {d.sql} as {sql_name(c)}" for c, d in model.derived.items())
+    read = "".join(f", {d.sql} as {sql_name(c)}" for c, d in model.derived.items() if c not in own)
     return (f"select file_id, row_number, fixes_file, fixes_row{extra}, {kept}{read}, {unparsed} as unparsed "
-            f"from (select *{typed} from ({rows}))")
+            f"from (select *{typed} from (select *{texts} from ({rows})))")
 
 
 def type_and_check(con: duckdb.DuckDBPyConnection, kind: str, model: Model, staged: str, file_id: int,

@@ -10,17 +10,18 @@ import pandas as pd
 from pipeline.ruleset.explanation import Explanation
 from pipeline.ruleset.figures import RatedList
 from pipeline.ruleset.games import local_indices, mark_corrections
-from pipeline.ruleset.interface import Fixes, Outcome, Period, RuleSet
+from pipeline.ruleset.interface import Fixes, ModelOnRead, Outcome, Period, RuleSet
 from pipeline.systems.fide.explanation import explained
 from pipeline.systems.fide.calendar import list_date as calendar_list_date
 from pipeline.systems.fide.calendar import monthly_calendar
 from pipeline.systems.fide.card import fide_card, fide_card_text, fide_cards_data, fide_whatif
 from pipeline.systems.fide.events import FideGames, fide_period_games, place_fide_games
 from pipeline.systems.fide.first_event import rated_opponent_sides
-from pipeline.systems.fide.pool import EPOCH, FideState, fide_starting_state, state_arrays
+from pipeline.systems.fide.pool import EPOCH, INITIAL_COLUMNS, FideState, fide_starting_state, state_arrays
 from pipeline.systems.fide.rules import *  # noqa: F403 (the rules, for their users)
 from pipeline.systems.fide.rules import (FideRules, PeriodResult, event_sides, expected_score, is_junior, k_factor,
                                          rate_sides, rating_difference)
+
 
 
 class Fide(RuleSet):
@@ -37,6 +38,9 @@ class Fide(RuleSet):
     published_state = ("player_id", "rating::integer as rating", "games_total", "peak_rating::integer as peak_rating",
                        "k", "inactive")
     pairing_state = ("k", "birth_year", "inactive")  # FIDE's TXT layout: K, B-day, the inactive flag
+    # games to date and peak, which choose K (X5), in the row's `extra` as the file gave them
+    initial_columns = INITIAL_COLUMNS
+    InitialColumns = ModelOnRead("pipeline.systems.fide.initial:FideInitialColumns")
 
     forecast_columns = ("s.rating as rating",)  # the list's rating, as its games are rated from
 

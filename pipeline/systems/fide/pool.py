@@ -15,8 +15,13 @@ import pyarrow as pa
 
 from pipeline.ruleset.games import column
 from pipeline.systems.fide.first_event import FirstEvents
+from pipeline.warehouse import initial_columns_sql
 
 EPOCH = pd.Timestamp("1970-01-01")
+# FIDE's own columns of the initial ratings (RuleSet.initial_columns; its model:
+# initial.py): games to date and peak, which choose K (X5)
+INITIAL_COLUMNS = {"games_total": "integer", "peak_rating": "double"}
+INITIAL_RATINGS = initial_columns_sql(INITIAL_COLUMNS)
 
 
 @dataclass
@@ -80,13 +85,13 @@ def list_state(con: duckdb.DuckDBPyConnection, series: str, list_id: str | None)
     rating and last rated game after the list `list_id` of the series (None: the
     initial ratings, where a rated player without games_total counts as established,
     30 games, and one without peak_rating has their rating as peak)."""
-    return con.sql("""
+    return con.sql(f"""
         select p.player_id, p.birth_year, s.rating, coalesce(s.games_total, 0) as games_total, s.peak_rating,
                coalesce(datediff('day', date '1970-01-01', s.last_rated), -1) as last_rated
         from players p left join (
             select player_id, rating, coalesce(games_total, case when rating is not null then 30 end) as games_total,
                    coalesce(peak_rating, rating) as peak_rating, null::date as last_rated
-            from initial_ratings where $list is null
+            from ({INITIAL_RATINGS}) where $list is null
             union all
             select player_id, s.rating, f.games_total, f.peak_rating, f.last_rated from player_state s
             left join fide_state f using (series, list_id, player_id)

@@ -14,7 +14,7 @@ import numpy as np
 from pipeline.ruleset.explanation import Explanation
 from pipeline.ruleset.figures import RatedList
 from pipeline.ruleset.games import column, mark_corrections
-from pipeline.ruleset.interface import Fixes, Outcome, Period, RuleSet
+from pipeline.ruleset.interface import Fixes, ModelOnRead, Outcome, Period, RuleSet
 from pipeline.ruleset.site_face import Shown, SiteFace
 from pipeline.systems.glicko2.card import glicko2_card, glicko2_card_text, glicko2_cards_data
 from pipeline.systems.glicko2.explanation import explained
@@ -31,14 +31,6 @@ class Glicko2State:
     deviation: np.ndarray
     volatility: np.ndarray
 
-
-class _InitialColumns:
-    """The Pandera model of the initial columns, loaded when it is read: importing the rule
-    set (a command that only reads its lists) loads no pandas."""
-
-    def __get__(self, instance, owner):
-        from pipeline.systems.glicko2.initial import InitialColumns  # why: Pandera, loaded when the model is read
-        return InitialColumns
 
 
 def period_calendar(first: dt.date, last: dt.date, months: int):
@@ -68,7 +60,7 @@ class Glicko2(RuleSet):
     takes_calendar_file = False
     extensions = {"player_state": "glicko2_state", "calculations": "glicko2_calculations"}
     initial_columns = {"deviation": "double", "volatility": "double"}
-    InitialColumns = _InitialColumns()
+    InitialColumns = ModelOnRead("pipeline.systems.glicko2.initial:InitialColumns")
     # The RD beside the rating (Glickman 2013: "the rating and RD"), a whole number rounded as
     # the rating is (published()): the lists and the state files.
     published_state = ("player_id", "rating::integer as rating", "round(deviation)::integer as deviation")

@@ -222,12 +222,17 @@ class GoRuleSet(RuleSet):
             detail=r)
 
     def card(self, con, series, player_id, list_id):
-        from pipeline.systems.go.card import go_card  # why: it reads go_ffg1984's rules, whose package imports this one
-        return go_card(con, series, self, player_id, list_id)
+        return cards_module().go_card(con, series, self, player_id, list_id)
 
     def card_data(self, con, series, list_id, player_ids=None):
-        from pipeline.systems.go.card import go_card_data  # why: as go_card above
-        return cards_one_by_one(go_card_data, con, series, self, list_id, player_ids)
+        return cards_one_by_one(cards_module().go_card_data, con, series, self, list_id, player_ids)
+
+
+def cards_module():
+    """The cards' module (card.py), imported when a card is asked for."""
+    # why: it reads go_ffg1984's rules, whose package imports this one
+    from pipeline.systems.go import card
+    return card
 
 
 def side_rows(event_id: str, ids: np.ndarray, sides: dict) -> dict:

@@ -10,7 +10,7 @@ import numpy as np
 from pipeline.ruleset.explanation import Explanation
 from pipeline.ruleset.figures import RatedList
 from pipeline.ruleset.games import column, local_indices, mark_corrections
-from pipeline.ruleset.interface import Fixes, Outcome, Period, RuleSet
+from pipeline.ruleset.interface import Fixes, ModelOnRead, Outcome, Period, RuleSet
 from pipeline.ruleset.site_face import SiteFace
 from pipeline.systems.performance.calendar import list_season, nominal_calendar
 from pipeline.systems.performance.components import component_labels
@@ -37,6 +37,7 @@ class PerformanceState:
                                 np.append(self.archive_games, 0)), len(self.ids)
 
 
+
 class Performance(RuleSet):
     name = "performance"
     title = "the performance Elo"
@@ -49,6 +50,9 @@ class Performance(RuleSet):
     extensions = {"player_state": "performance_state", "calculations": "performance_calculations",
                   "lists": "performance_lists"}
     figures = {"rounds": "rounds_used", "moving": "players_still_moving"}  # R9, in the run's summary
+    # Pa and Na of a still-unrated player (R6, R7), in the row's `extra` as the file gave them
+    initial_columns = {"archive_performance": "double", "archive_games": "integer"}
+    InitialColumns = ModelOnRead("pipeline.systems.performance.initial:PerformanceInitialColumns")
     published_state = ("player_id", "rating::integer as rating", "archive_performance",
                        "nullif(archive_games, 0) as archive_games")
     publishes_estimates = True  # R12
@@ -80,7 +84,8 @@ class Performance(RuleSet):
         players = con.sql(f"""
             select p.player_id, p.birth_year, s.rating, s.archive_performance, s.archive_games
             from players p left join (
-                select player_id, rating, archive_performance, archive_games from initial_ratings where $before is null
+                select player_id, rating, archive_performance, archive_games from ({self.initial_ratings_sql()})
+                where $before is null
                 union all
                 select player_id, rating, archive_performance, archive_games from {self.extended("player_state")}
                 where series = $series and list_id = $before
@@ -137,22 +142,25 @@ class Performance(RuleSet):
             detail=result)
 
     def card(self, con, series, player_id, list_id):
-        from pipeline.systems.performance.card import card  # why: its replay loads pandas; reading the lists does not
-        return card(con, series, self, player_id, list_id)
+        return cards_module().card(con, series, self, player_id, list_id)
 
     bulk_cards = True
 
     def cards(self, con, series, list_id, player_ids=None):
-        from pipeline.systems.performance.card import cards  # why: as card above
-        return cards(con, series, self, list_id, player_ids)
+        return cards_module().cards(con, series, self, list_id, player_ids)
 
     def card_data(self, con, series, list_id, player_ids=None):
-        from pipeline.systems.performance.card import cards_data  # why: as card above
-        return cards_data(con, series, self, list_id, player_ids)
+        return cards_module().cards_data(con, series, self, list_id, player_ids)
 
     def whatif(self, con, series, player_id, opponent, list_id):
-        from pipeline.systems.performance.card import whatif  # why: as card above
-        return whatif(con, series, self, player_id, opponent, list_id)
+        return cards_module().whatif(con, series, self, player_id, opponent, list_id)
+
+
+def cards_module():
+    """The cards' module (card.py), imported when a card is asked for."""
+    # why: its replay loads pandas; reading the lists does not
+    from pipeline.systems.performance import card
+    return card
 
 
 def _calculations(list_id: str, ids: np.ndarray, previous: np.ndarray, r: ListResult,
