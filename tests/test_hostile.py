@@ -124,12 +124,12 @@ def test_a_read_only_place_and_a_full_disk_are_one_message(cli, published, small
 
 def test_debug_shows_the_traceback(cli, published, tmp_path, monkeypatch):
     w, _ = published
-    from pipeline import publish
+    from pipeline import flow
 
     def broken(*args, **kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(publish, "publish_series", broken)
+    monkeypatch.setattr(flow, "publish_series", broken)  # as flow.publish calls it
     refused = cli("publish", "--warehouse", w, "--out", tmp_path / "o", ok=False)
     assert refused.exit_code == 1 and "unexpected RuntimeError: a bug (run again with --debug" in refused.output
     with pytest.raises(RuntimeError):
