@@ -23,7 +23,6 @@ from pipeline.systems.fide.rules import (FideRules, PeriodResult, event_sides, e
                                          rate_sides, rating_difference)
 
 
-
 class Fide(RuleSet):
     name = "fide"
     title = "FIDE rules"

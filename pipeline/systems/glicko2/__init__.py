@@ -32,7 +32,6 @@ class Glicko2State:
     volatility: np.ndarray
 
 
-
 def period_calendar(first: dt.date, last: dt.date, months: int):
     """The periods of `months` months (starting in January, so they divide the year)
     covering first … last: list_id (YYYY-MM, the month after the period: the month the

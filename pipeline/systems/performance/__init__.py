@@ -37,7 +37,6 @@ class PerformanceState:
                                 np.append(self.archive_games, 0)), len(self.ids)
 
 
-
 class Performance(RuleSet):
     name = "performance"
     title = "the performance Elo"
