@@ -14,10 +14,14 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import math
+from typing import TYPE_CHECKING
 
 import duckdb
 
 from pipeline.warehouse import row, scalar
+
+if TYPE_CHECKING:  # an annotation only: the ids are NumPy's when the rating pass gives them
+    import numpy as np
 
 
 class CorrectionRefused(ValueError):
