@@ -4,7 +4,9 @@
 
 Runs `ratings` with the arguments after `--` in this process, each step's function wrapped:
 ingest (`submit_tables`), validate (`validate_staged`), rate (`computed_lists`: the lists
-computed), store (`store`: them stored with revisions), the rest of rating
+computed), store: new lists (`store_new`: the lists never stored, written a batch at a
+time as they are computed, nested in rate), store (`store`: the lists stored before,
+compared with their revisions), the rest of rating
 (`flow.rate` outside those two: the transaction's commit, the freed pages handed back) and
 publish (`flow.publish`). At a step's start the kernel's high-water mark of resident memory
 (`VmHWM`) is reset (`/proc/self/clear_refs`), at its end read: the step's own peak, a
@@ -36,6 +38,7 @@ STEPS = {  # step → (module, function): where the step's work is
     "validate": (pipeline.flow, "validate_staged"),
     "rate": (pipeline.rate, "computed_lists"),
     "store": (pipeline.rate.store, "store"),
+    "store: new lists": (pipeline.rate.store, "store_new"),
     "rate: commit, pages handed back": (pipeline.flow, "rate"),
     "publish": (pipeline.flow, "publish"),
 }

@@ -91,15 +91,18 @@ def connect(path: Path | str, read_only: bool = False, wait: float = 0.0) -> duc
     return con
 
 
-DEFAULT_MEMORY_LIMIT = "1500MB"  # DuckDB's MB: 10^6 bytes
+MEMORY_PER_CORE_MB = 150  # DuckDB's MB: 10^6 bytes
 
 
 def memory_limit() -> str:
-    """DuckDB's memory limit (RATINGS_DUCKDB_MEMORY, a DuckDB size such as "4GB"): past
-    it DuckDB spills to a folder beside the warehouse rather than growing. Its own
-    default, 80 % of the machine, let a 10 M-game run reach 4.3 GiB; with 1.5 GB the
-    whole process stays under 3 GiB (Python's arrays are outside DuckDB's count)."""
-    return os.environ.get("RATINGS_DUCKDB_MEMORY") or DEFAULT_MEMORY_LIMIT
+    """DuckDB's memory limit (RATINGS_DUCKDB_MEMORY, a DuckDB size such as "4GB"), by
+    default 150 MB for each core DuckDB runs a thread on, two at least (300 MB on two
+    cores): past it DuckDB spills to a folder beside the warehouse rather than growing,
+    and lets go of the warehouse's blocks it has read rather than keep them beside what
+    the next step needs (a long history's lists, after they are stored). By the core, as
+    DuckDB works: each of its threads joins and sorts in memory of its own. What each
+    limit cost and saved: bench/README.md."""
+    return os.environ.get("RATINGS_DUCKDB_MEMORY") or f"{MEMORY_PER_CORE_MB * max(2, os.cpu_count() or 1)}MB"
 
 
 def _create(path: Path) -> None:

@@ -21,10 +21,11 @@ def run(federation: dict) -> list[str]:
 
 
 def test_step_time_times_each_call_of_the_function_named(small_federation, tmp_path):
-    # One series: its rating stores once.
-    done = timer("step_time.py", "pipeline.rate.store:store", "--", *run(small_federation), cwd=tmp_path)
+    # One series, its lists new and fewer rows than a batch: its rating writes them once.
+    done = timer("step_time.py", "pipeline.rate.store:store_new", "--", *run(small_federation), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert re.search(r"^pipeline\.rate\.store:store: 1 call\(s\), (\d+\.\d{3}) s in all: \1 s$", done.stdout, re.MULTILINE), done.stdout
+    assert re.search(r"^pipeline\.rate\.store:store_new: 1 call\(s\), (\d+\.\d{3}) s in all: \1 s$", done.stdout,
+                     re.MULTILINE), done.stdout
     assert (tmp_path / "out" / "lists" / "2027-01.csv").is_file()  # the command itself ran whole
 
 

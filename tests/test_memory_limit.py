@@ -1,6 +1,7 @@
-"""DuckDB's memory limit (pipeline/warehouse.py): 1.5 GB unless RATINGS_DUCKDB_MEMORY
-says otherwise, so that a large run spills rather than grows; a value DuckDB cannot
-read is one message naming the variable."""
+"""DuckDB's memory limit (pipeline/warehouse.py): 150 MB a core, two at least, unless
+RATINGS_DUCKDB_MEMORY says otherwise, so that a large run spills rather than grows and
+DuckDB keeps no more of the warehouse than that; a value DuckDB cannot read is one
+message naming the variable."""
 from __future__ import annotations
 
 import duckdb
@@ -16,13 +17,23 @@ def limit(con) -> str:
     return con.execute("select current_setting('memory_limit')").fetchall()[0][0]
 
 
-def test_the_default_limit_and_a_given_one(tmp_path, monkeypatch):
+@pytest.mark.parametrize(("cores", "shown"), [
+    (2, "286.1 MiB"),  # 2 × 150 MB = 3e8 bytes = 286.10 MiB, DuckDB's print cut to one decimal
+    (1, "286.1 MiB"),  # two cores at least: one alone gets what two get
+    (None, "286.1 MiB"),  # a machine that does not say: as one
+    (8, "1.1 GiB"),  # 8 × 150 MB = 1.2e9 bytes = 1.118 GiB → 1.1
+])
+def test_the_default_limit_is_by_the_core(tmp_path, monkeypatch, cores, shown):
     monkeypatch.delenv("RATINGS_DUCKDB_MEMORY", raising=False)
+    monkeypatch.setattr("pipeline.warehouse.os.cpu_count", lambda: cores)
     con = connect(tmp_path / "w.duckdb")
-    # 1500 MB = 1.5e9 bytes, which DuckDB prints in GiB, cut to one decimal: 1.397 → 1.3.
-    assert limit(con) == "1.3 GiB"
+    assert limit(con) == shown
     con.close()
+
+
+def test_a_given_limit(tmp_path, monkeypatch):
     monkeypatch.setenv("RATINGS_DUCKDB_MEMORY", "4GB")  # 4e9 bytes = 3.725 GiB
+    connect(tmp_path / "w.duckdb").close()
     con = connect(tmp_path / "w.duckdb", read_only=True)
     assert limit(con) == "3.7 GiB"
     con.close()

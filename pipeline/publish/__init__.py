@@ -194,6 +194,10 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
 
     def read(batch: list[str]) -> None:
         nonlocal pairing_rows, state_rows, rows_by_list, empty_state, empty_list, pairing
+        # the batch before let go first: held while this one was read, two batches' rows
+        # were the process's at once (bench/README.md, issue 53's item 7)
+        pairing_rows = state_rows = rows_by_list = empty_state = empty_list = None
+        pairing = {}
         with only_lists(con, batch):
             states = stage(con, "51_published_states").select(", ".join(("list_id", *rs.published_state))).to_arrow_table()
             lists = public_lists(con, rs) if rs.list_files else None

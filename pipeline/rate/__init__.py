@@ -9,7 +9,9 @@ stored in one transaction.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -27,6 +29,11 @@ if TYPE_CHECKING:  # numpy, pandas and Arrow are loaded when a series is rated, 
     import pandas as pd  # that imports this package (`ratings submissions`)
 
     from pipeline.ruleset.figures import RatedList
+
+
+# The rows of new lists (every table's) a rating pass holds before it writes them
+# (`computed_lists`' write_new), never a long history at once (bench/README.md).
+NEW_ROWS = 500_000
 
 
 class UnknownList(ValueError):
@@ -143,7 +150,8 @@ def first_to_compute(list_ids: list[str], signatures: dict[str, int], stored: di
 class Computed:
     """What a rating pass computed, not stored yet."""
 
-    frames: dict[str, list] | None  # table → the rows of each list (pipeline.rate.store); None: every list current
+    frames: dict[str, list] | None  # table → the rows of each list not handed to write_new (pipeline.rate.store);
+    # None: every list current
     summary: list[RatedList]  # each list's, as the run reports it
     waiting: Waiting | None  # the games of the lists whose windows have not closed
 
@@ -157,15 +165,20 @@ class Rated:
 
 
 def computed_lists(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, from_list: str | None = None,
-                   show_progress: bool | None = None) -> Computed:
+                   show_progress: bool | None = None, write_new: Callable[[dict[str, list]], None] | None = None
+                   ) -> Computed:
     """The series' lists computed, in order, from the first one whose inputs changed (or
     `from_list`) to the last whose window has closed, each from the stored state of the
-    one before, not stored; and the games waiting for the lists after it."""
+    one before, not stored; and the games waiting for the lists after it. With
+    `write_new`, the lists after the last one the series holds (none held: every list)
+    are handed to it as they are computed, in batches of about NEW_ROWS rows, not kept
+    in what it returns: the lists a revision compares come before them
+    (pipeline.rate.store.store_new)."""
     # Each line below loads pandas, NumPy or Arrow: when a series is rated, not with `ratings submissions`.
     import pandas as pd  # why: pandas, loaded when a series is rated
 
     from pipeline.rate.contract import rated_period  # why: NumPy, loaded when a series is rated
-    from pipeline.rate.periods import list_row  # why: NumPy and Arrow, loaded when a series is rated
+    from pipeline.rate.periods import list_row, part_rows  # why: NumPy and Arrow, loaded when a series is rated
     from pipeline.rate.store import COMMON_TABLES  # why: Arrow (the store's rows), loaded when a series is rated
     from pipeline.ruleset.interface import Period  # why: NumPy and Arrow (the kernel's games), as the lines above
 
@@ -200,19 +213,27 @@ def computed_lists(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, 
     context = {"run_id": run_id, "parameters": parameters,
                "registry_version": scalar(con, "select coalesce(max(version), 0) from player_versions")}
     summary = []
+    held_up_to = max((i for i, list_id in enumerate(todo["list_id"]) if list_id in stored), default=-1)
+    new: dict[str, list] = {t: [] for t in frames}
+    new_rows = 0
     with progress(step=f"rate {series.name}", total=len(todo), unit="list", show=show_progress) as bar:
         for i, (list_id, start, end) in enumerate(todo[["list_id", "window_start", "window_end"]].itertuples(index=False)):
             period = Period(i, list_id, pd.Timestamp(start).date(), pd.Timestamp(end).date())
             outcome = rated_period(series, state, games.of(i), period, fixes.get(list_id), filled)
             state = outcome.state
+            kept = new if write_new is not None and i > held_up_to else frames
             for table, rows in outcome.rows.items():
-                frames[table].append(rows)
-            frames["lists"].append(list_row(
+                kept[table].append(rows)
+                new_rows += part_rows(rows) if kept is new else 0
+            kept["lists"].append(list_row(
                 list_id, input_signature=str(signatures[list_id]), registry_version=context["registry_version"],
                 parameters=context["parameters"], window_start=start, window_end=end, run_id=run_id, position=first + i,
                 **outcome.figures))
             summary.append(dataclasses.replace(outcome.summary, figures=tuple(
                 (heading, int(outcome.figures[key])) for heading, key in rs.figures.items())))
+            if new_rows >= NEW_ROWS or (i == len(todo) - 1 and new["lists"]):
+                write_new(new)
+                new, new_rows = {t: [] for t in frames}, 0
             bar.update()
     return Computed(frames, summary, waiting)
 
@@ -228,14 +249,21 @@ def rate_series(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, fro
     is. A progress bar (per list) shows on a terminal; `show_progress=None` decides
     from the terminal, False hides it.
     """
-    from pipeline.rate.store import store  # why: Arrow, loaded when a series is rated
+    from pipeline.rate.store import store, store_new  # why: Arrow, loaded when a series is rated
 
-    computed = computed_lists(con, run_id, series, from_list, show_progress)
-    if computed.frames is None:
-        return Rated([], computed.waiting)
-    with transaction(con):  # the corrections set aside with the lists that no longer apply them
+    computed_at = dt.datetime.now()  # every revision of the pass, written now or at its end
+    revised: dict[str, int] = {}
+
+    def write_new(new: dict[str, list]) -> None:
+        revised.update(store_new(con, series.name, new, run_id, series.rule_set.extensions, computed_at))
+
+    with transaction(con):  # the lists with the corrections set aside that they no longer apply
+        computed = computed_lists(con, run_id, series, from_list, show_progress, write_new)
+        if computed.frames is None:
+            return Rated([], computed.waiting)
         record_set_aside(con, run_id)
-        revised = store(con, series.name, computed.frames, run_id, series.rule_set.extensions)
+        if computed.frames["lists"]:
+            revised |= store(con, series.name, computed.frames, run_id, series.rule_set.extensions, computed_at)
     return Rated([dataclasses.replace(r, revision=revised.get(r.list_id)) for r in computed.summary], computed.waiting)
 
 

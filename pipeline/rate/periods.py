@@ -13,12 +13,17 @@ def list_row(list_id: str, **values) -> Columns:
     return {"list_id": list_id} | {k: np.array([v]) for k, v in values.items()}
 
 
+def part_rows(part: Columns) -> int:
+    """The rows of one list's part (its first column is the list's id, one value)."""
+    return len(part[list(part)[1]])
+
+
 def to_arrow(parts: list[Columns]) -> pa.Table:
     """One Arrow table from the per-list parts (the first column holds one value per
     part: the list or event id); NaN becomes NULL."""
     names = list(parts[0])
     key = names[0]
-    sizes = [len(p[names[1]]) for p in parts]
+    sizes = [part_rows(p) for p in parts]
     # Each part's id once, its rows pointing at it (a byte a row): repeated as text, the ids of
     # Glicko-2's 4.55 M Belgian states took 50 MB a table (bench/README.md).
     columns = {key: pa.chunked_array([pa.DictionaryArray.from_arrays(pa.array(np.zeros(k, dtype=np.int8)),

@@ -65,15 +65,59 @@ def computed_rows(con: duckdb.DuckDBPyConnection, series: str, table: str, parts
     else:
         con.register(f"computed_{table}", con.sql(f"select * from {table} limit 0").to_arrow_table())
         given = {c for c, _ in columns}
+    con.execute(f"create or replace temp view new_{table} as select {stored_columns(series, table, columns, given)} "
+                f"from computed_{table}")
+    return f"new_{table}"
+
+
+def stored_columns(series: str, table: str, columns: list[tuple[str, str]], given: set[str]) -> str:
+    """SQL of the computed columns `given` as the table's `columns` hold them (those the
+    rule set did not fill null; the revision the store's); a column the table does not
+    have is refused, never dropped."""
     unknown = sorted(given - {c for c, _ in columns})
     if unknown:
         raise ValueError(f"the rule set gave {table} columns it does not have: {', '.join(unknown)}")
     literal = sql_text(series)
     # Each column as the table holds it, so that an unchanged row fingerprints the same.
-    select = ", ".join(f"{literal} as series" if name == "series" else f'"{name}"::{kind} as "{name}"' if name in given
-                       else f'null::{kind} as "{name}"' for name, kind in columns if name != "revision")
-    con.execute(f"create or replace temp view new_{table} as select {select} from computed_{table}")
-    return f"new_{table}"
+    return ", ".join(f"{literal} as series" if name == "series" else f'"{name}"::{kind} as "{name}"' if name in given
+                     else f'null::{kind} as "{name}"' for name, kind in columns if name != "revision")
+
+
+def store_new(con: duckdb.DuckDBPyConnection, series: str, computed: dict[str, list[Columns]], run_id: int,
+              extensions: dict[str, str] | None, computed_at: dt.datetime) -> dict[str, int]:
+    """Lists the series has never held, written as they are computed: their rows straight
+    into their tables, revision 1, "first computed" (what `store` records of such a list,
+    without the fingerprints that compare a list with its revision: it has none). Inside
+    the rating pass's transaction; returns list_id → 1. `computed` is emptied.
+
+    Why not through `store`: an object DuckDB reads through `register` is held, with the
+    arrays under it, until the transaction commits, and so are the rows of a table dropped
+    in it; read by name from this function's frame, each batch is let go once inserted,
+    and a whole history is never held at once (bench/README.md, issue 53's item 7)."""
+    parts = split_extensions(con, computed, extensions or {})
+    computed.clear()
+    list_ids = [part["list_id"] for part in parts["lists"]]
+    # Rows kept in their order cost each insert a merge of what the threads wrote, which
+    # batches pay once each (bench/README.md); no query reads a table in its stored order.
+    con.execute("set preserve_insertion_order = false")
+    try:
+        for table in list(parts):
+            # read by its name in the insert (a table of the warehouse by that name would be read instead)
+            new_batch_rows = to_arrow(parts.pop(table))
+            select = stored_columns(series, table, table_columns(con, table), set(new_batch_rows.column_names))
+            revision = "1 as revision, " if table == "lists" else ""
+            con.execute(f"insert into {table} by name select {revision}{select} from new_batch_rows")
+            del new_batch_rows
+    finally:
+        con.execute("reset preserve_insertion_order")
+    # as `store` words a list computed for the first time (sql/32_revision_reasons.sql)
+    con.execute("""insert into list_revisions
+                   select l.series, l.list_id, 1, ?, ?, l.registry_version,
+                          (select count(*) from rating_changes r where r.series = l.series and r.list_id = l.list_id
+                             and r.revision = 1), 'first computed'
+                   from lists l where l.series = ? and l.list_id in (select unnest(?::varchar[]))""",
+                [run_id, computed_at, series, list_ids])
+    return dict.fromkeys(list_ids, 1)
 
 
 def state_views(con: duckdb.DuckDBPyConnection, own: str | None) -> None:
@@ -101,12 +145,13 @@ def fingerprints(con: duckdb.DuckDBPyConnection, series: str, tables: list[str])
 
 
 def store(con: duckdb.DuckDBPyConnection, series: str, computed: dict[str, list[Columns]], run_id: int,
-          extensions: dict[str, str] | None = None) -> dict[str, int]:
+          extensions: dict[str, str] | None = None, computed_at: dt.datetime | None = None) -> dict[str, int]:
     """Keep what changed; returns list_id → new revision. `extensions`: the rule set's own
     tables of its columns of the shared ones (RuleSet.extensions). `computed` is emptied:
     each table's parts are let go once DuckDB reads them as Arrow, so that the whole
-    history is not held twice over (NumPy and Arrow) while it is stored."""
-    now = dt.datetime.now()
+    history is not held twice over (NumPy and Arrow) while it is stored. `computed_at`:
+    the revisions' time (now when not given)."""
+    now = computed_at or dt.datetime.now()
     extensions = extensions or {}
     parts = split_extensions(con, computed, extensions)
     computed.clear()
