@@ -84,21 +84,22 @@ print(base, held, resident())
     assert after - base < 50  # handed back: about the 10 MB kept
 
 
-def _two_runs(cli, tmp_path, folder: str, system: str) -> Path:
-    """The small federation rated under `system` in two runs: all but three games, then
-    those three (a late game of September, which revises the lists stored, and the games
-    of October and January, whose lists are new); the warehouse."""
+def _three_runs(cli, tmp_path, folder: str, system: str) -> Path:
+    """The small federation rated under `system` in three runs: all but three games; those
+    three (a late game of September, which revises the list stored, and the games of
+    October and January, whose lists are new); one more late game of September, which
+    revises every list, now all stored; the warehouse."""
     files = write_small_federation(tmp_path)
     header, *rows = files["games"].read_text().splitlines()
     (tmp_path / folder).mkdir()
     # each folder's files named alike: a revision's reason names the submission's file
-    first, second = tmp_path / folder / "games-1.csv", tmp_path / folder / "games-2.csv"
-    first.write_text("\n".join([header, *rows[:8]]) + "\n")
-    second.write_text("\n".join([header, "2026-09-26,5,8,0-1,School day,2", *rows[8:]]) + "\n")
+    runs = [rows[:8], ["2026-09-26,5,8,0-1,School day,2", *rows[8:]], ["2026-09-27,7,5,1-0,School day,3"]]
     w = tmp_path / folder / "w.duckdb"
-    cli("run", "--system", system, "--players", files["players"], "--ratings", files["ratings"], "--games", first,
-        "--warehouse", w, "--out", tmp_path / folder / "out", "--no-reports")
-    cli("run", "--games", second, "--warehouse", w, "--out", tmp_path / folder / "out", "--no-reports")
+    for k, games in enumerate(runs, 1):
+        path = tmp_path / folder / f"games-{k}.csv"
+        path.write_text("\n".join([header, *games]) + "\n")
+        first = ("--system", system, "--players", files["players"], "--ratings", files["ratings"]) if k == 1 else ()
+        cli("run", *first, "--games", path, "--warehouse", w, "--out", tmp_path / folder / "out", "--no-reports")
     return w
 
 
@@ -116,41 +117,47 @@ def _results(w: Path) -> dict[str, list]:
 
 
 @pytest.mark.parametrize("system", ["performance", "fide", "glicko2"])
-def test_new_lists_written_as_computed_are_the_rows_the_store_writes(cli, tmp_path, monkeypatch, system):
-    """Issue 53, item 7: the lists a series never held are written a batch at a time as
-    they are computed (here a list a batch), never held whole; what is stored is what the
-    store wrote of them when it took every list at the end (each list's rows, its
-    revision 1, "first computed"), beside the lists a late game revises."""
+def test_lists_written_a_batch_at_a_time_are_the_rows_written_at_once(cli, tmp_path, monkeypatch, system):
+    """Issue 53, item 7: a rating pass writes its lists a batch at a time as it computes
+    them (here a list a batch), never the whole history at once. What is stored is what
+    one `store` of every list wrote (here: one batch of the lists the series held, one of
+    those it never held, both through `store`): every row, each revision and its reason,
+    "follows from the revision of an earlier list" for the lists after one an earlier
+    batch revised."""
     batches = []
-    original = pipeline.rate.store.store_new
+    real_store, real_new = pipeline.rate.store.store, pipeline.rate.store.store_new
 
-    def counted(con, series, computed, *args):
-        batches.append([part["list_id"] for part in computed["lists"]])
-        return original(con, series, computed, *args)
+    def counted(function, held):
+        def call(con, series, computed, *args):
+            batches.append(([part["list_id"] for part in computed["lists"]], held))
+            return function(con, series, computed, *args)
+        return call
 
     monkeypatch.setattr(pipeline.rate, "NEW_ROWS", 1)
-    monkeypatch.setattr(pipeline.rate.store, "store_new", counted)
-    streamed = _results(_two_runs(cli, tmp_path, "streamed", system))
+    monkeypatch.setattr(pipeline.rate.store, "store", counted(real_store, True))
+    monkeypatch.setattr(pipeline.rate.store, "store_new", counted(real_new, False))
+    a_list_a_batch = _results(_three_runs(cli, tmp_path, "batches", system))
     monkeypatch.undo()
 
-    whole = pipeline.rate.computed_lists
+    monkeypatch.setattr(pipeline.rate, "NEW_ROWS", 10**9)
+    monkeypatch.setattr(pipeline.rate.store, "store_new", real_store)  # new lists too, as every list was
+    at_once = _results(_three_runs(cli, tmp_path, "at-once", system))
+    assert a_list_a_batch == at_once
+    assert all(len(ids) == 1 for ids, _ in batches)  # a list a batch, as computed
+    assert {held for _, held in batches} == {True, False}  # lists held before and lists new to the series
+    reasons = {(list_id, revision): reason for _, list_id, revision, _, _, _, reason in a_list_a_batch["list_revisions"]}
+    assert {reasons[(ids[0], 1)] for ids, held in batches if not held} == {"first computed"}
+    # submissions 1-3: the registry, the ratings and the first games; 5: the third run's
+    assert "late games: submission 5 (games-3.csv)" in reasons.values()
+    if system == "glicko2":  # each list's ratings carry into the next: the late game changes every one after it
+        assert {reason for (list_id, revision), reason in reasons.items() if revision == 2 and list_id != "2026-10"} \
+            == {"follows from the revision of an earlier list"}  # each a batch after the one 2026-10 was in
 
-    def held(con, run_id, series, from_list=None, show_progress=None, write_new=None):
-        return whole(con, run_id, series, from_list, show_progress)  # the store takes every list at the end
 
-    monkeypatch.setattr(pipeline.rate, "computed_lists", held)
-    at_the_end = _results(_two_runs(cli, tmp_path, "held", system))
-    assert streamed == at_the_end
-    assert batches and all(len(ids) == 1 for ids in batches)  # a list a batch, as computed
-    revisions = {(list_id, revision, reason) for _, list_id, revision, _, _, _, reason in streamed["list_revisions"]}
-    assert any(revision == 2 for _, revision, _ in revisions)  # the late game revised lists stored before
-    assert {(list_id, 1, "first computed") for ids in batches for list_id in ids} <= revisions
-
-
-def test_a_pass_hands_on_the_lists_after_the_last_one_it_holds(cli, tmp_path, monkeypatch):
-    """The lists up to the last one the series holds stay in what the pass returns (the
-    store compares them with their revisions); those after it, never held, are handed
-    on in order, each batch once it has NEW_ROWS rows, the last one at the end."""
+def test_a_pass_hands_on_its_lists_in_order_the_held_ones_apart(cli, tmp_path, monkeypatch):
+    """The lists up to the last one the series holds (a revision compares them with it)
+    and those after it, never held, go in batches of their own, in order, each batch once
+    it has NEW_ROWS rows; none is kept in what the pass returns."""
     con, series = _glicko2_rated(cli, tmp_path)
     run_id = scalar(con, "select max(run_id) from runs")
     handed = []
@@ -158,7 +165,16 @@ def test_a_pass_hands_on_the_lists_after_the_last_one_it_holds(cli, tmp_path, mo
     con.execute("begin")  # taken back below: the two lists deleted are as if never computed
     con.execute("delete from lists where series = ? and list_id in ('2027-01', '2027-02')", [series.name])
     frames = computed_lists(con, run_id, series, "2026-10", False,
-                            lambda new: handed.append([part["list_id"] for part in new["lists"]])).frames
+                            lambda batch, held: handed.append(([p["list_id"] for p in batch["lists"]], held))).frames
     con.execute("rollback")
-    assert [part["list_id"] for part in frames["lists"]] == ["2026-10", "2026-11", "2026-12"]
-    assert handed == [["2027-01"], ["2027-02"]]
+    assert all(parts == [] for parts in frames.values())
+    assert handed == [(["2026-10"], True), (["2026-11"], True), (["2026-12"], True),
+                      (["2027-01"], False), (["2027-02"], False)]
+    monkeypatch.setattr(pipeline.rate, "NEW_ROWS", 10**9)  # a batch is as large as it may be: the held ones apart
+    handed.clear()
+    con.execute("begin")
+    con.execute("delete from lists where series = ? and list_id in ('2027-01', '2027-02')", [series.name])
+    computed_lists(con, run_id, series, "2026-10", False,
+                   lambda batch, held: handed.append(([p["list_id"] for p in batch["lists"]], held)))
+    con.execute("rollback")
+    assert handed == [(["2026-10", "2026-11", "2026-12"], True), (["2027-01", "2027-02"], False)]

@@ -31,8 +31,8 @@ if TYPE_CHECKING:  # numpy, pandas and Arrow are loaded when a series is rated, 
     from pipeline.ruleset.figures import RatedList
 
 
-# The rows of new lists (every table's) a rating pass holds before it writes them
-# (`computed_lists`' write_new), never a long history at once (bench/README.md).
+# The rows of lists (every table's) a rating pass holds before it writes them
+# (`computed_lists`' write), never a long history at once (bench/README.md).
 NEW_ROWS = 500_000
 
 
@@ -165,15 +165,16 @@ class Rated:
 
 
 def computed_lists(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, from_list: str | None = None,
-                   show_progress: bool | None = None, write_new: Callable[[dict[str, list]], None] | None = None
+                   show_progress: bool | None = None, write: Callable[[dict[str, list], bool], None] | None = None
                    ) -> Computed:
     """The series' lists computed, in order, from the first one whose inputs changed (or
     `from_list`) to the last whose window has closed, each from the stored state of the
     one before, not stored; and the games waiting for the lists after it. With
-    `write_new`, the lists after the last one the series holds (none held: every list)
-    are handed to it as they are computed, in batches of about NEW_ROWS rows, not kept
-    in what it returns: the lists a revision compares come before them
-    (pipeline.rate.store.store_new)."""
+    `write`, the lists are handed to it as they are computed, in order, in batches of
+    about NEW_ROWS rows, none kept in what it returns; `write(batch, held)`: `held`, the
+    lists up to the last one the series holds (a revision compares them with it), never
+    in a batch with those after it, which the series has never held
+    (pipeline.rate.store: store, store_new)."""
     # Each line below loads pandas, NumPy or Arrow: when a series is rated, not with `ratings submissions`.
     import pandas as pd  # why: pandas, loaded when a series is rated
 
@@ -214,26 +215,25 @@ def computed_lists(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, 
                "registry_version": scalar(con, "select coalesce(max(version), 0) from player_versions")}
     summary = []
     held_up_to = max((i for i, list_id in enumerate(todo["list_id"]) if list_id in stored), default=-1)
-    new: dict[str, list] = {t: [] for t in frames}
-    new_rows = 0
+    batch: dict[str, list] = frames if write is None else {t: [] for t in frames}
+    batch_rows = 0
     with progress(step=f"rate {series.name}", total=len(todo), unit="list", show=show_progress) as bar:
         for i, (list_id, start, end) in enumerate(todo[["list_id", "window_start", "window_end"]].itertuples(index=False)):
             period = Period(i, list_id, pd.Timestamp(start).date(), pd.Timestamp(end).date())
             outcome = rated_period(series, state, games.of(i), period, fixes.get(list_id), filled)
             state = outcome.state
-            kept = new if write_new is not None and i > held_up_to else frames
             for table, rows in outcome.rows.items():
-                kept[table].append(rows)
-                new_rows += part_rows(rows) if kept is new else 0
-            kept["lists"].append(list_row(
+                batch[table].append(rows)
+                batch_rows += part_rows(rows)
+            batch["lists"].append(list_row(
                 list_id, input_signature=str(signatures[list_id]), registry_version=context["registry_version"],
                 parameters=context["parameters"], window_start=start, window_end=end, run_id=run_id, position=first + i,
                 **outcome.figures))
             summary.append(dataclasses.replace(outcome.summary, figures=tuple(
                 (heading, int(outcome.figures[key])) for heading, key in rs.figures.items())))
-            if new_rows >= NEW_ROWS or (i == len(todo) - 1 and new["lists"]):
-                write_new(new)
-                new, new_rows = {t: [] for t in frames}, 0
+            if write is not None and (batch_rows >= NEW_ROWS or i in (held_up_to, len(todo) - 1)):
+                write(batch, i <= held_up_to)
+                batch, batch_rows = {t: [] for t in frames}, 0
             bar.update()
     return Computed(frames, summary, waiting)
 
@@ -251,19 +251,22 @@ def rate_series(con: duckdb.DuckDBPyConnection, run_id: int, series: Series, fro
     """
     from pipeline.rate.store import store, store_new  # why: Arrow, loaded when a series is rated
 
-    computed_at = dt.datetime.now()  # every revision of the pass, written now or at its end
+    computed_at = dt.datetime.now()  # every revision of the pass, whichever batch it is written in
     revised: dict[str, int] = {}
+    batches = 0
 
-    def write_new(new: dict[str, list]) -> None:
-        revised.update(store_new(con, series.name, new, run_id, series.rule_set.extensions, computed_at))
+    def write(batch: dict[str, list], held: bool) -> None:
+        nonlocal batches
+        if not batches:  # the corrections set aside, before a revision's reasons read them
+            record_set_aside(con, run_id)
+        batches += 1
+        keep = store if held else store_new
+        revised.update(keep(con, series.name, batch, run_id, series.rule_set.extensions, computed_at))
 
-    with transaction(con):  # the lists with the corrections set aside that they no longer apply
-        computed = computed_lists(con, run_id, series, from_list, show_progress, write_new)
+    with transaction(con):  # the lists, and the corrections set aside that they no longer apply
+        computed = computed_lists(con, run_id, series, from_list, show_progress, write)
         if computed.frames is None:
             return Rated([], computed.waiting)
-        record_set_aside(con, run_id)
-        if computed.frames["lists"]:
-            revised |= store(con, series.name, computed.frames, run_id, series.rule_set.extensions, computed_at)
     return Rated([dataclasses.replace(r, revision=revised.get(r.list_id)) for r in computed.summary], computed.waiting)
 
 

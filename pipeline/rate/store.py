@@ -55,18 +55,19 @@ def revisions_table(con: duckdb.DuckDBPyConnection, table: str) -> str:
 
 
 def computed_rows(con: duckdb.DuckDBPyConnection, series: str, table: str, parts: list[Columns]) -> str:
-    """The computed rows of a table as a view new_<table>, with every column of the
-    table (those the rule set did not fill are null); a column the table does not
-    have is refused, never dropped."""
+    """The computed rows of a table as the temporary table new_<table>, with every column
+    of the table (those the rule set did not fill are null); a column the table does not
+    have is refused, never dropped. Copied, not read through `register`: DuckDB holds an
+    object registered in a transaction, and the arrays under it, until the commit; a
+    temporary table's rows are DuckDB's, within its memory limit."""
     columns = table_columns(con, table)
     if parts:
-        con.register(f"computed_{table}", to_arrow(parts))
-        given = set(con.sql(f"select * from computed_{table} limit 0").columns)
+        batch_rows = to_arrow(parts)  # read by its name in the statement below
+        given, source = set(batch_rows.column_names), "batch_rows"
     else:
-        con.register(f"computed_{table}", con.sql(f"select * from {table} limit 0").to_arrow_table())
-        given = {c for c, _ in columns}
-    con.execute(f"create or replace temp view new_{table} as select {stored_columns(series, table, columns, given)} "
-                f"from computed_{table}")
+        given, source = {c for c, _ in columns}, f"(select * from {table} limit 0)"
+    con.execute(f"create or replace temp table new_{table} as "
+                f"select {stored_columns(series, table, columns, given)} from {source}")
     return f"new_{table}"
 
 
@@ -150,7 +151,9 @@ def store(con: duckdb.DuckDBPyConnection, series: str, computed: dict[str, list[
     tables of its columns of the shared ones (RuleSet.extensions). `computed` is emptied:
     each table's parts are let go once DuckDB reads them as Arrow, so that the whole
     history is not held twice over (NumPy and Arrow) while it is stored. `computed_at`:
-    the revisions' time (now when not given)."""
+    the revisions' time (now when not given). A batch of a pass's lists is stored as
+    they would be with the lists before it: those lists are the warehouse's by then, and
+    a list a batch changed comes before every list of the batches after it."""
     now = computed_at or dt.datetime.now()
     extensions = extensions or {}
     parts = split_extensions(con, computed, extensions)
@@ -198,6 +201,5 @@ def store(con: duckdb.DuckDBPyConnection, series: str, computed: dict[str, list[
         con.execute("drop view new_prints")
         con.execute("drop view old_prints")
         for table in tables:
-            con.execute(f"drop view new_{table}")
-            con.unregister(f"computed_{table}")
+            con.execute(f"drop table new_{table}")
     return revised

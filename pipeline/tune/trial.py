@@ -102,8 +102,7 @@ def _rows_scored(con: duckdb.DuckDBPyConnection, series, frames: dict[str, list]
     lists = split_extensions(con, {"lists": frames["lists"]}, series.rule_set.extensions)["lists"]
     new = computed_rows(con, series.name, "lists", lists)
     con.execute(f"insert into lists by name select 1 as revision, * from {new}")
-    con.execute(f"drop view {new}")
-    con.unregister("computed_lists")
+    con.execute(f"drop table {new}")
     # The state's columns the rule set's own forecast reads (`s.deviation`), beside the rating
     forecast = " ".join(series.rule_set.forecast_columns or ())
     kept = [k for k in frames["player_state"][0]
