@@ -3,9 +3,14 @@
 -- (list_revisions); names as the registry had them when that revision was computed,
 -- so that a diff once published never changes. A revision in which no published
 -- value changed (only unrounded values) has one row saying so. Public: no private column.
--- inputs: rating_changes, list_revisions, player_versions, getvariable('series')
+-- inputs: rating_changes, list_revisions, player_versions, getvariable('series'),
+--         getvariable('publish_lists') (the lists to read; null: every list)
 -- grain: list_id, revision, player_id
-with revisions as (select * from list_revisions where series = getvariable('series') and revision > 1),
+with revisions as (
+    select * from list_revisions
+    where series = getvariable('series') and revision > 1
+      and (getvariable('publish_lists') is null or list_contains(getvariable('publish_lists'), list_id))
+),
 changes as (
     select c.series, c.list_id, c.revision, c.player_id, v.name,
            c.old_rating::integer as old_rating, c.new_rating::integer as new_rating,

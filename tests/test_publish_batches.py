@@ -1,7 +1,7 @@
 """Publication reads the lists a batch at a time (pipeline/publish/: BATCH_ROWS rows at
 most, a larger list alone), never the whole history at once: Glicko-2's 411 monthly
 lists of the Belgian history (4.55 M rows) peaked at 2.1 GB read whole (issue 53, item 7;
-bench/glicko2_memory.py). The files are the same bytes whatever the batches, and the
+bench/glicko2_memory.py); the diffs too. The files are the same bytes whatever the batches, and the
 public rows a batch reads (sql/50_published_lists.sql) are the rating_history view's."""
 from __future__ import annotations
 
@@ -37,15 +37,23 @@ def published_files(con, series, out: Path, monkeypatch, batch_rows: int) -> tup
     """Every file the series publishes into `out` with batches of `batch_rows` rows, the
     rows each read of the public lists returned, and what publication returned."""
     reads = []
-    whole = publish.public_lists
+    whole, staged = publish.public_lists, publish.stage
 
     def counted(con, rule_set):
         table = whole(con, rule_set)
         reads.append(table.num_rows)
         return table
 
+    def diffs_counted(con, name):
+        relation = staged(con, name)
+        if name == "52_published_changes":
+            reads.append(("diffs", len(relation.fetchall())))
+            relation = staged(con, name)
+        return relation
+
     monkeypatch.setattr(publish, "BATCH_ROWS", batch_rows, raising=False)
     monkeypatch.setattr(publish, "public_lists", counted)
+    monkeypatch.setattr(publish, "stage", diffs_counted)
     done = publish_series(con, out, series, ("csv", "parquet", "txt", "swiss-manager"), record=False)
     monkeypatch.undo()
     return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}, reads, done
@@ -60,11 +68,23 @@ def test_a_publication_reads_no_more_than_a_batch_and_writes_the_same_bytes(rate
         whole, whole_reads, whole_done = published_files(con, series, tmp_path / f"{series.name}-whole", monkeypatch,
                                                          10 ** 9)
         batched, reads, done = published_files(con, series, tmp_path / f"{series.name}-batched", monkeypatch, largest)
+        diffs, reads = [n for r in reads if isinstance(r, tuple) for n in r[1:]], [r for r in reads if isinstance(r, int)]
+        whole_diffs = [n for r in whole_reads if isinstance(r, tuple) for n in r[1:]]
+        whole_reads = [r for r in whole_reads if isinstance(r, int)]
         assert whole_reads == [sum(n for _, n in rows)]  # one batch: every list at once, as before
         # Batches of at most the largest list's rows: several reads, none of more than a batch
         assert len(reads) > 1 and max(reads) <= largest and sum(reads) == sum(n for _, n in rows), (series.name, reads)
+        # the diffs' rows too: read at once, or a batch of lists at a time, the same rows in all
+        assert len(whole_diffs) == 1 and sum(diffs) == whole_diffs[0], (diffs, whole_diffs)
+        if series.name == "glicko2":  # its four revised lists, with a row at most a batch: one read each
+            each, single_reads, _ = published_files(con, series, tmp_path / "glicko2-single", monkeypatch, 1)
+            single = [n for r in single_reads if isinstance(r, tuple) for n in r[1:]]
+            assert len([n for n in single if n]) == 4 and sum(single) == whole_diffs[0], single
+            assert each == whole
         assert batched.keys() == whole.keys() and len(whole) > len(rows)
         assert [name for name in whole if whole[name] != batched[name]] == []
+        if series.name == "glicko2":  # the correction's revisions: their diffs, read a batch of lists at a time too
+            assert [name for name in whole if "diffs/" in name], series.name
         # The reports read every list's rows from what publication returned, batched or not
         assert done.lists.equals(whole_done.lists)
 

@@ -264,13 +264,20 @@ def publish_series(con: duckdb.DuckDBPyConnection, out: Path, series, formats: t
             written += write_bytes(csv_bytes(current), out / "lists" / "current.csv")
         if "excel" in formats:
             written += write_bytes(csv_bytes(current, "excel"), out / "lists" / "current-excel.csv")
-    if rs.list_files:
-        changes = stage(con, "52_published_changes").to_arrow_table()
-        if changes.num_rows:
-            (out / "diffs").mkdir(exist_ok=True)
-        for report, changed in by_key(changes, "report").items():
-            if REPORT.fullmatch(report):
-                written += write_once(csv_bytes(changed.drop_columns(["report"])), out / "diffs" / f"{report}.csv")
+    if rs.list_files:  # the diffs too a batch of lists at a time: a revision of a long history changes millions
+        changed = dict(con.execute("select list_id, count(*) from rating_changes where series = ? group by list_id",
+                                   [series.name]).fetchall())
+        every_list = con.execute("select list_id, revision from lists where series = ? order by position",
+                                 [series.name]).fetchall()
+        for batch in batches(every_list, changed):
+            with only_lists(con, [list_id for list_id, _ in batch]):
+                changes = stage(con, "52_published_changes").to_arrow_table()
+            if changes.num_rows:
+                (out / "diffs").mkdir(exist_ok=True)
+            for report, rows_of in by_key(changes, "report").items():
+                if REPORT.fullmatch(report):
+                    written += write_once(csv_bytes(rows_of.drop_columns(["report"])), out / "diffs" / f"{report}.csv")
+            del changes
     every = None
     if rows and rs.list_files and not kept:
         if not kept_rows:  # no list: the rows' columns alone
@@ -316,7 +323,7 @@ def _write_revision(data: bytes, path: Path, suffix: str) -> bool:
 
 @contextmanager
 def only_lists(con: duckdb.DuckDBPyConnection, list_ids: list[str] | None) -> Iterator[None]:
-    """The publication stages (sql/50, 51, 53: getvariable('publish_lists')) read only
+    """The publication stages (sql/50, 51, 52, 53: getvariable('publish_lists')) read only
     these lists meanwhile (None: every list), and every list again after."""
     con.execute("set variable publish_lists = ?::varchar[]", [list_ids])
     try:
