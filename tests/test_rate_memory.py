@@ -1,7 +1,8 @@
 """What a rating pass holds, and lets go (issue 53, item 7: Glicko-2's whole Belgian
 history peaked at 2.1 GB where the glicko2 package needs 0.29 GB; bench/glicko2_memory.py):
 a part's id held once, not once a row; the computed parts let go as DuckDB reads them;
-the pages freed handed back to the system once a series is stored."""
+the lists written a batch at a time as they are computed, the same rows as at once; the
+pages freed handed back to the system once a series is stored."""
 from __future__ import annotations
 
 import subprocess

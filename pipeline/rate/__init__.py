@@ -150,7 +150,7 @@ def first_to_compute(list_ids: list[str], signatures: dict[str, int], stored: di
 class Computed:
     """What a rating pass computed, not stored yet."""
 
-    frames: dict[str, list] | None  # table → the rows of each list not handed to write_new (pipeline.rate.store);
+    frames: dict[str, list] | None  # table → the rows of each list not handed to `write` (pipeline.rate.store);
     # None: every list current
     summary: list[RatedList]  # each list's, as the run reports it
     waiting: Waiting | None  # the games of the lists whose windows have not closed

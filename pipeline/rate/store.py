@@ -91,10 +91,10 @@ def store_new(con: duckdb.DuckDBPyConnection, series: str, computed: dict[str, l
     without the fingerprints that compare a list with its revision: it has none). Inside
     the rating pass's transaction; returns list_id → 1. `computed` is emptied.
 
-    Why not through `store`: an object DuckDB reads through `register` is held, with the
-    arrays under it, until the transaction commits, and so are the rows of a table dropped
-    in it; read by name from this function's frame, each batch is let go once inserted,
-    and a whole history is never held at once (bench/README.md, issue 53's item 7)."""
+    Why not through `store`: a list with no revision has nothing to be compared with, and
+    its rows need no copy in a temporary table first; read by name from this function's
+    frame (not registered: DuckDB would hold the object, and the arrays under it, until
+    the commit), each batch is let go once inserted (bench/README.md, issue 53's item 7)."""
     parts = split_extensions(con, computed, extensions or {})
     computed.clear()
     list_ids = [part["list_id"] for part in parts["lists"]]
@@ -149,8 +149,7 @@ def store(con: duckdb.DuckDBPyConnection, series: str, computed: dict[str, list[
           extensions: dict[str, str] | None = None, computed_at: dt.datetime | None = None) -> dict[str, int]:
     """Keep what changed; returns list_id → new revision. `extensions`: the rule set's own
     tables of its columns of the shared ones (RuleSet.extensions). `computed` is emptied:
-    each table's parts are let go once DuckDB reads them as Arrow, so that the whole
-    history is not held twice over (NumPy and Arrow) while it is stored. `computed_at`:
+    each table's parts are let go once DuckDB has copied them (`computed_rows`). `computed_at`:
     the revisions' time (now when not given). A batch of a pass's lists is stored as
     they would be with the lists before it: those lists are the warehouse's by then, and
     a list a batch changed comes before every list of the batches after it."""
