@@ -71,7 +71,8 @@ def peak_and_time(cmd: list[str], log: Path) -> tuple[float, float]:
             rc, kib = json.loads(done.stderr.strip().splitlines()[-1])
             out.write(done.stderr)
     if done.returncode != 0 or kib is None:
-        raise SystemExit(f"{' '.join(cmd)} failed (exit {done.returncode}): see {log}")
+        said = next(iter(done.stderr.strip().splitlines()), "")  # the child's own message, before time's report
+        raise SystemExit(f"{' '.join(cmd)} failed (exit {done.returncode}): {said} (all of it: {log})")
     return kib * 1024 / 1e6, seconds
 
 
@@ -103,7 +104,10 @@ def package_run(games: Path, ratings: Path, final: Path, parameters: dict) -> No
     """The child: the Belgian games rated by the `glicko2` package, period by period, every
     game of a period from the ratings and RDs before it (Glickman 2013: the games of a period
     are simultaneous), written to `final` (player_id, rating, deviation, volatility)."""
-    import glicko2  # the peers' package, absent from a plain install: imported by the child that needs it alone
+    try:
+        import glicko2  # the peers' package, absent from a plain install: imported by the child that needs it alone
+    except ImportError:
+        raise SystemExit("the glicko2 package is not installed: pip install glicko2==2.1.0 (the peers extra)") from None
 
     scale = 173.7178
     cap = parameters["max_deviation"]

@@ -88,6 +88,11 @@ def print_rows(names: Sequence[str], rows: Sequence[Sequence], fmt: str, empty: 
     click.echo(rows_text(names, rows, fmt, empty), nl=False)
 
 
+def print_records(names: Sequence[str], records: Sequence[dict], fmt: str, empty: str | None = None) -> None:
+    """Records' values under `names`, in that order, in `fmt`."""
+    print_rows(names, [[r[n] for n in names] for r in records], fmt, empty)
+
+
 def print_relation(relation, fmt: str, empty: str | None = None) -> None:
     """A DuckDB relation's rows (a query's result) in `fmt`."""
     print_rows(relation.columns, relation.fetchall(), fmt, empty)

@@ -33,10 +33,12 @@ def rated(tmp_path_factory) -> Path:
     return w
 
 
-def published_files(con, series, out: Path, monkeypatch, batch_rows: int) -> tuple[dict[str, bytes], list[int], object]:
+def published_files(con, series, out: Path, monkeypatch,
+                    batch_rows: int) -> tuple[dict[str, bytes], list[int], list[int], object]:
     """Every file the series publishes into `out` with batches of `batch_rows` rows, the
-    rows each read of the public lists returned, and what publication returned."""
-    reads = []
+    rows each read of the public lists returned, those each read of the diffs returned,
+    and what publication returned."""
+    reads, diff_reads = [], []
     whole, staged = publish.public_lists, publish.stage
 
     def counted(con, rule_set):
@@ -47,7 +49,7 @@ def published_files(con, series, out: Path, monkeypatch, batch_rows: int) -> tup
     def diffs_counted(con, name):
         relation = staged(con, name)
         if name == "52_published_changes":
-            reads.append(("diffs", len(relation.fetchall())))
+            diff_reads.append(len(relation.fetchall()))
             relation = staged(con, name)
         return relation
 
@@ -56,7 +58,8 @@ def published_files(con, series, out: Path, monkeypatch, batch_rows: int) -> tup
     monkeypatch.setattr(publish, "stage", diffs_counted)
     done = publish_series(con, out, series, ("csv", "parquet", "txt", "swiss-manager"), record=False)
     monkeypatch.undo()
-    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}, reads, done
+    files = {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+    return files, reads, diff_reads, done
 
 
 def test_a_publication_reads_no_more_than_a_batch_and_writes_the_same_bytes(rated, tmp_path, monkeypatch):
@@ -65,20 +68,17 @@ def test_a_publication_reads_no_more_than_a_batch_and_writes_the_same_bytes(rate
         rows = con.execute("select list_id, count(rating) from player_state where series = ? group by list_id "
                            "order by list_id", [series.name]).fetchall()  # the rated: the lists' rows
         largest = max(n for _, n in rows)
-        whole, whole_reads, whole_done = published_files(con, series, tmp_path / f"{series.name}-whole", monkeypatch,
-                                                         10 ** 9)
-        batched, reads, done = published_files(con, series, tmp_path / f"{series.name}-batched", monkeypatch, largest)
-        diffs, reads = [n for r in reads if isinstance(r, tuple) for n in r[1:]], [r for r in reads if isinstance(r, int)]
-        whole_diffs = [n for r in whole_reads if isinstance(r, tuple) for n in r[1:]]
-        whole_reads = [r for r in whole_reads if isinstance(r, int)]
+        whole, whole_reads, whole_diffs, whole_done = published_files(
+            con, series, tmp_path / f"{series.name}-whole", monkeypatch, 10 ** 9)
+        batched, reads, diffs, done = published_files(con, series, tmp_path / f"{series.name}-batched", monkeypatch,
+                                                      largest)
         assert whole_reads == [sum(n for _, n in rows)]  # one batch: every list at once, as before
         # Batches of at most the largest list's rows: several reads, none of more than a batch
         assert len(reads) > 1 and max(reads) <= largest and sum(reads) == sum(n for _, n in rows), (series.name, reads)
         # the diffs' rows too: read at once, or a batch of lists at a time, the same rows in all
         assert len(whole_diffs) == 1 and sum(diffs) == whole_diffs[0], (diffs, whole_diffs)
         if series.name == "glicko2":  # its four revised lists, with a row at most a batch: one read each
-            each, single_reads, _ = published_files(con, series, tmp_path / "glicko2-single", monkeypatch, 1)
-            single = [n for r in single_reads if isinstance(r, tuple) for n in r[1:]]
+            each, _, single, _ = published_files(con, series, tmp_path / "glicko2-single", monkeypatch, 1)
             assert len([n for n in single if n]) == 4 and sum(single) == whole_diffs[0], single
             assert each == whole
         assert batched.keys() == whole.keys() and len(whole) > len(rows)

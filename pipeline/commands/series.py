@@ -10,7 +10,7 @@ import click
 
 from pipeline.commands.common import opened, recorded
 from pipeline.commands.options import warehouse_option
-from pipeline.listing import listing_format, print_rows
+from pipeline.listing import listing_format, print_records
 from pipeline.rate.series import (
     SCENARIO_COLUMNS,
     SERIES_COLUMNS,
@@ -43,8 +43,7 @@ def series_command(drop: str | None, fmt: str, warehouse: Path, wait: float) -> 
         return
     with opened(warehouse, wait, read_only=True) as con:
         found = series_listing(con)
-    print_rows(SERIES_COLUMNS, [[f[c] for c in SERIES_COLUMNS] for f in found], fmt,
-               "no series yet (ratings run computes the first)")
+    print_records(SERIES_COLUMNS, found, fmt, "no series yet (ratings run computes the first)")
 
 
 @click.command("scenarios")
@@ -57,8 +56,7 @@ def list_scenarios(warehouse: Path, wait: float, fmt: str) -> None:
     """
     with opened(warehouse, wait, read_only=True) as con:
         found = scenario_listing(con)
-    print_rows(SCENARIO_COLUMNS, [[f[c] for c in SCENARIO_COLUMNS] for f in found], fmt,
-               "no scenario (make one: ratings scenario NAME --rules FILE.toml)")
+    print_records(SCENARIO_COLUMNS, found, fmt, "no scenario (make one: ratings scenario NAME --rules FILE.toml)")
 
 
 COMMANDS = (series_command, list_scenarios)

@@ -9,7 +9,7 @@ import click
 
 from pipeline.commands.common import opened, recorded
 from pipeline.commands.options import warehouse_option
-from pipeline.listing import listing_format, print_rows
+from pipeline.listing import listing_format, print_records
 from pipeline.tune.study import STUDY_COLUMNS, drop_study, study_listing
 
 
@@ -30,8 +30,8 @@ def tunes(drop: str | None, warehouse: Path, wait: float, fmt: str) -> None:
         return
     with opened(warehouse, wait, read_only=True) as con:
         found = study_listing(con)
-    print_rows(STUDY_COLUMNS, [[f[c] for c in STUDY_COLUMNS] for f in found], fmt,
-               "no study (make one: ratings tune NAME --system RULE_SET --space FILE.toml)")
+    print_records(STUDY_COLUMNS, found, fmt,
+                  "no study (make one: ratings tune NAME --system RULE_SET --space FILE.toml)")
 
 
 COMMANDS = (tunes,)
